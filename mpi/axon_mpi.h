@@ -1,0 +1,106 @@
+/* Internal header of the mpi/ layer: the MPI API's process state, the communicator and error-handler
+ * objects behind the MPICH-ABI integer handles, error raising, and the macros every API function uses
+ * for its PMPI_ name and its checks. Only mpi/ includes it. */
+#ifndef AXON_MPI_H
+#define AXON_MPI_H
+
+/* The public declarations must keep default visibility although the library builds with
+ * -fvisibility=hidden: they are the only symbols libmpi.so exports. */
+#pragma GCC visibility push(default)
+#include <mpi.h>
+#include <mpi-ext.h>
+#pragma GCC visibility pop
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdnoreturn.h>
+
+/* Every MPI_X is a weak alias of PMPI_X, which holds the code: a profiler defines MPI_X and calls PMPI_X. */
+#define AXON_MPI_PRAGMA(text) _Pragma(#text)
+#define AXON_MPI_WEAK(name) AXON_MPI_PRAGMA(weak MPI_##name = PMPI_##name)
+#define AXON_MPIX_WEAK(name) AXON_MPI_PRAGMA(weak MPIX_##name = PMPIX_##name)
+
+/* ---- process state (axon_mpi_state.c) ------------------------------------------------------------ */
+
+enum axon_mpi_phase {
+    AXON_MPI_PHASE_PRE_INIT,
+    AXON_MPI_PHASE_ACTIVE,
+    AXON_MPI_PHASE_FINALIZED,
+};
+
+struct axon_mpi_state {
+    atomic_int phase;
+    int thread_level;        /* provided by MPI_Init_thread */
+    pthread_t main_thread;   /* the thread that called MPI_Init(_thread) */
+};
+
+extern struct axon_mpi_state axon_mpi_state;
+
+/* Calls outside MPI_Init..MPI_Finalize cannot reach an error handler: they print what happened and end
+ * the process with exit code 1 (the initial error handler is MPI_ERRORS_ARE_FATAL). */
+noreturn void axon_mpi_state_fail_outside(const char *func);
+
+#define AXON_MPI_REQUIRE_ACTIVE(func)                                                               \
+    do {                                                                                             \
+        if (__builtin_expect(atomic_load_explicit(&axon_mpi_state.phase, memory_order_acquire) !=   \
+                                 AXON_MPI_PHASE_ACTIVE, 0))                                          \
+            axon_mpi_state_fail_outside(func);                                                       \
+    } while (0)
+
+/* ---- error handlers (axon_mpi_errhandler.c) ------------------------------------------------------ */
+
+enum axon_errhandler_kind {
+    AXON_ERRHANDLER_FATAL,
+    AXON_ERRHANDLER_RETURN,
+    AXON_ERRHANDLER_ABORT,
+    AXON_ERRHANDLER_USER,
+};
+
+struct axon_errhandler {
+    enum axon_errhandler_kind kind;
+    MPI_Comm_errhandler_function *fn;   /* AXON_ERRHANDLER_USER */
+    int refcount;                       /* user handles: freed when it reaches 0 */
+};
+
+/* The object of a handle, or NULL if the handle is not a live error handler. */
+struct axon_errhandler *axon_mpi_errhandler_get(MPI_Errhandler handle);
+void axon_mpi_errhandler_retain(MPI_Errhandler handle);
+void axon_mpi_errhandler_release(MPI_Errhandler handle);
+
+/* ---- communicators (axon_mpi_comm_table.c) ------------------------------------------------------- */
+
+struct axon_comm {
+    MPI_Comm handle;
+    int rank, size;
+    MPI_Errhandler errhandler;
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+/* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */
+struct axon_comm *axon_mpi_comm_get(MPI_Comm handle);
+int axon_mpi_comm_table_init(void);
+void axon_mpi_comm_table_finalize(void);
+
+/* ---- errors (axon_mpi_error_raise.c, axon_mpi_error_string.c) ------------------------------------ */
+
+/* Raises errclass from func on comm (NULL: on MPI_COMM_WORLD, for errors tied to no communicator or to an
+ * invalid one, as MPI 3.1 says) through its error handler, with a message that says what was wrong. Returns the code
+ * the API function returns, if the handler returns at all. */
+int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The name ("MPI_ERR_COMM") and the description of an error class, or NULL if it is not one. */
+const char *axon_mpi_error_class_name(int errclass);
+const char *axon_mpi_error_class_text(int errclass);
+
+/* The check that every function taking a communicator starts with. */
+#define AXON_MPI_COMM_CHECK(func, handle, comm_var)                                                 \
+    do {                                                                                             \
+        (comm_var) = axon_mpi_comm_get(handle);                                                      \
+        if (__builtin_expect((comm_var) == NULL, 0))                                                 \
+            return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator 0x%x",             \
+                                  (unsigned)(handle));                                               \
+    } while (0)
+
+#endif

@@ -1,0 +1,28 @@
+/* MPI_Comm_rank and MPI_Comm_size. */
+#include "mpi/axon_mpi.h"
+
+AXON_MPI_WEAK(Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    static const char func[] = "MPI_Comm_rank";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!rank)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "rank is a NULL pointer");
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    static const char func[] = "MPI_Comm_size";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!size)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "size is a NULL pointer");
+    *size = c->size;
+    return MPI_SUCCESS;
+}

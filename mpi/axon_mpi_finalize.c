@@ -1,0 +1,30 @@
+/* MPI_Finalize and MPI_Finalized: shut the transport down in step with the other ranks (nothing in
+ * flight is lost), leave the PMIx server, and mark the process finalized. */
+#include "mpi/axon_mpi.h"
+
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+AXON_MPI_WEAK(Finalize)
+int PMPI_Finalize(void)
+{
+    static const char func[] = "MPI_Finalize";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+
+    int rc = axon_ucx_finalize();
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "the transport did not shut down cleanly");
+    axon_mpi_comm_table_finalize();
+    atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
+    axon_runtime_bootstrap_finalize();
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Finalized)
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return axon_mpi_error(NULL, "MPI_Finalized", MPI_ERR_ARG, "flag is a NULL pointer");
+    *flag = atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_FINALIZED;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,94 @@
+/* MPI_Init and MPI_Init_thread: read the knobs, join the job through the bootstrap, bring up UCX,
+ * exchange worker addresses, and make the predefined communicators. No CUDA context is made here. */
+#include "mpi/axon_mpi.h"
+
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t axon_mpi_init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A failure before the communicators exist has no error handler to go to: it ends the job. */
+static noreturn void axon_mpi_init_fail(const char *func, const char *what)
+{
+    axon_runtime_log_error("%s failed: %s", func, what);
+    char message[300];
+    snprintf(message, sizeof(message), "%s failed: %s", func, what);
+    axon_runtime_bootstrap_abort(1, message);
+}
+
+static int axon_mpi_init_common(const char *func, int required, int *provided)
+{
+    char err[512] = "";
+
+    pthread_mutex_lock(&axon_mpi_init_lock);
+    int phase = atomic_load(&axon_mpi_state.phase);
+    if (phase != AXON_MPI_PHASE_PRE_INIT) {
+        pthread_mutex_unlock(&axon_mpi_init_lock);
+        if (phase == AXON_MPI_PHASE_FINALIZED)
+            axon_mpi_state_fail_outside(func);
+        return axon_mpi_error(NULL, func, MPI_ERR_OTHER, "MPI is already initialized");
+    }
+
+    if (axon_runtime_config_load(&axon_config, err, sizeof(err)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, err);
+    if (axon_runtime_bootstrap_init(err, sizeof(err)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, err);
+
+    int level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+    if (axon_ucx_init(level == MPI_THREAD_MULTIPLE, err, sizeof(err)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, err);
+    if (axon_runtime_bootstrap_exchange() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "the exchange of UCX addresses through PMIx failed");
+    if (axon_mpi_comm_table_init() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot create the predefined communicators");
+
+    axon_mpi_state.thread_level = level;
+    axon_mpi_state.main_thread = pthread_self();
+    atomic_store_explicit(&axon_mpi_state.phase, AXON_MPI_PHASE_ACTIVE, memory_order_release);
+    pthread_mutex_unlock(&axon_mpi_init_lock);
+
+    axon_runtime_log_debug(1, "MPI initialized: rank %d of %d, local %d of %d, %d node(s), launcher %s",
+                           axon_runtime_job.rank, axon_runtime_job.size, axon_runtime_job.local_rank,
+                           axon_runtime_job.local_size, axon_runtime_job.num_nodes, axon_runtime_job.launcher);
+    if (provided)
+        *provided = level;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return axon_mpi_init_common("MPI_Init", MPI_THREAD_SINGLE, NULL);
+}
+
+AXON_MPI_WEAK(Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    static const char func[] = "MPI_Init_thread";
+    (void)argc;
+    (void)argv;
+    if (!provided)
+        axon_mpi_init_fail(func, "provided is a NULL pointer");
+    if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
+        required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE) {
+        char what[128];
+        snprintf(what, sizeof(what), "required thread level %d is none of MPI_THREAD_SINGLE, _FUNNELED, "
+                 "_SERIALIZED, _MULTIPLE", required);
+        axon_mpi_init_fail(func, what);
+    }
+    return axon_mpi_init_common(func, required, provided);
+}
+
+AXON_MPI_WEAK(Initialized)
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return axon_mpi_error(NULL, "MPI_Initialized", MPI_ERR_ARG, "flag is a NULL pointer");
+    *flag = atomic_load(&axon_mpi_state.phase) != AXON_MPI_PHASE_PRE_INIT;
+    return MPI_SUCCESS;
+}

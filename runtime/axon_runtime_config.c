@@ -1,0 +1,188 @@
+/* The table of AXON_* knobs and their parsing. Each knob is declared once here, with its type, default
+ * and one line of help (UCX's config tables are the model); MPI_Init reads them all into axon_config,
+ * and axon_info prints the table. Nothing else reads the environment for a knob. */
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct axon_config axon_config;
+
+#define AXON_CONFIG_FIELD(f) offsetof(struct axon_config, f)
+
+static const struct axon_config_entry axon_config_entries[] = {
+    {"AXON_WAIT_MODE", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(wait_mode), "auto|spin|yield",
+     "how a waiting rank behaves: spin, yield its core between polls, or auto (yield when oversubscribed)"},
+    {"AXON_SPIN_COUNT", AXON_CONFIG_INT, "1000", AXON_CONFIG_FIELD(spin_count), NULL,
+     "progress polls without news before a waiting rank starts to yield"},
+    {"AXON_OVERSUBSCRIBED", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(oversubscribed), NULL,
+     "whether this node runs more ranks than cores (mpirun sets it; auto: compare local ranks to cores)"},
+    {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
+     "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
+};
+
+const struct axon_config_entry *axon_runtime_config_table(size_t *count)
+{
+    *count = sizeof(axon_config_entries) / sizeof(axon_config_entries[0]);
+    return axon_config_entries;
+}
+
+static long *axon_config_slot(const struct axon_config_entry *entry, struct axon_config *cfg)
+{
+    return (long *)((char *)cfg + entry->offset);
+}
+
+static int axon_config_parse_long(const char *text, long *out, long scale_allowed)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || errno != 0)
+        return -1;
+    if (scale_allowed && *end != '\0') {
+        long mul;
+        switch (*end) {
+        case 'k': case 'K': mul = 1L << 10; break;
+        case 'm': case 'M': mul = 1L << 20; break;
+        case 'g': case 'G': mul = 1L << 30; break;
+        default: return -1;
+        }
+        end++;
+        if (*end == 'b' || *end == 'B')
+            end++;
+        if (v > 0 && v > __LONG_MAX__ / mul)
+            return -1;
+        v *= mul;
+    }
+    if (*end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int axon_config_parse_bool(const char *text, long *out)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true", "y"};
+    static const char *const no[] = {"0", "no", "off", "false", "n"};
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (strcasecmp(text, yes[i]) == 0) { *out = 1; return 0; }
+        if (strcasecmp(text, no[i]) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+/* Index of word in a "a|b|c" list, or -1. */
+static long axon_config_enum_index(const char *values, const char *word)
+{
+    size_t wlen = strlen(word);
+    long index = 0;
+    for (const char *p = values; ; index++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == wlen && strncasecmp(p, word, len) == 0)
+            return index;
+        if (!bar)
+            return -1;
+        p = bar + 1;
+    }
+}
+
+static const char *axon_config_expected(const struct axon_config_entry *entry)
+{
+    switch (entry->type) {
+    case AXON_CONFIG_INT: return "an integer";
+    case AXON_CONFIG_SIZE: return "a size in bytes such as 8192, 64k or 4m";
+    case AXON_CONFIG_BOOL: return "1/0, yes/no, on/off or true/false";
+    case AXON_CONFIG_TRISTATE: return "auto, 1/0, yes/no, on/off or true/false";
+    case AXON_CONFIG_ENUM: return entry->values;
+    case AXON_CONFIG_STRING: return "a string";
+    }
+    return "?";
+}
+
+int axon_runtime_config_parse(const struct axon_config_entry *entry, const char *text,
+                              struct axon_config *cfg, char *err, size_t errlen)
+{
+    long value = 0;
+    int rc = 0;
+    switch (entry->type) {
+    case AXON_CONFIG_INT: rc = axon_config_parse_long(text, &value, 0); break;
+    case AXON_CONFIG_SIZE:
+        rc = axon_config_parse_long(text, &value, 1);
+        if (rc == 0 && value < 0)
+            rc = -1;
+        break;
+    case AXON_CONFIG_BOOL: rc = axon_config_parse_bool(text, &value); break;
+    case AXON_CONFIG_TRISTATE:
+        if (strcasecmp(text, "auto") == 0)
+            value = -1;
+        else
+            rc = axon_config_parse_bool(text, &value);
+        break;
+    case AXON_CONFIG_ENUM:
+        value = axon_config_enum_index(entry->values, text);
+        rc = value < 0 ? -1 : 0;
+        break;
+    case AXON_CONFIG_STRING:
+        /* No string knob yet: they would need storage that outlives the environment. */
+        rc = -1;
+        break;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s='%s' is not valid: expected %s", entry->name, text,
+                 axon_config_expected(entry));
+        return MPI_ERR_OTHER;
+    }
+    *axon_config_slot(entry, cfg) = value;
+    return MPI_SUCCESS;
+}
+
+int axon_runtime_config_load(struct axon_config *cfg, char *err, size_t errlen)
+{
+    size_t n;
+    const struct axon_config_entry *table = axon_runtime_config_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        int rc = axon_runtime_config_parse(&table[i], table[i].default_value, cfg, err, errlen);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        const char *env = getenv(table[i].name);
+        if (env && *env) {
+            rc = axon_runtime_config_parse(&table[i], env, cfg, err, errlen);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+void axon_runtime_config_format(const struct axon_config_entry *entry, const struct axon_config *cfg,
+                                char *buf, size_t len)
+{
+    long value = *axon_config_slot(entry, (struct axon_config *)cfg);
+    switch (entry->type) {
+    case AXON_CONFIG_BOOL:
+        snprintf(buf, len, "%s", value ? "yes" : "no");
+        return;
+    case AXON_CONFIG_TRISTATE:
+        snprintf(buf, len, "%s", value < 0 ? "auto" : value ? "yes" : "no");
+        return;
+    case AXON_CONFIG_ENUM: {
+        const char *p = entry->values;
+        for (long i = 0; i < value && p; i++) {
+            p = strchr(p, '|');
+            if (p)
+                p++;
+        }
+        size_t wlen = p ? strcspn(p, "|") : 0;
+        snprintf(buf, len, "%.*s", (int)wlen, p ? p : "");
+        return;
+    }
+    default:
+        snprintf(buf, len, "%ld", value);
+        return;
+    }
+}

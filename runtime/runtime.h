@@ -1,0 +1,100 @@
+/* The runtime layer: what the job is and how its processes find each other. It owns the configuration
+ * knobs (AXON_* environment variables, read once at MPI_Init), the error log, and the bootstrap: a PMIx
+ * client that tells rank, size and node layout and exchanges the transport addresses. It is the bottom
+ * layer: it calls nothing above it. mpirun, the PMIx server, lives in runtime/mpirun/ and is a program of
+ * its own. Functions return MPI error classes. */
+#ifndef AXON_RUNTIME_H
+#define AXON_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdnoreturn.h>
+
+/* ---- configuration (axon_runtime_config.c) ------------------------------------------------------- */
+
+enum axon_config_type {
+    AXON_CONFIG_INT,      /* a decimal integer */
+    AXON_CONFIG_SIZE,     /* bytes, with an optional k/m/g suffix (powers of 1024) */
+    AXON_CONFIG_BOOL,     /* 1/0, yes/no, on/off, true/false */
+    AXON_CONFIG_TRISTATE, /* auto, or a boolean: -1 means auto */
+    AXON_CONFIG_ENUM,     /* one of a '|'-separated list of words; stored as its index */
+    AXON_CONFIG_STRING,
+};
+
+/* How a rank waits for communication: spin on progress, or give its core away between polls. */
+enum axon_wait_mode {
+    AXON_WAIT_AUTO,  /* spin, or yield when the machine is oversubscribed */
+    AXON_WAIT_SPIN,
+    AXON_WAIT_YIELD,
+};
+
+/* Every knob's value after MPI_Init. Tests may set fields directly; no knob is cached elsewhere. */
+struct axon_config {
+    long wait_mode;     /* enum axon_wait_mode */
+    long spin_count;    /* idle polls before a waiting rank backs off */
+    long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
+    long verbose;
+};
+
+struct axon_config_entry {
+    const char *name;          /* environment variable */
+    enum axon_config_type type;
+    const char *default_value; /* as text, parsed like the environment's */
+    size_t offset;             /* of the field in struct axon_config */
+    const char *values;        /* AXON_CONFIG_ENUM: "a|b|c" */
+    const char *help;          /* one line */
+};
+
+extern struct axon_config axon_config;
+
+/* The table of every knob, for axon_info and for tests. */
+const struct axon_config_entry *axon_runtime_config_table(size_t *count);
+/* Sets every field of cfg to its default, then from the environment. On a malformed value it returns
+ * MPI_ERR_OTHER and writes a message naming the variable and the expected form into err. */
+int axon_runtime_config_load(struct axon_config *cfg, char *err, size_t errlen);
+/* Parses text for one entry into the field it names in cfg. */
+int axon_runtime_config_parse(const struct axon_config_entry *entry, const char *text,
+                              struct axon_config *cfg, char *err, size_t errlen);
+/* Writes the current value of an entry as text (the form the environment takes). */
+void axon_runtime_config_format(const struct axon_config_entry *entry, const struct axon_config *cfg,
+                                char *buf, size_t len);
+
+/* ---- log (axon_runtime_log.c) -------------------------------------------------------------------- */
+
+/* Messages to stderr, prefixed with "axon" and the rank once it is known. */
+void axon_runtime_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void axon_runtime_log_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- bootstrap (axon_runtime_bootstrap.c) -------------------------------------------------------- */
+
+struct axon_runtime_job {
+    int rank, size;             /* in MPI_COMM_WORLD */
+    int local_rank, local_size; /* among the ranks of this node */
+    int node, num_nodes;        /* this rank's node index, and how many nodes the job spans */
+    int *node_of_rank;          /* size entries: node index of every rank, 0 .. num_nodes-1 */
+    int appnum;
+    int universe_size;
+    bool singleton;             /* started without a launcher: no PMIx, size 1 */
+    bool known;                 /* bootstrap_init succeeded */
+    char launcher[32];          /* "mpirun", "pmix" (another PMIx launcher) or "singleton" */
+    char hostname[256];
+};
+
+extern struct axon_runtime_job axon_runtime_job;
+
+/* Connects to the PMIx server (or becomes a singleton) and fills axon_runtime_job. */
+int axon_runtime_bootstrap_init(char *err, size_t errlen);
+/* Publishes a value under key for every other rank; visible after bootstrap_exchange. */
+int axon_runtime_bootstrap_put(const char *key, const void *value, size_t len);
+/* Commits what was put and waits until every rank has (a fence that collects the data). */
+int axon_runtime_bootstrap_exchange(void);
+/* What rank published under key; *value is malloc'ed and the caller frees it. */
+int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *len);
+/* A barrier of every rank; calls progress(arg) while waiting, so the transport keeps moving. */
+int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg);
+/* Ends the whole job with code; message goes to the launcher. Never returns. */
+noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
+/* Disconnects from the PMIx server. */
+void axon_runtime_bootstrap_finalize(void);
+
+#endif

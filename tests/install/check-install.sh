@@ -1,0 +1,50 @@
+#!/bin/bash
+# Checks an installed Axon: the wrappers compile C and C++ (and serve as nvcc's host compiler when nvcc
+# is there), the programs run through the installed mpirun and mpiexec, the library answers to both
+# libmpi.so.12 and libmpich.so.12, and pkg-config finds it. Usage: check-install.sh PREFIX
+set -euo pipefail
+prefix=${1:?usage: check-install.sh PREFIX}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+for f in bin/mpicc bin/mpicxx bin/mpirun bin/mpiexec bin/axon_info include/mpi.h include/mpi-ext.h \
+         lib/libmpi.so.12 lib/libmpich.so.12 lib/pkgconfig/axon.pc; do
+  [ -e "$prefix/$f" ] || fail "$prefix/$f is not installed"
+done
+[ "$(readlink -f "$prefix/lib/libmpich.so.12")" = "$(readlink -f "$prefix/lib/libmpi.so.12")" ] ||
+  fail "libmpich.so.12 is not the same library as libmpi.so.12"
+
+"$prefix/bin/mpicc" -Wall -Werror -o "$work/hello" "$src/tests/mpi/hello.c"
+out=$("$prefix/bin/mpirun" -n 4 "$work/hello" | sort)
+[ "$out" = "$(printf 'Hello from rank %d of 4\n' 0 1 2 3)" ] || fail "mpirun -n 4 hello printed: $out"
+out=$("$prefix/bin/mpiexec" -n 3 "$work/hello" | wc -l)
+[ "$out" -eq 3 ] || fail "mpiexec -n 3 hello printed $out lines"
+
+cat >"$work/hello.cc" <<'CC'
+#include <mpi.h>
+#include <iostream>
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::cout << "C++ rank " << rank << std::endl;
+    MPI_Finalize();
+}
+CC
+"$prefix/bin/mpicxx" -Wall -Werror -o "$work/hello_cxx" "$work/hello.cc"
+out=$("$prefix/bin/mpirun" -n 2 "$work/hello_cxx" | sort)
+[ "$out" = $'C++ rank 0\nC++ rank 1' ] || fail "mpicxx-built program printed: $out"
+
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs axon | grep -q -- -lmpi ||
+  fail "pkg-config axon does not give -lmpi"
+
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  cp "$work/hello.cc" "$work/hello_nv.cu"
+  /usr/local/cuda/bin/nvcc -ccbin "$prefix/bin/mpicxx" -o "$work/hello_nv" "$work/hello_nv.cu" ||
+    fail "nvcc -ccbin mpicxx cannot build a program"
+  out=$("$prefix/bin/mpirun" -n 2 "$work/hello_nv" | wc -l)
+  [ "$out" -eq 2 ] || fail "the nvcc-built program printed $out lines"
+fi
+echo "check-install: ok ($prefix)"

@@ -1,0 +1,80 @@
+/* Under MPI_ERRORS_RETURN, bad arguments come back as the error classes the standard names; a user
+ * error handler is called; the default handler is MPI_ERRORS_ARE_FATAL. Prints "ok" when all hold. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+#define EXPECT(cond)                                                                                 \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            printf("FAILED: %s (line %d)\n", #cond, __LINE__);                                       \
+            failures++;                                                                              \
+        }                                                                                            \
+    } while (0)
+
+static int user_calls, user_code;
+static void user_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    user_calls++;
+    user_code = *code;
+}
+
+int main(int argc, char **argv)
+{
+    int rank = -1, size = -1, cls = -1, rc;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL, user;
+    MPI_Init(&argc, &argv);
+
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+    EXPECT(eh == MPI_ERRORS_ARE_FATAL);
+    MPI_Errhandler_free(&eh);
+    EXPECT(eh == MPI_ERRHANDLER_NULL);
+
+    EXPECT(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+    rc = MPI_Comm_rank((MPI_Comm)0x44000123, &rank);
+    EXPECT(rc != MPI_SUCCESS);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_COMM);
+    rc = MPI_Comm_size(MPI_COMM_NULL, &size);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_COMM);
+    rc = MPI_Comm_rank(MPI_COMM_WORLD, NULL);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_ARG);
+    rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, (MPI_Errhandler)0x1234);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_ARG);
+    rc = MPI_Error_class(-5, &cls);
+    EXPECT(rc == MPI_ERR_ARG);
+
+    char text[MPI_MAX_ERROR_STRING];
+    int len;
+    EXPECT(MPI_Error_string(MPI_ERR_COMM, text, &len) == MPI_SUCCESS && strstr(text, "communicator"));
+
+    EXPECT(MPI_Comm_create_errhandler(user_handler, &user) == MPI_SUCCESS);
+    EXPECT(MPI_Comm_set_errhandler(MPI_COMM_SELF, user) == MPI_SUCCESS);
+    EXPECT(MPI_Errhandler_free(&user) == MPI_SUCCESS); /* MPI_COMM_SELF keeps its own reference */
+    rc = MPI_Comm_size(MPI_COMM_SELF, NULL);
+    EXPECT(rc == MPI_ERR_ARG && user_calls == 1 && user_code == MPI_ERR_ARG);
+    EXPECT(MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_OTHER) == MPI_SUCCESS);
+    EXPECT(user_calls == 2 && user_code == MPI_ERR_OTHER);
+    EXPECT(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL) == MPI_SUCCESS);
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    EXPECT(rank >= 0 && rank < size);
+    double t0 = MPI_Wtime();
+    EXPECT(MPI_Wtick() > 0 && MPI_Wtick() < 1e-3 && MPI_Wtime() >= t0);
+
+    if (argc > 1) {
+        /* Back to the default: this error ends the job, naming the function and the rank. */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        MPI_Comm_rank(MPI_COMM_NULL, &rank);
+        printf("FAILED: still running after a fatal error\n");
+    }
+    printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");
+    MPI_Finalize();
+    return failures != 0;
+}

@@ -1,0 +1,122 @@
+/* axon_info: what this installation of Axon is and what it finds on this machine: its version and
+ * configure options, the UCX it runs on and the transports UCX offers here, whether a CUDA driver can be
+ * loaded, and every AXON_* knob with its default, its current value and one line of help. */
+#include "config.h"
+#include "runtime/runtime.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+
+static void axon_info_ucx(void)
+{
+    unsigned major, minor, release;
+    ucp_get_version(&major, &minor, &release);
+    printf("UCX:              %u.%u.%u (built against %s)\n", major, minor, release, AXON_UCX_BUILD_VERSION);
+
+    ucp_config_t *config;
+    ucp_context_h context;
+    if (ucp_config_read(NULL, NULL, &config) != UCS_OK) {
+        printf("UCX transports:   (cannot read the UCX configuration)\n");
+        return;
+    }
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES, .features = UCP_FEATURE_AM | UCP_FEATURE_RMA};
+    ucs_status_t st = ucp_init(&params, config, &context);
+    ucp_config_release(config);
+    if (st != UCS_OK) {
+        printf("UCX transports:   (ucp_init failed: %s)\n", ucs_status_string(st));
+        return;
+    }
+    /* UCX has no query for its transport list: read the resource lines of its own report. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        ucp_context_print_info(context, mem);
+        fclose(mem);
+    }
+    printf("UCX transports:  ");
+    int found = 0;
+    for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        char *flags = strstr(line, "resource");
+        char *tl = flags ? strstr(line, "-- ") : NULL;
+        if (tl) {
+            printf(" %s", tl + 3);
+            found++;
+        }
+    }
+    printf("%s\n", found ? "" : " (none reported)");
+    free(text);
+    ucp_cleanup(context);
+}
+
+static void axon_info_cuda(void)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        printf("CUDA driver:      not found (libcuda.so.1 cannot be loaded: every buffer is host memory)\n");
+        return;
+    }
+    int version = 0;
+    int (*get_version)(int *) = (int (*)(int *))dlsym(lib, "cuDriverGetVersion");
+    if (get_version && get_version(&version) == 0)
+        printf("CUDA driver:      found, version %d.%d (CUDA support in Axon: not yet built)\n",
+               version / 1000, (version % 1000) / 10);
+    else
+        printf("CUDA driver:      libcuda.so.1 loads but does not answer cuDriverGetVersion\n");
+    dlclose(lib);
+}
+
+static void axon_info_knobs(void)
+{
+    char err[256];
+    struct axon_config current;
+    int rc = axon_runtime_config_load(&current, err, sizeof(err));
+    if (rc != 0)
+        printf("warning: %s (showing defaults)\n", err);
+
+    size_t n;
+    const struct axon_config_entry *table = axon_runtime_config_table(&n);
+    printf("\nEnvironment variables (default; current value):\n");
+    for (size_t i = 0; i < n; i++) {
+        char value[64] = "";
+        if (rc == 0)
+            axon_runtime_config_format(&table[i], &current, value, sizeof(value));
+        printf("  %-24s default %-8s now %-8s %s%s%s%s\n", table[i].name, table[i].default_value,
+               rc == 0 ? value : table[i].default_value, table[i].help,
+               table[i].values ? " [" : "", table[i].values ? table[i].values : "", table[i].values ? "]" : "");
+    }
+}
+
+static void axon_info_usage(FILE *out)
+{
+    fprintf(out, "Usage: axon_info [--help|--version]\n"
+                 "Prints Axon MPI's version, build options, the UCX transports and CUDA driver found on this\n"
+                 "machine, and every AXON_* environment variable with its default, value and meaning.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+            axon_info_usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[1], "--version") == 0) {
+            printf("axon_info (Axon MPI) %s\n", PACKAGE_VERSION);
+            return 0;
+        }
+        fprintf(stderr, "axon_info: unknown option '%s'\n", argv[1]);
+        axon_info_usage(stderr);
+        return 1;
+    }
+    printf("Axon MPI:         %s (MPI %d.%d subset, MPICH ABI, libmpi.so.12)\n", PACKAGE_VERSION, 3, 1);
+    printf("Configured with:  %s\n", AXON_CONFIGURE_ARGS[0] ? AXON_CONFIGURE_ARGS : "(no options)");
+    printf("PMIx:             built against %s\n", AXON_PMIX_BUILD_VERSION);
+    axon_info_ucx();
+    axon_info_cuda();
+    axon_info_knobs();
+    return 0;
+}

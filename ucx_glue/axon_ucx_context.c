@@ -1,0 +1,182 @@
+/* The UCP context and the worker: created at MPI_Init, with the features the library uses (active
+ * messages for pt2pt, RMA for rendezvous and one-sided), and torn down at MPI_Finalize. */
+#include "ucx_glue/ucx_glue.h"
+
+#include "runtime/runtime.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct axon_ucx axon_ucx;
+
+#define AXON_UCX_ADDRESS_KEY "axon.ucx.worker"
+
+static bool axon_ucx_decide_yield(void)
+{
+    switch (axon_config.wait_mode) {
+    case AXON_WAIT_SPIN: return false;
+    case AXON_WAIT_YIELD: return true;
+    default: break;
+    }
+    if (axon_config.oversubscribed >= 0)
+        return axon_config.oversubscribed != 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 && axon_runtime_job.local_size > cores;
+}
+
+int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
+{
+    ucp_config_t *config = NULL;
+    ucp_address_t *address = NULL;
+    size_t address_len = 0;
+    ucs_status_t st;
+    int rc = MPI_ERR_OTHER;
+
+    axon_ucx.thread_multiple = thread_multiple;
+    axon_ucx.yield_when_idle = axon_ucx_decide_yield();
+    axon_ucx.nranks = axon_runtime_job.size;
+    axon_ucx.eps = calloc((size_t)axon_ucx.nranks, sizeof(ucp_ep_h));
+    if (!axon_ucx.eps) {
+        snprintf(err, errlen, "out of memory for %d endpoints", axon_ucx.nranks);
+        return MPI_ERR_NO_MEM;
+    }
+
+    st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK) {
+        snprintf(err, errlen, "ucp_config_read failed: %s", ucs_status_string(st));
+        goto err_eps;
+    }
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA,
+        .mt_workers_shared = 0,
+        .estimated_num_eps = (size_t)axon_ucx.nranks,
+    };
+    st = ucp_init(&params, config, &axon_ucx.context);
+    ucp_config_release(config);
+    if (st != UCS_OK) {
+        snprintf(err, errlen, "ucp_init failed: %s", ucs_status_string(st));
+        goto err_eps;
+    }
+
+    ucp_worker_params_t wparams = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = thread_multiple ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE,
+    };
+    st = ucp_worker_create(axon_ucx.context, &wparams, &axon_ucx.worker);
+    if (st != UCS_OK) {
+        snprintf(err, errlen, "ucp_worker_create failed: %s", ucs_status_string(st));
+        goto err_context;
+    }
+    if (thread_multiple) {
+        ucp_worker_attr_t attr = {.field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE};
+        if (ucp_worker_query(axon_ucx.worker, &attr) == UCS_OK && attr.thread_mode != UCS_THREAD_MODE_MULTI) {
+            snprintf(err, errlen, "this UCX cannot make a thread-safe worker (needs --enable-mt)");
+            goto err_worker;
+        }
+    }
+
+    st = ucp_worker_get_address(axon_ucx.worker, &address, &address_len);
+    if (st != UCS_OK) {
+        snprintf(err, errlen, "ucp_worker_get_address failed: %s", ucs_status_string(st));
+        goto err_worker;
+    }
+    rc = axon_runtime_bootstrap_put(AXON_UCX_ADDRESS_KEY, address, address_len);
+    ucp_worker_release_address(axon_ucx.worker, address);
+    if (rc != MPI_SUCCESS) {
+        snprintf(err, errlen, "could not publish the UCX worker address");
+        goto err_worker;
+    }
+    axon_runtime_log_debug(1, "UCX worker ready (%zu-byte address, thread mode %s, %s when idle)",
+                           address_len, thread_multiple ? "multi" : "single",
+                           axon_ucx.yield_when_idle ? "yield" : "spin");
+    return MPI_SUCCESS;
+
+err_worker:
+    ucp_worker_destroy(axon_ucx.worker);
+    axon_ucx.worker = NULL;
+err_context:
+    ucp_cleanup(axon_ucx.context);
+    axon_ucx.context = NULL;
+err_eps:
+    free(axon_ucx.eps);
+    axon_ucx.eps = NULL;
+    return rc == MPI_SUCCESS ? MPI_ERR_OTHER : rc;
+}
+
+int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg)
+{
+    ucp_am_handler_param_t param = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                      UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+        .id = id,
+        .cb = cb,
+        .arg = arg,
+        .flags = UCP_AM_FLAG_WHOLE_MSG | UCP_AM_FLAG_PERSISTENT_DATA,
+    };
+    ucs_status_t st = ucp_worker_set_am_recv_handler(axon_ucx.worker, &param);
+    if (st != UCS_OK) {
+        axon_runtime_log_error("cannot register active message %u: %s", id, ucs_status_string(st));
+        return MPI_ERR_INTERN;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Used as the bootstrap barrier's progress callback during shutdown. */
+static void axon_ucx_progress_cb(void *arg)
+{
+    (void)arg;
+    ucp_worker_progress(axon_ucx.worker);
+}
+
+int axon_ucx_finalize(void)
+{
+    int rc = MPI_SUCCESS;
+    if (!axon_ucx.worker)
+        return MPI_SUCCESS;
+
+    /* 1. Everything this rank sent has reached its peers' workers. */
+    ucp_request_param_t rp = {.op_attr_mask = 0};
+    ucs_status_t st = axon_ucx_request_wait(ucp_worker_flush_nbx(axon_ucx.worker, &rp));
+    if (st != UCS_OK) {
+        axon_runtime_log_error("flushing the UCX worker at MPI_Finalize failed: %s", ucs_status_string(st));
+        rc = MPI_ERR_OTHER;
+    }
+    /* 2. ... and every other rank's traffic has reached us: nobody closes while a peer still sends. */
+    if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
+        rc = MPI_ERR_OTHER;
+
+    /* 3. Close the endpoints, all at once, and wait for them while progressing. */
+    ucs_status_ptr_t *closing = calloc((size_t)axon_ucx.nranks, sizeof(*closing));
+    for (int r = 0; r < axon_ucx.nranks; r++) {
+        if (!axon_ucx.eps[r])
+            continue;
+        ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0};
+        ucs_status_ptr_t req = ucp_ep_close_nbx(axon_ucx.eps[r], &cp);
+        axon_ucx.eps[r] = NULL;
+        if (closing)
+            closing[r] = req;
+        else
+            axon_ucx_request_wait(req);
+    }
+    if (closing) {
+        for (int r = 0; r < axon_ucx.nranks; r++)
+            if (closing[r])
+                axon_ucx_request_wait(closing[r]);
+        free(closing);
+    }
+    /* 4. Peers may still be closing their endpoints towards us: keep our worker up until they are done. */
+    if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
+        rc = MPI_ERR_OTHER;
+
+    ucp_worker_destroy(axon_ucx.worker);
+    axon_ucx.worker = NULL;
+    ucp_cleanup(axon_ucx.context);
+    axon_ucx.context = NULL;
+    free(axon_ucx.eps);
+    axon_ucx.eps = NULL;
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* Progress and waiting. Every loop in the library that waits for communication calls axon_ucx_wait, so
+ * the policy of how to wait lives in one place: spin while this rank has a core to itself, and give the
+ * core away between polls when the node runs more ranks than cores (CI runs 7 ranks on 2 cores; a
+ * spinning rank there would starve the very peer it waits for). */
+#include "ucx_glue/ucx_glue.h"
+
+#include "runtime/runtime.h"
+
+#include <mpi.h>
+#include <sched.h>
+#include <time.h>
+
+#define AXON_UCX_MAX_HOOKS 8
+
+static axon_ucx_progress_hook_t axon_ucx_hooks[AXON_UCX_MAX_HOOKS];
+static int axon_ucx_nhooks;
+
+int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook)
+{
+    if (axon_ucx_nhooks == AXON_UCX_MAX_HOOKS)
+        return MPI_ERR_INTERN;
+    axon_ucx_hooks[axon_ucx_nhooks++] = hook;
+    return MPI_SUCCESS;
+}
+
+unsigned axon_ucx_progress(void)
+{
+    unsigned moved = ucp_worker_progress(axon_ucx.worker);
+    for (int i = 0; i < axon_ucx_nhooks; i++)
+        moved += (unsigned)axon_ucx_hooks[i]();
+    return moved;
+}
+
+void axon_ucx_wait(bool (*done)(void *), void *arg)
+{
+    long idle = 0;
+    while (!done(arg)) {
+        if (axon_ucx_progress()) {
+            idle = 0;
+            continue;
+        }
+        if (!axon_ucx.yield_when_idle || ++idle < axon_config.spin_count)
+            continue;
+        /* Long idle: yield first; once idle for much longer, sleep briefly so that ranks which share a
+         * core with many others do not keep it busy with yields alone. */
+        if (idle < 64 * axon_config.spin_count) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 50000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+static bool axon_ucx_request_done(void *arg)
+{
+    return ucp_request_check_status(arg) != UCS_INPROGRESS;
+}
+
+ucs_status_t axon_ucx_request_wait(ucs_status_ptr_t request)
+{
+    if (request == NULL)
+        return UCS_OK;
+    if (UCS_PTR_IS_ERR(request))
+        return UCS_PTR_STATUS(request);
+    axon_ucx_wait(axon_ucx_request_done, request);
+    ucs_status_t st = ucp_request_check_status(request);
+    ucp_request_free(request);
+    return st;
+}

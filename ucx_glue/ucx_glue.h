@@ -1,0 +1,46 @@
+/* The UCX layer: one UCP context (active messages and RMA) and one worker per process, endpoints to the
+ * other ranks made on first use, the progress call that every waiting loop in the library goes through,
+ * and a shutdown that loses no message in flight. Layers above send active messages through the
+ * endpoints this layer hands out; they never create UCX objects themselves. */
+#ifndef AXON_UCX_GLUE_H
+#define AXON_UCX_GLUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <ucp/api/ucp.h>
+
+struct axon_ucx {
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_ep_h *eps;          /* by rank in MPI_COMM_WORLD; NULL until first use */
+    int nranks;
+    bool thread_multiple;
+    bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
+};
+
+extern struct axon_ucx axon_ucx;
+
+/* Creates the context and worker and publishes the worker's address through the bootstrap (the caller
+ * then runs the exchange). thread_multiple picks the worker's thread mode. */
+int axon_ucx_init(bool thread_multiple, char *err, size_t errlen);
+/* The endpoint to a rank of MPI_COMM_WORLD, created on first use from the address it published. */
+int axon_ucx_ep_get(int rank, ucp_ep_h *ep);
+/* Registers the handler of one active-message id on the worker. */
+int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
+
+/* A function the progress call runs after the worker's progress (pt2pt and coll queues). */
+typedef int (*axon_ucx_progress_hook_t)(void);
+int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook);
+/* One round of progress: the worker, then the hooks. Returns non-zero when anything moved. */
+unsigned axon_ucx_progress(void);
+/* Progresses until done(arg) is true. A rank that finds nothing to do for AXON_SPIN_COUNT polls yields
+ * its core between polls when the machine is oversubscribed (or AXON_WAIT_MODE=yield). */
+void axon_ucx_wait(bool (*done)(void *), void *arg);
+/* Waits for a UCX request (or status pointer) returned by a _nbx call and frees it. */
+ucs_status_t axon_ucx_request_wait(ucs_status_ptr_t request);
+
+/* Flushes everything in flight, then closes the endpoints and the worker in step with the other ranks
+ * (bootstrap barriers around the close), so no peer tears down while another still sends to it. */
+int axon_ucx_finalize(void);
+
+#endif
