@@ -1,0 +1,109 @@
+/* Object pools (see axon_runtime_pool.h). */
+#include "runtime/axon_runtime_pool.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AXON_POOL_CHUNK_OBJECTS (1u << AXON_POOL_CHUNK_SHIFT)
+
+int axon_runtime_pool_init(struct axon_pool *pool, const char *name, size_t object_size)
+{
+    memset(pool, 0, sizeof(*pool));
+    pool->name = name;
+    pool->object_size = (object_size + 15) & ~(size_t)15; /* keep every object 16-byte aligned */
+    pool->chunks = calloc(AXON_POOL_MAX_CHUNKS, sizeof(char *));
+    if (!pool->chunks)
+        return MPI_ERR_NO_MEM;
+    pthread_mutex_init(&pool->lock, NULL);
+    return MPI_SUCCESS;
+}
+
+void axon_runtime_pool_fini(struct axon_pool *pool)
+{
+    if (!pool->chunks)
+        return;
+    for (uint32_t c = 0; c < pool->nchunks; c++)
+        free(pool->chunks[c]);
+    free(pool->chunks);
+    free(pool->free_list);
+    pthread_mutex_destroy(&pool->lock);
+    memset(pool, 0, sizeof(*pool));
+}
+
+/* Adds one chunk; its objects go on the free list, lowest index on top. Called with the lock held. */
+static int axon_pool_grow(struct axon_pool *pool)
+{
+    if (pool->nchunks == AXON_POOL_MAX_CHUNKS)
+        return MPI_ERR_NO_MEM;
+    uint32_t total = (pool->nchunks + 1) * AXON_POOL_CHUNK_OBJECTS;
+    char *chunk = calloc(1, pool->object_size * AXON_POOL_CHUNK_OBJECTS + AXON_POOL_CHUNK_OBJECTS);
+    uint32_t *free_list = realloc(pool->free_list, sizeof(uint32_t) * total);
+    if (free_list)
+        pool->free_list = free_list;
+    if (!chunk || !free_list) {
+        free(chunk);
+        return MPI_ERR_NO_MEM;
+    }
+    uint32_t first = pool->nchunks * AXON_POOL_CHUNK_OBJECTS;
+    for (uint32_t i = 0; i < AXON_POOL_CHUNK_OBJECTS; i++)
+        pool->free_list[pool->nfree++] = first + AXON_POOL_CHUNK_OBJECTS - 1 - i;
+    pool->free_capacity = total;
+    pool->chunks[pool->nchunks] = chunk;
+    __atomic_store_n(&pool->nchunks, pool->nchunks + 1, __ATOMIC_RELEASE);
+    return MPI_SUCCESS;
+}
+
+static inline uint8_t *axon_pool_live_flag(struct axon_pool *pool, uint32_t index)
+{
+    return (uint8_t *)pool->chunks[index >> AXON_POOL_CHUNK_SHIFT] + pool->object_size * AXON_POOL_CHUNK_OBJECTS +
+           (index & (AXON_POOL_CHUNK_OBJECTS - 1));
+}
+
+static inline void *axon_pool_address(struct axon_pool *pool, uint32_t index)
+{
+    return pool->chunks[index >> AXON_POOL_CHUNK_SHIFT] +
+           (size_t)(index & (AXON_POOL_CHUNK_OBJECTS - 1)) * pool->object_size;
+}
+
+int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *index)
+{
+    pthread_mutex_lock(&pool->lock);
+    if (pool->nfree == 0) {
+        int rc = axon_pool_grow(pool);
+        if (rc != MPI_SUCCESS) {
+            pthread_mutex_unlock(&pool->lock);
+            return rc;
+        }
+    }
+    uint32_t i = pool->free_list[--pool->nfree];
+    pool->nlive++;
+    pthread_mutex_unlock(&pool->lock);
+    void *obj = axon_pool_address(pool, i);
+    memset(obj, 0, pool->object_size);
+    __atomic_store_n(axon_pool_live_flag(pool, i), 1, __ATOMIC_RELEASE);
+    *object = obj;
+    *index = i;
+    return MPI_SUCCESS;
+}
+
+void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index)
+{
+    pthread_mutex_lock(&pool->lock);
+    if (index < pool->nchunks * AXON_POOL_CHUNK_OBJECTS && *axon_pool_live_flag(pool, index)) {
+        __atomic_store_n(axon_pool_live_flag(pool, index), 0, __ATOMIC_RELEASE);
+        pool->nlive--;
+        pool->free_list[pool->nfree++] = index;
+    }
+    pthread_mutex_unlock(&pool->lock);
+}
+
+void *axon_runtime_pool_get(struct axon_pool *pool, uint32_t index)
+{
+    /* Chunks never move and live flags are bytes: a racing reader sees either state, never freed memory. */
+    if (index >= __atomic_load_n(&pool->nchunks, __ATOMIC_ACQUIRE) * AXON_POOL_CHUNK_OBJECTS)
+        return NULL;
+    if (!__atomic_load_n(axon_pool_live_flag(pool, index), __ATOMIC_ACQUIRE))
+        return NULL;
+    return axon_pool_address(pool, index);
+}
