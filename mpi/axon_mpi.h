@@ -11,6 +11,8 @@
 #include <mpi-ext.h>
 #pragma GCC visibility pop
 
+#include "pt2pt/pt2pt.h"
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -76,12 +78,35 @@ struct axon_comm {
     int rank, size;
     MPI_Errhandler errhandler;
     char name[MPI_MAX_OBJECT_NAME];
+    struct axon_pt2pt_comm pt2pt;  /* its point-to-point context and queues */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */
 struct axon_comm *axon_mpi_comm_get(MPI_Comm handle);
 int axon_mpi_comm_table_init(void);
 void axon_mpi_comm_table_finalize(void);
+
+/* ---- datatypes (axon_mpi_datatype_builtin.c) ------------------------------------------------------ */
+
+int axon_mpi_datatype_init(void);
+void axon_mpi_datatype_finalize(void);
+/* The layout of a datatype handle; false if the handle is not a usable datatype. */
+bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout);
+
+/* ---- requests (axon_mpi_request.c) ---------------------------------------------------------------- */
+
+#define AXON_REQUEST_HANDLE_BASE 0xac000000u /* MPICH's direct request handles */
+static inline MPI_Request axon_mpi_request_handle(const struct axon_request *req)
+{
+    return (MPI_Request)(AXON_REQUEST_HANDLE_BASE | req->index);
+}
+/* The request of a handle, or NULL (MPI_REQUEST_NULL included). */
+struct axon_request *axon_mpi_request_get(MPI_Request handle);
+/* Fills a user status from a completed request (status may be MPI_STATUS_IGNORE). */
+void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req);
+/* Completes a request for the user: its status, then frees it and sets *handle to MPI_REQUEST_NULL.
+ * Returns the request's error. */
+int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
 
 /* ---- errors (axon_mpi_error_raise.c, axon_mpi_error_string.c) ------------------------------------ */
 

@@ -10,6 +10,10 @@
 
 static struct axon_comm axon_comm_world, axon_comm_self;
 
+/* Context ids 0 and 1 are the predefined communicators'; made ones take the next free ids. */
+#define AXON_CONTEXT_WORLD 0u
+#define AXON_CONTEXT_SELF 1u
+
 int axon_mpi_comm_table_init(void)
 {
     axon_comm_world = (struct axon_comm){
@@ -26,11 +30,23 @@ int axon_mpi_comm_table_init(void)
         .errhandler = MPI_ERRORS_ARE_FATAL,
     };
     snprintf(axon_comm_self.name, sizeof(axon_comm_self.name), "MPI_COMM_SELF");
-    return MPI_SUCCESS;
+
+    axon_comm_world.pt2pt = (struct axon_pt2pt_comm){
+        .context_id = AXON_CONTEXT_WORLD, .rank = axon_comm_world.rank, .size = axon_comm_world.size};
+    static int self_world_rank;
+    self_world_rank = axon_runtime_job.rank;
+    axon_comm_self.pt2pt = (struct axon_pt2pt_comm){
+        .context_id = AXON_CONTEXT_SELF, .rank = 0, .size = 1, .world_ranks = &self_world_rank};
+    int rc = axon_pt2pt_comm_attach(&axon_comm_world.pt2pt);
+    if (rc == MPI_SUCCESS)
+        rc = axon_pt2pt_comm_attach(&axon_comm_self.pt2pt);
+    return rc;
 }
 
 void axon_mpi_comm_table_finalize(void)
 {
+    axon_pt2pt_comm_detach(&axon_comm_self.pt2pt);
+    axon_pt2pt_comm_detach(&axon_comm_world.pt2pt);
     axon_mpi_errhandler_release(axon_comm_world.errhandler);
     axon_mpi_errhandler_release(axon_comm_self.errhandler);
     axon_comm_world.errhandler = axon_comm_self.errhandler = MPI_ERRHANDLER_NULL;

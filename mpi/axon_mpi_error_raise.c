@@ -18,10 +18,10 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
 
     /* Errors tied to no communicator (or to an invalid one) go to MPI_COMM_WORLD's handler, as MPI 3.1
      * (the version we advertise) says; programs set MPI_ERRORS_RETURN there and expect it to hold. */
-    int phase = atomic_load(&axon_mpi_state.phase);
-    if (!comm && phase == AXON_MPI_PHASE_ACTIVE)
-        comm = axon_mpi_comm_get(MPI_COMM_WORLD);
-    struct axon_errhandler *eh = comm ? axon_mpi_errhandler_get(comm->errhandler) : NULL;
+    struct axon_comm *target = comm;
+    if (!target && atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE)
+        target = axon_mpi_comm_get(MPI_COMM_WORLD);
+    struct axon_errhandler *eh = target ? axon_mpi_errhandler_get(target->errhandler) : NULL;
     const char *name = axon_mpi_error_class_name(errclass);
 
     if (eh && eh->kind == AXON_ERRHANDLER_RETURN) {
@@ -29,7 +29,7 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
         return errclass;
     }
     if (eh && eh->kind == AXON_ERRHANDLER_USER) {
-        MPI_Comm handle = comm->handle;
+        MPI_Comm handle = target->handle;
         int code = errclass;
         eh->fn(&handle, &code, func, detail);
         return errclass;

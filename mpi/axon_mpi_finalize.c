@@ -11,11 +11,17 @@ int PMPI_Finalize(void)
     static const char func[] = "MPI_Finalize";
     AXON_MPI_REQUIRE_ACTIVE(func);
 
-    int rc = axon_ucx_finalize();
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(NULL, func, rc, "the transport did not shut down cleanly");
+    /* Everything matched has been delivered (MPI requires it of a correct program), so the engine
+     * can go before the transport: its queues hold only messages nobody will receive. */
     axon_mpi_comm_table_finalize();
+    axon_pt2pt_finalize();
+    axon_mpi_datatype_finalize();
+    int rc = axon_ucx_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
+    if (rc != MPI_SUCCESS) {
+        axon_runtime_bootstrap_finalize();
+        return axon_mpi_error(NULL, func, rc, "the transport did not shut down cleanly");
+    }
     axon_runtime_bootstrap_finalize();
     return MPI_SUCCESS;
 }

@@ -40,8 +40,13 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     int level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     if (axon_ucx_init(level == MPI_THREAD_MULTIPLE, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
+    /* The handlers are in place before any peer can know our address (the exchange tells them). */
+    if (axon_pt2pt_init() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot set up the point-to-point engine");
     if (axon_runtime_bootstrap_exchange() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "the exchange of UCX addresses through PMIx failed");
+    if (axon_mpi_datatype_init() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot build the predefined datatypes");
     if (axon_mpi_comm_table_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot create the predefined communicators");
 

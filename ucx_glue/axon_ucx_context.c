@@ -109,6 +109,7 @@ err_eps:
 
 int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg)
 {
+    /* cb NULL removes the handler. */
     ucp_am_handler_param_t param = {
         .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                       UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,

@@ -7,8 +7,23 @@
 #include "runtime/runtime.h"
 
 #include <mpi.h>
+#include <pthread.h>
 #include <sched.h>
 #include <time.h>
+
+static pthread_mutex_t axon_ucx_transport_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void axon_ucx_lock(void)
+{
+    if (axon_ucx.thread_multiple)
+        pthread_mutex_lock(&axon_ucx_transport_lock);
+}
+
+void axon_ucx_unlock(void)
+{
+    if (axon_ucx.thread_multiple)
+        pthread_mutex_unlock(&axon_ucx_transport_lock);
+}
 
 #define AXON_UCX_MAX_HOOKS 8
 
@@ -25,9 +40,11 @@ int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook)
 
 unsigned axon_ucx_progress(void)
 {
+    axon_ucx_lock();
     unsigned moved = ucp_worker_progress(axon_ucx.worker);
     for (int i = 0; i < axon_ucx_nhooks; i++)
         moved += (unsigned)axon_ucx_hooks[i]();
+    axon_ucx_unlock();
     return moved;
 }
 

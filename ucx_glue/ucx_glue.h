@@ -28,10 +28,16 @@ int axon_ucx_ep_get(int rank, ucp_ep_h *ep);
 /* Registers the handler of one active-message id on the worker. */
 int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 
+/* The transport lock: under MPI_THREAD_MULTIPLE it serializes the worker's progress (and with it every
+ * callback) with the engines' own entry points, which take it too. A no-op for lower thread levels. */
+void axon_ucx_lock(void);
+void axon_ucx_unlock(void);
+
 /* A function the progress call runs after the worker's progress (pt2pt and coll queues). */
 typedef int (*axon_ucx_progress_hook_t)(void);
 int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook);
-/* One round of progress: the worker, then the hooks. Returns non-zero when anything moved. */
+/* One round of progress: the worker, then the hooks, under the transport lock. Returns non-zero when
+ * anything moved. */
 unsigned axon_ucx_progress(void);
 /* Progresses until done(arg) is true. A rank that finds nothing to do for AXON_SPIN_COUNT polls yields
  * its core between polls when the machine is oversubscribed (or AXON_WAIT_MODE=yield). */

@@ -1,0 +1,51 @@
+/* The argument checks that the point-to-point calls share: count, datatype, buffer, peer rank and tag.
+ * Each returns through the communicator's error handler with the class the standard names. */
+#ifndef AXON_MPI_PT2PT_CHECK_H
+#define AXON_MPI_PT2PT_CHECK_H
+
+#include "mpi/axon_mpi.h"
+
+#include <limits.h>
+
+#define AXON_TAG_UB INT_MAX
+
+/* dt_out gets the datatype's layout. */
+#define AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt_out)                                 \
+    do {                                                                                             \
+        if ((count) < 0)                                                                             \
+            return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)(count)); \
+        if (!axon_mpi_datatype_get(datatype, &(dt_out)))                                             \
+            return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(datatype)); \
+        if ((buf) == NULL && (count) > 0 && (dt_out).size > 0)                                       \
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "buffer is NULL with count %lld",         \
+                                  (long long)(count));                                               \
+    } while (0)
+
+#define AXON_MPI_CHECK_DEST(func, c, dest)                                                           \
+    do {                                                                                             \
+        if ((dest) != MPI_PROC_NULL && ((dest) < 0 || (dest) >= (c)->size))                         \
+            return axon_mpi_error(c, func, MPI_ERR_RANK, "rank %d is not in the communicator (size %d)", \
+                                  (dest), (c)->size);                                                \
+    } while (0)
+
+#define AXON_MPI_CHECK_SOURCE(func, c, source)                                                       \
+    do {                                                                                             \
+        if ((source) != MPI_ANY_SOURCE && (source) != MPI_PROC_NULL &&                               \
+            ((source) < 0 || (source) >= (c)->size))                                                 \
+            return axon_mpi_error(c, func, MPI_ERR_RANK, "rank %d is not in the communicator (size %d)", \
+                                  (source), (c)->size);                                              \
+    } while (0)
+
+#define AXON_MPI_CHECK_SEND_TAG(func, c, tag)                                                        \
+    do {                                                                                             \
+        if ((tag) < 0)                                                                               \
+            return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative", (tag));                \
+    } while (0)
+
+#define AXON_MPI_CHECK_RECV_TAG(func, c, tag)                                                        \
+    do {                                                                                             \
+        if ((tag) < 0 && (tag) != MPI_ANY_TAG)                                                       \
+            return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative and not MPI_ANY_TAG", (tag)); \
+    } while (0)
+
+#endif

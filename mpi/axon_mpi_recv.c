@@ -1,0 +1,140 @@
+/* The receives and probes: MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe. */
+#include "mpi/axon_mpi_pt2pt_check.h"
+
+#include "ucx_glue/ucx_glue.h"
+
+static int axon_mpi_irecv_common(const char *func, void *buf, int count, MPI_Datatype datatype, int source,
+                                 int tag, MPI_Comm comm, struct axon_request **req)
+{
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, tag);
+    int rc = axon_pt2pt_irecv(buf, count, &dt, source, tag, &c->pt2pt, req);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "the receive could not start");
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char func[] = "MPI_Recv";
+    struct axon_request *req;
+    int rc = axon_mpi_irecv_common(func, buf, count, datatype, source, tag, comm, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    axon_request_wait(req);
+    MPI_Request handle = axon_mpi_request_handle(req);
+    rc = axon_mpi_request_complete(&handle, req, status);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(axon_mpi_comm_get(comm), func, rc, "the receive failed");
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    static const char func[] = "MPI_Irecv";
+    if (!request) {
+        AXON_MPI_REQUIRE_ACTIVE(func);
+        return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer");
+    }
+    struct axon_request *req;
+    int rc = axon_mpi_irecv_common(func, buf, count, datatype, source, tag, comm, &req);
+    if (rc == MPI_SUCCESS)
+        *request = axon_mpi_request_handle(req);
+    return rc;
+}
+
+AXON_MPI_WEAK(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char func[] = "MPI_Sendrecv";
+    struct axon_comm *c;
+    struct axon_dtype_layout sdt, rdt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, sendbuf, sendcount, sendtype, sdt);
+    AXON_MPI_CHECK_BUFFER(func, c, recvbuf, recvcount, recvtype, rdt);
+    AXON_MPI_CHECK_DEST(func, c, dest);
+    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    struct axon_request *rreq, *sreq;
+    int rc = axon_pt2pt_irecv(recvbuf, recvcount, &rdt, source, recvtag, &c->pt2pt, &rreq);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "the receive could not start");
+    rc = axon_pt2pt_isend(sendbuf, sendcount, &sdt, dest, sendtag, &c->pt2pt, AXON_SEND_STANDARD, &sreq);
+    if (rc != MPI_SUCCESS) {
+        axon_pt2pt_cancel(rreq);
+        axon_request_wait(rreq);
+        axon_request_free(rreq);
+        return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
+    }
+    axon_request_wait(sreq);
+    axon_request_wait(rreq);
+    MPI_Request sh = axon_mpi_request_handle(sreq), rh = axon_mpi_request_handle(rreq);
+    int src = axon_mpi_request_complete(&sh, sreq, MPI_STATUS_IGNORE);
+    int rrc = axon_mpi_request_complete(&rh, rreq, status);
+    if (src != MPI_SUCCESS || rrc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, src != MPI_SUCCESS ? src : rrc, "the exchange failed");
+    return MPI_SUCCESS;
+}
+
+static int axon_mpi_probe_check(const char *func, int source, int tag, MPI_Comm comm, struct axon_comm **c)
+{
+    *c = axon_mpi_comm_get(comm);
+    if (!*c)
+        return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator 0x%x", (unsigned)comm);
+    AXON_MPI_CHECK_SOURCE(func, *c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, *c, tag);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Iprobe)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    static const char func[] = "MPI_Iprobe";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int rc = axon_mpi_probe_check(func, source, tag, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "flag is a NULL pointer");
+    return axon_pt2pt_iprobe(source, tag, &c->pt2pt, flag, status == MPI_STATUS_IGNORE ? NULL : status);
+}
+
+struct axon_mpi_probe_wait {
+    struct axon_comm *c;
+    int source, tag;
+    MPI_Status *status;
+};
+
+static bool axon_mpi_probe_found(void *arg)
+{
+    struct axon_mpi_probe_wait *w = arg;
+    int flag = 0;
+    axon_pt2pt_iprobe(w->source, w->tag, &w->c->pt2pt, &flag, w->status);
+    return flag != 0;
+}
+
+AXON_MPI_WEAK(Probe)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char func[] = "MPI_Probe";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int rc = axon_mpi_probe_check(func, source, tag, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct axon_mpi_probe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status};
+    axon_ucx_wait(axon_mpi_probe_found, &w);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,175 @@
+/* The engine's set-up and its incoming side: the table from context ids to communicators, the active
+ * message handlers (a message; a synchronous send's acknowledgement), and the unexpected messages,
+ * including those that arrive for a communicator this rank has not made yet. */
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include "runtime/axon_runtime_pool.h"
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AXON_PT2PT_MAX_CONTEXTS 65536
+
+static struct axon_pt2pt_comm *axon_pt2pt_contexts[AXON_PT2PT_MAX_CONTEXTS];
+static struct axon_pt2pt_unexpected *axon_pt2pt_early_head, *axon_pt2pt_early_tail;
+static struct axon_pool axon_unexpected_pool;
+
+static struct axon_pt2pt_comm *axon_pt2pt_context_find(uint32_t context_id)
+{
+    return context_id < AXON_PT2PT_MAX_CONTEXTS ? axon_pt2pt_contexts[context_id] : NULL;
+}
+
+void axon_pt2pt_unexpected_release(struct axon_pt2pt_unexpected *ux)
+{
+    if (ux->owned)
+        free(ux->data);
+    else if (!ux->rndv && ux->data)
+        ucp_am_data_release(axon_ucx.worker, ux->data);
+    axon_runtime_pool_free(&axon_unexpected_pool, ux->index);
+}
+
+/* A message arrived. Called from the worker's progress, under the transport lock. */
+static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t header_length, void *data,
+                                          size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    if (header_length != sizeof(struct axon_pt2pt_hdr)) {
+        axon_runtime_log_error("dropped a message with a %zu-byte header (expected %zu)", header_length,
+                               sizeof(struct axon_pt2pt_hdr));
+        return UCS_OK;
+    }
+    const struct axon_pt2pt_hdr *hdr = header;
+    bool rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    struct axon_pt2pt_comm *comm = axon_pt2pt_context_find(hdr->context_id);
+    if (comm) {
+        struct axon_match_entry *e = axon_pt2pt_match_take_posted(&comm->queues, hdr->source, hdr->tag);
+        if (e) {
+            axon_pt2pt_deliver(axon_container_of(e, struct axon_request, match), hdr, data, length, rndv);
+            return UCS_OK;
+        }
+    }
+
+    /* Nobody waits for it yet: keep it (UCX's buffer when it lets us, else a copy). */
+    void *obj;
+    uint32_t index;
+    if (axon_runtime_pool_alloc(&axon_unexpected_pool, &obj, &index) != MPI_SUCCESS) {
+        axon_runtime_log_error("out of memory for an unexpected message; ending the job");
+        axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for an unexpected message");
+    }
+    struct axon_pt2pt_unexpected *ux = obj;
+    ux->index = index;
+    ux->hdr = *hdr;
+    ux->match.source = hdr->source;
+    ux->match.tag = hdr->tag;
+    ux->length = length;
+    ux->rndv = rndv;
+    ucs_status_t keep = UCS_OK;
+    if (rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)) {
+        ux->data = data;
+        keep = UCS_INPROGRESS;
+    } else {
+        ux->data = malloc(length ? length : 1);
+        if (!ux->data)
+            axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for an unexpected message");
+        memcpy(ux->data, data, length);
+        ux->owned = true;
+    }
+    if (comm) {
+        axon_pt2pt_match_add_unexpected(&comm->queues, &ux->match);
+    } else {
+        /* Its communicator is still being made here: it gets the message when it attaches. */
+        ux->early_next = NULL;
+        if (axon_pt2pt_early_tail)
+            axon_pt2pt_early_tail->early_next = ux;
+        else
+            axon_pt2pt_early_head = ux;
+        axon_pt2pt_early_tail = ux;
+    }
+    return keep;
+}
+
+static ucs_status_t axon_pt2pt_am_sync_ack(void *arg, const void *header, size_t header_length, void *data,
+                                           size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)length, (void)param;
+    uint32_t index;
+    if (header_length != sizeof(index))
+        return UCS_OK;
+    memcpy(&index, header, sizeof(index));
+    struct axon_request *req = axon_request_get(index);
+    if (req)
+        axon_pt2pt_request_event(req);
+    return UCS_OK;
+}
+
+int axon_pt2pt_init(void)
+{
+    int rc = axon_pt2pt_request_pool_init();
+    if (rc == MPI_SUCCESS)
+        rc = axon_runtime_pool_init(&axon_unexpected_pool, "unexpected messages",
+                                    sizeof(struct axon_pt2pt_unexpected));
+    if (rc == MPI_SUCCESS)
+        rc = axon_pt2pt_generic_dt_create();
+    if (rc == MPI_SUCCESS)
+        rc = axon_ucx_am_set_handler(AXON_AM_PT2PT, axon_pt2pt_am_message, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, axon_pt2pt_am_sync_ack, NULL);
+    return rc;
+}
+
+void axon_pt2pt_finalize(void)
+{
+    /* From here a message (only an erroneous program sends one) finds no handler: UCX drops it. */
+    axon_ucx_am_set_handler(AXON_AM_PT2PT, NULL, NULL);
+    axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, NULL, NULL);
+    while (axon_pt2pt_early_head) {
+        struct axon_pt2pt_unexpected *ux = axon_pt2pt_early_head;
+        axon_pt2pt_early_head = ux->early_next;
+        axon_pt2pt_unexpected_release(ux);
+    }
+    axon_pt2pt_early_tail = NULL;
+    ucp_dt_destroy(axon_pt2pt_generic_dt);
+    axon_runtime_pool_fini(&axon_unexpected_pool);
+    axon_pt2pt_request_pool_fini();
+}
+
+int axon_pt2pt_comm_attach(struct axon_pt2pt_comm *comm)
+{
+    if (comm->context_id >= AXON_PT2PT_MAX_CONTEXTS)
+        return MPI_ERR_INTERN;
+    int rc = axon_pt2pt_match_init(&comm->queues, comm->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    axon_ucx_lock();
+    axon_pt2pt_contexts[comm->context_id] = comm;
+    /* Messages that came first, in the order they came. */
+    struct axon_pt2pt_unexpected **link = &axon_pt2pt_early_head, *last = NULL;
+    while (*link) {
+        struct axon_pt2pt_unexpected *ux = *link;
+        if (ux->hdr.context_id == comm->context_id) {
+            *link = ux->early_next;
+            axon_pt2pt_match_add_unexpected(&comm->queues, &ux->match);
+        } else {
+            last = ux;
+            link = &ux->early_next;
+        }
+    }
+    axon_pt2pt_early_tail = last;
+    axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm)
+{
+    axon_ucx_lock();
+    if (comm->context_id < AXON_PT2PT_MAX_CONTEXTS && axon_pt2pt_contexts[comm->context_id] == comm)
+        axon_pt2pt_contexts[comm->context_id] = NULL;
+    /* Messages nobody received are dropped with the communicator (the program was erroneous). */
+    struct axon_match_entry *e;
+    while ((e = axon_pt2pt_match_take_unexpected(&comm->queues, MPI_ANY_SOURCE, MPI_ANY_TAG)) != NULL)
+        axon_pt2pt_unexpected_release(axon_container_of(e, struct axon_pt2pt_unexpected, match));
+    axon_ucx_unlock();
+    axon_pt2pt_match_fini(&comm->queues);
+}

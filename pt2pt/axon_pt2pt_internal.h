@@ -1,0 +1,56 @@
+/* Internals shared by the files of the point-to-point engine. */
+#ifndef AXON_PT2PT_INTERNAL_H
+#define AXON_PT2PT_INTERNAL_H
+
+#include "pt2pt/pt2pt.h"
+
+#include <stddef.h>
+
+#define AXON_AM_PT2PT 1     /* a message: header, then the payload */
+#define AXON_AM_SYNC_ACK 2  /* a synchronous send's receive has matched */
+
+#define AXON_PT2PT_FLAG_SYNC 1u
+
+/* MPI's envelope, as the active message's header. */
+struct axon_pt2pt_hdr {
+    uint32_t context_id;
+    int32_t source;          /* rank in the communicator */
+    int32_t tag;
+    uint32_t flags;
+    uint32_t sync_index;     /* sender's request, for the acknowledgement of a synchronous send */
+    int32_t sync_world_rank; /* where to send that acknowledgement */
+};
+
+/* A message that arrived before its receive was posted (or before its communicator existed). */
+struct axon_pt2pt_unexpected {
+    struct axon_match_entry match;
+    struct axon_pt2pt_unexpected *early_next; /* in the list of messages for an unknown context */
+    struct axon_pt2pt_hdr hdr;
+    uint32_t index;          /* in the pool */
+    void *data;              /* payload, or the rendezvous descriptor */
+    size_t length;
+    bool rndv;
+    bool owned;              /* data is our malloc'ed copy (UCX did not let us keep its buffer) */
+};
+
+#define axon_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* The engine's UCX generic datatype: its pack/unpack state is the request itself. */
+extern ucp_datatype_t axon_pt2pt_generic_dt;
+int axon_pt2pt_generic_dt_create(void);
+
+/* Requests (axon_pt2pt_request.c). */
+int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **req);
+/* One of the events a request waits for has happened; completes it at the last. */
+void axon_pt2pt_request_event(struct axon_request *req);
+int axon_pt2pt_request_pool_init(void);
+void axon_pt2pt_request_pool_fini(void);
+/* A request born complete: sends to and receives from MPI_PROC_NULL. */
+int axon_pt2pt_request_proc_null(struct axon_request **req);
+
+/* Delivering a matched message to a receive (axon_pt2pt_recv.c). */
+void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
+                        bool rndv);
+void axon_pt2pt_unexpected_release(struct axon_pt2pt_unexpected *ux);
+
+#endif

@@ -1,0 +1,194 @@
+/* The receiving side: posting a receive (matching the unexpected queue first), delivering a matched
+ * message (eager data unpacked at once, rendezvous data fetched with ucp_am_recv_data_nbx), probing,
+ * cancelling, and the acknowledgement of synchronous sends. */
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void axon_pt2pt_ack_done(void *request, ucs_status_t status, void *user_data)
+{
+    (void)status;
+    free(user_data);
+    ucp_request_free(request);
+}
+
+/* Tells a synchronous sender that its message matched. The header lives on the heap: UCX may read it
+ * until the send completes (usually at once, for so small a message). */
+static void axon_pt2pt_send_ack(const struct axon_pt2pt_hdr *hdr)
+{
+    ucp_ep_h ep;
+    uint32_t *index = malloc(sizeof(*index));
+    if (!index || axon_ucx_ep_get(hdr->sync_world_rank, &ep) != MPI_SUCCESS) {
+        free(index);
+        axon_runtime_bootstrap_abort(MPI_ERR_INTERN, "cannot acknowledge a synchronous send");
+    }
+    *index = hdr->sync_index;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = axon_pt2pt_ack_done,
+        .user_data = index,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_SYNC_ACK, index, sizeof(*index), NULL, 0, &param);
+    if (UCS_PTR_IS_ERR(st))
+        axon_runtime_log_error("acknowledging a synchronous send to rank %d failed: %s", hdr->sync_world_rank,
+                               ucs_status_string(UCS_PTR_STATUS(st)));
+    if (!UCS_PTR_IS_PTR(st))
+        free(index);
+}
+
+static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, size_t length)
+{
+    int64_t capacity = req->count * req->dt.size;
+    req->status.MPI_SOURCE = hdr->source;
+    req->status.MPI_TAG = hdr->tag;
+    req->bytes = (int64_t)length;
+    if ((int64_t)length > capacity)
+        req->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+}
+
+static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+    (void)length;
+    struct axon_request *req = user_data;
+    if (status != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = MPI_ERR_OTHER;
+    req->ucx_request = NULL;
+    ucp_request_free(request);
+    axon_pt2pt_request_event(req);
+}
+
+void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
+                        bool rndv)
+{
+    axon_pt2pt_recv_set_status(req, hdr, length);
+    if (hdr->flags & AXON_PT2PT_FLAG_SYNC)
+        axon_pt2pt_send_ack(hdr);
+    int64_t capacity = req->count * req->dt.size;
+    int64_t take = (int64_t)length < capacity ? (int64_t)length : capacity;
+
+    if (!req->dt.contig && take > 0) {
+        if (axon_dloop_cursor_init(&req->cursor, req->dt.loop, req->count, req->dt.extent) != 0) {
+            req->status.MPI_ERROR = MPI_ERR_NO_MEM;
+            axon_pt2pt_request_event(req);
+            return;
+        }
+        req->cursor_live = true;
+    }
+    if (!rndv) {
+        if (take > 0) {
+            if (req->dt.contig)
+                memcpy((char *)req->buf + req->dt.true_lb, data, (size_t)take);
+            else
+                axon_dloop_unpack(&req->cursor, req->buf, data, take);
+        }
+        axon_pt2pt_request_event(req);
+        return;
+    }
+    /* Rendezvous: UCX fetches the payload into the buffer (through the generic datatype when it is
+     * not one block or when the message is longer than the buffer). */
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE,
+        .cb.recv_am = axon_pt2pt_rndv_done,
+        .user_data = req,
+    };
+    void *target;
+    size_t target_count;
+    if (req->dt.contig && (int64_t)length <= capacity) {
+        param.datatype = ucp_dt_make_contig(1);
+        target = (char *)req->buf + req->dt.true_lb;
+        target_count = length;
+    } else {
+        param.datatype = axon_pt2pt_generic_dt;
+        target = req;
+        target_count = 1;
+    }
+    ucs_status_ptr_t st = ucp_am_recv_data_nbx(axon_ucx.worker, data, target, target_count, &param);
+    if (st == NULL) {
+        axon_pt2pt_request_event(req);
+    } else if (UCS_PTR_IS_ERR(st)) {
+        axon_runtime_log_error("fetching a rendezvous message from rank %d failed: %s", hdr->source,
+                               ucs_status_string(UCS_PTR_STATUS(st)));
+        req->status.MPI_ERROR = MPI_ERR_OTHER;
+        axon_pt2pt_request_event(req);
+    } else {
+        req->ucx_request = st;
+    }
+}
+
+int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
+                     struct axon_pt2pt_comm *comm, struct axon_request **reqp)
+{
+    if (source == MPI_PROC_NULL)
+        return axon_pt2pt_request_proc_null(reqp);
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_RECV, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->comm = comm;
+    req->buf = buf;
+    req->count = count;
+    req->dt = *dt;
+    req->match.source = source;
+    req->match.tag = tag;
+
+    axon_ucx_lock();
+    struct axon_match_entry *e = axon_pt2pt_match_take_unexpected(&comm->queues, source, tag);
+    if (e) {
+        struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
+        axon_pt2pt_deliver(req, &ux->hdr, ux->data, ux->length, ux->rndv);
+        if (ux->rndv)
+            ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
+        axon_pt2pt_unexpected_release(ux);
+    } else {
+        axon_pt2pt_match_post(&comm->queues, &req->match);
+    }
+    axon_ucx_unlock();
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status)
+{
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status) {
+            status->MPI_SOURCE = MPI_PROC_NULL;
+            status->MPI_TAG = MPI_ANY_TAG;
+            status->MPI_ERROR = MPI_SUCCESS;
+            status->count_lo = 0;
+            status->count_hi_and_cancelled = 0;
+        }
+        return MPI_SUCCESS;
+    }
+    axon_ucx_progress();
+    axon_ucx_lock();
+    struct axon_match_entry *e = axon_pt2pt_match_peek_unexpected(&comm->queues, source, tag);
+    *flag = e != NULL;
+    if (e && status) {
+        struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
+        status->MPI_SOURCE = ux->hdr.source;
+        status->MPI_TAG = ux->hdr.tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->count_lo = (int)(ux->length & 0xffffffffu);
+        status->count_hi_and_cancelled = (int)((ux->length >> 32) << 1);
+    }
+    axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_cancel(struct axon_request *req)
+{
+    axon_ucx_lock();
+    if (req->kind == AXON_REQUEST_RECV && !atomic_load(&req->complete) &&
+        axon_pt2pt_match_unpost(&req->comm->queues, &req->match)) {
+        req->cancelled = true;
+        axon_pt2pt_request_event(req);
+    }
+    axon_ucx_unlock();
+    return MPI_SUCCESS;
+}

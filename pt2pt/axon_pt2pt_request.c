@@ -1,0 +1,107 @@
+/* Requests: taken from a pool (their pool index is the MPI handle's low bits), completed by the engine's
+ * callbacks, waited on through axon_ucx_wait. */
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include "runtime/axon_runtime_pool.h"
+#include "ucx_glue/ucx_glue.h"
+
+static struct axon_pool axon_request_pool;
+
+int axon_pt2pt_request_pool_init(void)
+{
+    return axon_runtime_pool_init(&axon_request_pool, "requests", sizeof(struct axon_request));
+}
+
+void axon_pt2pt_request_pool_fini(void)
+{
+    axon_runtime_pool_fini(&axon_request_pool);
+}
+
+int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **req)
+{
+    void *obj;
+    uint32_t index;
+    int rc = axon_runtime_pool_alloc(&axon_request_pool, &obj, &index);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct axon_request *r = obj;
+    r->kind = kind;
+    r->index = index;
+    r->pending = 1;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+struct axon_request *axon_request_get(uint32_t index)
+{
+    return axon_runtime_pool_get(&axon_request_pool, index);
+}
+
+static void axon_request_release(struct axon_request *req)
+{
+    if (req->cursor_live) {
+        axon_dloop_cursor_fini(&req->cursor);
+        req->cursor_live = false;
+    }
+    axon_runtime_pool_free(&axon_request_pool, req->index);
+}
+
+void axon_pt2pt_request_event(struct axon_request *req)
+{
+    if (--req->pending > 0)
+        return;
+    if (req->user_freed) {
+        axon_request_release(req);
+        return;
+    }
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+}
+
+void axon_request_free(struct axon_request *req)
+{
+    axon_ucx_lock();
+    if (atomic_load_explicit(&req->complete, memory_order_acquire))
+        axon_request_release(req);
+    else
+        req->user_freed = true; /* the engine frees it when it completes */
+    axon_ucx_unlock();
+}
+
+static bool axon_request_is_complete(void *arg)
+{
+    return atomic_load_explicit(&((struct axon_request *)arg)->complete, memory_order_acquire) != 0;
+}
+
+bool axon_request_test(struct axon_request *req)
+{
+    if (axon_request_is_complete(req))
+        return true;
+    axon_ucx_progress();
+    return axon_request_is_complete(req);
+}
+
+void axon_request_wait(struct axon_request *req)
+{
+    axon_ucx_wait(axon_request_is_complete, req);
+}
+
+struct axon_request_any {
+    struct axon_request **reqs;
+    int n;
+};
+
+static bool axon_request_any_complete(void *arg)
+{
+    struct axon_request_any *any = arg;
+    for (int i = 0; i < any->n; i++)
+        if (any->reqs[i] && axon_request_is_complete(any->reqs[i]))
+            return true;
+    return false;
+}
+
+void axon_request_wait_any(struct axon_request **reqs, int n)
+{
+    struct axon_request_any any = {reqs, n};
+    axon_ucx_wait(axon_request_any_complete, &any);
+}

@@ -1,0 +1,106 @@
+/* The sending side: an active message whose header is MPI's envelope. Contiguous data goes as it is;
+ * other layouts stream through the generic datatype. UCX picks eager or rendezvous by size; a
+ * synchronous send completes only when the receiver's acknowledgement of the match comes back. */
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <string.h>
+
+static void axon_pt2pt_send_done(void *request, ucs_status_t status, void *user_data)
+{
+    struct axon_request *req = user_data;
+    if (status != UCS_OK && status != UCS_ERR_CANCELED)
+        req->status.MPI_ERROR = MPI_ERR_OTHER;
+    req->ucx_request = NULL;
+    ucp_request_free(request);
+    axon_pt2pt_request_event(req);
+}
+
+int axon_pt2pt_request_proc_null(struct axon_request **req)
+{
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_DONE, req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    (*req)->status.MPI_SOURCE = MPI_PROC_NULL;
+    (*req)->status.MPI_TAG = MPI_ANY_TAG;
+    (*req)->pending = 0;
+    atomic_store(&(*req)->complete, 1);
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                     struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **reqp)
+{
+    if (dest == MPI_PROC_NULL)
+        return axon_pt2pt_request_proc_null(reqp);
+    int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
+    ucp_ep_h ep;
+    int rc = axon_ucx_ep_get(world, &ep);
+    if (rc != MPI_SUCCESS)
+        return rc;
+
+    struct axon_request *req;
+    rc = axon_pt2pt_request_alloc(AXON_REQUEST_SEND, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->comm = comm;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->dt = *dt;
+    req->pending = mode == AXON_SEND_SYNC ? 2 : 1;
+
+    struct axon_pt2pt_hdr hdr = {
+        .context_id = comm->context_id,
+        .source = comm->rank,
+        .tag = tag,
+        .flags = mode == AXON_SEND_SYNC ? AXON_PT2PT_FLAG_SYNC : 0,
+        .sync_index = req->index,
+        .sync_world_rank = axon_runtime_job.rank,
+    };
+    _Static_assert(sizeof(hdr) <= sizeof(req->header), "the header fits the request");
+    memcpy(req->header, &hdr, sizeof(hdr));
+
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE,
+        .cb.send = axon_pt2pt_send_done,
+        .user_data = req,
+    };
+    const void *payload;
+    size_t payload_count;
+    int64_t bytes = count * dt->size;
+    if (dt->contig || bytes == 0) {
+        param.datatype = ucp_dt_make_contig(1);
+        payload = (const char *)buf + dt->true_lb;
+        payload_count = (size_t)bytes;
+    } else {
+        if (axon_dloop_cursor_init(&req->cursor, dt->loop, count, dt->extent) != 0) {
+            axon_request_free(req);
+            return MPI_ERR_NO_MEM;
+        }
+        req->cursor_live = true;
+        param.datatype = axon_pt2pt_generic_dt;
+        payload = req;
+        payload_count = 1;
+    }
+
+    axon_ucx_lock();
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, req->header, sizeof(hdr), payload, payload_count,
+                                          &param);
+    if (st == NULL) {
+        axon_pt2pt_request_event(req);
+    } else if (UCS_PTR_IS_ERR(st)) {
+        axon_ucx_unlock();
+        axon_runtime_log_error("sending to rank %d failed: %s", world, ucs_status_string(UCS_PTR_STATUS(st)));
+        req->pending = 1;
+        axon_pt2pt_request_event(req);
+        axon_request_free(req);
+        return MPI_ERR_OTHER;
+    } else {
+        req->ucx_request = st;
+    }
+    axon_ucx_unlock();
+    *reqp = req;
+    return MPI_SUCCESS;
+}

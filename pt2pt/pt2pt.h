@@ -1,0 +1,94 @@
+/* The point-to-point engine: what the layers above may call. Messages are UCX active messages that
+ * carry MPI's envelope (context, source, tag); matching is ours (pt2pt/axon_pt2pt_match.h); UCX chooses
+ * eager or rendezvous by size and moves rendezvous payloads zero-copy with ucp_am_recv_data_nbx once a
+ * receive has matched. Typed data streams through the data-layout cursor in segments (UCX generic
+ * datatype), and contiguous data goes as it is.
+ *
+ * Requests come from a pool (no malloc per message once warm); the engine completes them from the
+ * progress call; waiting goes through axon_ucx_wait. Under MPI_THREAD_MULTIPLE the transport lock
+ * (axon_ucx_lock) serializes the engine's entry points with progress, where its callbacks run. */
+#ifndef AXON_PT2PT_H
+#define AXON_PT2PT_H
+
+#include "pt2pt/axon_pt2pt_dloop.h"
+#include "pt2pt/axon_pt2pt_match.h"
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <ucp/api/ucp.h>
+
+/* What the engine needs to know of a datatype. */
+struct axon_dtype_layout {
+    int64_t size;          /* bytes of data in one element */
+    int64_t extent;        /* distance between elements */
+    int64_t true_lb;       /* where the first byte of data lies, from the buffer's start */
+    bool contig;           /* count elements are one block of count*size bytes at true_lb */
+    const struct axon_dloop *loop; /* the layout, when not contig */
+};
+
+/* A communicator as the engine sees it. The layer above embeds it in its communicator object. */
+struct axon_pt2pt_comm {
+    uint32_t context_id;   /* of point-to-point traffic; unique among live communicators */
+    int rank, size;
+    const int *world_ranks; /* rank in the communicator -> rank in MPI_COMM_WORLD; NULL: the same */
+    struct axon_match_queues queues;
+};
+
+enum axon_request_kind {
+    AXON_REQUEST_SEND,
+    AXON_REQUEST_RECV,
+    AXON_REQUEST_DONE,       /* born complete (MPI_PROC_NULL) */
+};
+
+enum axon_send_mode { AXON_SEND_STANDARD, AXON_SEND_SYNC };
+
+struct axon_request {
+    enum axon_request_kind kind;
+    uint32_t index;            /* in the request pool: the handle's low bits */
+    atomic_int complete;
+    int pending;               /* events still to come before completion (send done, sync ack) */
+    MPI_Status status;         /* MPI_SOURCE, MPI_TAG, MPI_ERROR and the byte count when complete */
+    int64_t bytes;             /* bytes received (recv) */
+    bool cancelled;
+    bool user_freed;           /* MPI_Request_free came first: free the request when it completes */
+
+    struct axon_pt2pt_comm *comm;
+    void *buf;
+    int64_t count;
+    struct axon_dtype_layout dt;
+    struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams */
+    bool cursor_live;
+
+    struct axon_match_entry match;   /* a posted receive */
+    void *ucx_request;
+    unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
+};
+
+int axon_pt2pt_init(void);
+void axon_pt2pt_finalize(void);
+
+/* Attaches a communicator: messages that came for its context before it existed are matched now. */
+int axon_pt2pt_comm_attach(struct axon_pt2pt_comm *comm);
+void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm);
+
+/* Start a send or a receive; *req is a request to wait on and free. dest/source are ranks of comm,
+ * MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE; tag may be MPI_ANY_TAG on receives. */
+int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                     struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **req);
+int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
+                     struct axon_pt2pt_comm *comm, struct axon_request **req);
+/* Whether a message that a receive (source, tag) would match has arrived; fills status if so. */
+int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status);
+/* Cancels a receive that has not matched (sends are not cancelled: the standard allows that). */
+int axon_pt2pt_cancel(struct axon_request *req);
+
+struct axon_request *axon_request_get(uint32_t index);
+void axon_request_free(struct axon_request *req);
+bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */
+void axon_request_wait(struct axon_request *req);
+/* Waits until at least one of reqs (NULL entries skipped) completes. */
+void axon_request_wait_any(struct axon_request **reqs, int n);
+
+#endif
