@@ -1,0 +1,473 @@
+/* Axon MPI: the C interface of MPI 3.1 for the subset Axon implements, with MPICH's ABI.
+ *
+ * Every handle type, handle value, constant and the MPI_Status layout match the MPICH ABI, so a program
+ * built against MPICH's mpi.h runs on libmpi.so.12 (or libmpich.so.12) from Axon, and one built against
+ * this header runs on MPICH. The values below are those the MPICH ABI fixes; the layout of the text is
+ * Axon's own. Handles are ints whose bits say what they are: bits 30-31 the kind (1 predefined,
+ * 2 direct, 3 indirect), bits 26-29 the object type; a predefined datatype carries its size in bits 8-15.
+ *
+ * Every function has a PMPI_ twin for profiling tools. No other vendor's identifying macro is defined:
+ * clients that see MPICH_NAME or OPEN_MPI skip their feature probes.
+ */
+#ifndef MPI_INCLUDED
+#define MPI_INCLUDED
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ---- identity --------------------------------------------------------------------------------- */
+
+/* The standard level the library fully claims: clients (mpi4py among them) excuse a missing function
+ * only when the advertised version predates it. */
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+#define AXON_MPI 1
+#define AXON_MPI_VERSION "0.1.0"
+#define AXON_MPI_NUMVERSION 100 /* major * 10000 + minor * 100 + patch */
+
+/* ---- scalar types ----------------------------------------------------------------------------- */
+
+typedef long MPI_Aint;
+typedef int MPI_Fint;
+typedef long MPI_Count;
+typedef long MPI_Offset;
+
+/* ---- handle types ----------------------------------------------------------------------------- */
+
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Errhandler;
+typedef int MPI_Request;
+typedef int MPI_Message;
+typedef int MPI_Info;
+typedef int MPI_Win;
+typedef int MPI_Session;
+typedef struct ADIOI_FileD *MPI_File; /* the MPICH ABI's opaque file pointer; Axon has no MPI-IO */
+
+/* The status a receive fills in: the element count (in bytes, split over two ints, with the
+ * cancelled flag in the low bit of the second), then the three fields the standard names. */
+typedef struct MPI_Status {
+    int count_lo;
+    int count_hi_and_cancelled;
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+} MPI_Status;
+
+/* ---- null and predefined handles -------------------------------------------------------------- */
+
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_GROUP_NULL ((MPI_Group)0x08000000)
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x14000000)
+#define MPI_OP_NULL ((MPI_Op)0x18000000)
+#define MPI_INFO_NULL ((MPI_Info)0x1c000000)
+#define MPI_WIN_NULL ((MPI_Win)0x20000000)
+#define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
+#define MPI_MESSAGE_NULL ((MPI_Message)0x2c000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x6c000000)
+#define MPI_SESSION_NULL ((MPI_Session)0x38000000)
+#define MPI_FILE_NULL ((MPI_File)0)
+
+#define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
+#define MPI_COMM_SELF ((MPI_Comm)0x44000001)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
+#define MPI_INFO_ENV ((MPI_Info)0x5c000001)
+
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
+
+/* ---- predefined datatypes: C ------------------------------------------------------------------ */
+
+#define MPI_CHAR ((MPI_Datatype)0x4c000101)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x4c000118)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x4c000102)
+#define MPI_BYTE ((MPI_Datatype)0x4c00010d)
+#define MPI_WCHAR ((MPI_Datatype)0x4c00040e)
+#define MPI_SHORT ((MPI_Datatype)0x4c000203)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x4c000204)
+#define MPI_INT ((MPI_Datatype)0x4c000405)
+#define MPI_UNSIGNED ((MPI_Datatype)0x4c000406)
+#define MPI_LONG ((MPI_Datatype)0x4c000807)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x4c000808)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)0x4c000809)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c000819)
+#define MPI_FLOAT ((MPI_Datatype)0x4c00040a)
+#define MPI_DOUBLE ((MPI_Datatype)0x4c00080b)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x4c00100c)
+#define MPI_PACKED ((MPI_Datatype)0x4c00010f)
+#define MPI_LB ((MPI_Datatype)0x4c000010)
+#define MPI_UB ((MPI_Datatype)0x4c000011)
+
+#define MPI_INT8_T ((MPI_Datatype)0x4c000137)
+#define MPI_INT16_T ((MPI_Datatype)0x4c000238)
+#define MPI_INT32_T ((MPI_Datatype)0x4c000439)
+#define MPI_INT64_T ((MPI_Datatype)0x4c00083a)
+#define MPI_UINT8_T ((MPI_Datatype)0x4c00013b)
+#define MPI_UINT16_T ((MPI_Datatype)0x4c00023c)
+#define MPI_UINT32_T ((MPI_Datatype)0x4c00043d)
+#define MPI_UINT64_T ((MPI_Datatype)0x4c00083e)
+#define MPI_C_BOOL ((MPI_Datatype)0x4c00013f)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x4c000840)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001041)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002042)
+#define MPI_AINT ((MPI_Datatype)0x4c000843)
+#define MPI_OFFSET ((MPI_Datatype)0x4c000844)
+#define MPI_COUNT ((MPI_Datatype)0x4c000845)
+
+#define MPI_CXX_BOOL ((MPI_Datatype)0x4c000133)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000834)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001035)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002036)
+
+/* The {value, index} pairs of MPI_MAXLOC and MPI_MINLOC, laid out as struct { T value; int index; }. */
+#define MPI_FLOAT_INT ((MPI_Datatype)0x8c000000)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x8c000001)
+#define MPI_LONG_INT ((MPI_Datatype)0x8c000002)
+#define MPI_SHORT_INT ((MPI_Datatype)0x8c000003)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x8c000004)
+#define MPI_2INT ((MPI_Datatype)0x4c000816)
+
+/* ---- predefined datatypes: Fortran (for C programs that describe Fortran data; mpi4py names them) - */
+
+#define MPI_CHARACTER ((MPI_Datatype)0x4c00011a)
+#define MPI_LOGICAL ((MPI_Datatype)0x4c00041d)
+#define MPI_INTEGER ((MPI_Datatype)0x4c00041b)
+#define MPI_REAL ((MPI_Datatype)0x4c00041c)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x4c00081f)
+#define MPI_COMPLEX ((MPI_Datatype)0x4c00081e)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001022)
+#define MPI_2INTEGER ((MPI_Datatype)0x4c000820)
+#define MPI_2REAL ((MPI_Datatype)0x4c000821)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x4c001023)
+#define MPI_REAL4 ((MPI_Datatype)0x4c000427)
+#define MPI_REAL8 ((MPI_Datatype)0x4c000829)
+#define MPI_REAL16 ((MPI_Datatype)0x4c00102b)
+#define MPI_COMPLEX8 ((MPI_Datatype)0x4c000828)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x4c00102a)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x4c00202c)
+#define MPI_INTEGER1 ((MPI_Datatype)0x4c00012d)
+#define MPI_INTEGER2 ((MPI_Datatype)0x4c00022f)
+#define MPI_INTEGER4 ((MPI_Datatype)0x4c000430)
+#define MPI_INTEGER8 ((MPI_Datatype)0x4c000831)
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+/* How a datatype was built (MPI_Type_get_envelope). */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR_INTEGER 5
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_STRUCT_INTEGER 11
+#define MPI_COMBINER_STRUCT 12
+#define MPI_COMBINER_SUBARRAY 13
+#define MPI_COMBINER_DARRAY 14
+#define MPI_COMBINER_F90_REAL 15
+#define MPI_COMBINER_F90_COMPLEX 16
+#define MPI_COMBINER_F90_INTEGER 17
+#define MPI_COMBINER_RESIZED 18
+#define MPI_COMBINER_HINDEXED_BLOCK 19
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* ---- predefined reduction operations ---------------------------------------------------------- */
+
+#define MPI_MAX ((MPI_Op)0x58000001)
+#define MPI_MIN ((MPI_Op)0x58000002)
+#define MPI_SUM ((MPI_Op)0x58000003)
+#define MPI_PROD ((MPI_Op)0x58000004)
+#define MPI_LAND ((MPI_Op)0x58000005)
+#define MPI_BAND ((MPI_Op)0x58000006)
+#define MPI_LOR ((MPI_Op)0x58000007)
+#define MPI_BOR ((MPI_Op)0x58000008)
+#define MPI_LXOR ((MPI_Op)0x58000009)
+#define MPI_BXOR ((MPI_Op)0x5800000a)
+#define MPI_MINLOC ((MPI_Op)0x5800000b)
+#define MPI_MAXLOC ((MPI_Op)0x5800000c)
+#define MPI_REPLACE ((MPI_Op)0x5800000d)
+#define MPI_NO_OP ((MPI_Op)0x5800000e)
+
+/* ---- special values --------------------------------------------------------------------------- */
+
+#define MPI_PROC_NULL (-1)
+#define MPI_ANY_SOURCE (-2)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID 0x24000000
+
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+
+/* The most a buffered send adds to its message in the attached buffer. */
+#define MPI_BSEND_OVERHEAD 96
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* Topologies (MPI_Topo_test). */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+
+#define MPI_COMM_TYPE_SHARED 1
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* Predefined attributes of MPI_COMM_WORLD (MPI_Comm_get_attr). */
+#define MPI_TAG_UB 0x64400001
+#define MPI_HOST 0x64400003
+#define MPI_IO 0x64400005
+#define MPI_WTIME_IS_GLOBAL 0x64400007
+#define MPI_UNIVERSE_SIZE 0x64400009
+#define MPI_LASTUSEDCODE 0x6440000b
+#define MPI_APPNUM 0x6440000d
+
+/* String lengths, each counting the terminating NUL. */
+#define MPI_MAX_PROCESSOR_NAME 128
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_PORT_NAME 256
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* ---- error classes (every error code Axon returns is its class) ------------------------------- */
+
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_ROOT 7
+#define MPI_ERR_GROUP 8
+#define MPI_ERR_OP 9
+#define MPI_ERR_TOPOLOGY 10
+#define MPI_ERR_DIMS 11
+#define MPI_ERR_ARG 12
+#define MPI_ERR_UNKNOWN 13
+#define MPI_ERR_TRUNCATE 14
+#define MPI_ERR_OTHER 15
+#define MPI_ERR_INTERN 16
+#define MPI_ERR_IN_STATUS 17
+#define MPI_ERR_PENDING 18
+#define MPI_ERR_REQUEST 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_BAD_FILE 22
+#define MPI_ERR_CONVERSION 23
+#define MPI_ERR_DUP_DATAREP 24
+#define MPI_ERR_FILE_EXISTS 25
+#define MPI_ERR_FILE_IN_USE 26
+#define MPI_ERR_FILE 27
+#define MPI_ERR_INFO 28
+#define MPI_ERR_INFO_KEY 29
+#define MPI_ERR_INFO_VALUE 30
+#define MPI_ERR_INFO_NOKEY 31
+#define MPI_ERR_IO 32
+#define MPI_ERR_NAME 33
+#define MPI_ERR_NO_MEM 34
+#define MPI_ERR_NOT_SAME 35
+#define MPI_ERR_NO_SPACE 36
+#define MPI_ERR_NO_SUCH_FILE 37
+#define MPI_ERR_PORT 38
+#define MPI_ERR_QUOTA 39
+#define MPI_ERR_READ_ONLY 40
+#define MPI_ERR_SERVICE 41
+#define MPI_ERR_SPAWN 42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+#define MPI_ERR_WIN 45
+#define MPI_ERR_BASE 46
+#define MPI_ERR_LOCKTYPE 47
+#define MPI_ERR_KEYVAL 48
+#define MPI_ERR_RMA_CONFLICT 49
+#define MPI_ERR_RMA_SYNC 50
+#define MPI_ERR_SIZE 51
+#define MPI_ERR_DISP 52
+#define MPI_ERR_ASSERT 53
+#define MPI_ERR_RMA_RANGE 55
+#define MPI_ERR_RMA_ATTACH 56
+#define MPI_ERR_RMA_SHARED 57
+#define MPI_ERR_RMA_FLAVOR 58
+/* 59-74 and 78 are the MPI_T classes of the MPICH ABI; Axon has no tools interface. */
+#define MPI_ERR_SESSION 75
+#define MPI_ERR_PROC_ABORTED 76
+#define MPI_ERR_VALUE_TOO_LARGE 77
+#define MPI_ERR_LASTCODE 0x3fffffff
+
+/* ---- callback types --------------------------------------------------------------------------- */
+
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void(MPI_Handler_function)(MPI_Comm *, int *, ...);
+typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                                         void *attribute_val_out, int *flag);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val,
+                                           void *extra_state);
+typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
+
+/* The predefined attribute callbacks. The copy-by-value one is a library function under MPICH's
+ * symbol name, so programs built against either header find it. */
+int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out,
+                int *flag);
+#define MPI_NULL_COPY_FN ((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)0)
+#define MPI_DUP_FN MPIR_Dup_fn
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)MPI_DUP_FN)
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)MPI_DUP_FN)
+
+/* ---- handle conversion to and from Fortran: the same int, as in the MPICH ABI ------------------ */
+
+#define MPI_Comm_c2f(comm) ((MPI_Fint)(comm))
+#define MPI_Comm_f2c(comm) ((MPI_Comm)(comm))
+#define MPI_Type_c2f(datatype) ((MPI_Fint)(datatype))
+#define MPI_Type_f2c(datatype) ((MPI_Datatype)(datatype))
+#define MPI_Group_c2f(group) ((MPI_Fint)(group))
+#define MPI_Group_f2c(group) ((MPI_Group)(group))
+#define MPI_Info_c2f(info) ((MPI_Fint)(info))
+#define MPI_Info_f2c(info) ((MPI_Info)(info))
+#define MPI_Request_c2f(request) ((MPI_Fint)(request))
+#define MPI_Request_f2c(request) ((MPI_Request)(request))
+#define MPI_Op_c2f(op) ((MPI_Fint)(op))
+#define MPI_Op_f2c(op) ((MPI_Op)(op))
+#define MPI_Errhandler_c2f(errhandler) ((MPI_Fint)(errhandler))
+#define MPI_Errhandler_f2c(errhandler) ((MPI_Errhandler)(errhandler))
+#define MPI_Message_c2f(msg) ((MPI_Fint)(msg))
+#define MPI_Message_f2c(msg) ((MPI_Message)(msg))
+#define MPI_Win_c2f(win) ((MPI_Fint)(win))
+#define MPI_Win_f2c(win) ((MPI_Win)(win))
+
+/* ---- functions -------------------------------------------------------------------------------- */
+
+/* AXON_MPI_API(ret, Name, (params)) declares MPI_Name and its profiling twin PMPI_Name. */
+#define AXON_MPI_API(ret, name, params) \
+    ret MPI_##name params;              \
+    ret PMPI_##name params
+
+/* Environment */
+AXON_MPI_API(int, Init, (int *argc, char ***argv));
+AXON_MPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided));
+AXON_MPI_API(int, Initialized, (int *flag));
+AXON_MPI_API(int, Finalize, (void));
+AXON_MPI_API(int, Finalized, (int *flag));
+AXON_MPI_API(int, Query_thread, (int *provided));
+AXON_MPI_API(int, Is_thread_main, (int *flag));
+AXON_MPI_API(int, Abort, (MPI_Comm comm, int errorcode));
+AXON_MPI_API(double, Wtime, (void));
+AXON_MPI_API(double, Wtick, (void));
+AXON_MPI_API(int, Get_version, (int *version, int *subversion));
+AXON_MPI_API(int, Get_library_version, (char *version, int *resultlen));
+AXON_MPI_API(int, Get_processor_name, (char *name, int *resultlen));
+
+/* Errors */
+AXON_MPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler));
+AXON_MPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+AXON_MPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler));
+AXON_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
+AXON_MPI_API(int, Error_class, (int errorcode, int *errorclass));
+
+/* Communicators: queries */
+AXON_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
+AXON_MPI_API(int, Comm_size, (MPI_Comm comm, int *size));
+
+/* Point-to-point */
+AXON_MPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Isend,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Issend,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Irsend,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Recv,
+             (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Irecv,
+             (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Sendrecv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status));
+
+/* Requests and statuses */
+AXON_MPI_API(int, Wait, (MPI_Request * request, MPI_Status *status));
+AXON_MPI_API(int, Test, (MPI_Request * request, int *flag, MPI_Status *status));
+AXON_MPI_API(int, Waitall, (int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Testall,
+             (int count, MPI_Request *array_of_requests, int *flag, MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Waitany, (int count, MPI_Request *array_of_requests, int *index, MPI_Status *status));
+AXON_MPI_API(int, Testany,
+             (int count, MPI_Request *array_of_requests, int *index, int *flag, MPI_Status *status));
+AXON_MPI_API(int, Waitsome,
+             (int incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices,
+              MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Testsome,
+             (int incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices,
+              MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Request_free, (MPI_Request * request));
+AXON_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
+AXON_MPI_API(int, Cancel, (MPI_Request * request));
+AXON_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
+AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+
+#undef AXON_MPI_API
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MPI_INCLUDED */
