@@ -464,6 +464,14 @@ AXON_MPI_API(int, Cancel, (MPI_Request * request));
 AXON_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
 AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
 
+/* Datatypes */
+
+/* Communicators, groups, attributes and info objects */
+
+/* Topologies */
+
+/* One-sided communication */
+
 #undef AXON_MPI_API
 
 #if defined(__cplusplus)
