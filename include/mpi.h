@@ -440,8 +440,39 @@ AXON_MPI_API(int, Irecv,
 AXON_MPI_API(int, Sendrecv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Ibsend,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Buffer_attach, (void *buffer, int size));
+AXON_MPI_API(int, Buffer_detach, (void *buffer_addr, int *size));
+AXON_MPI_API(int, Send_init,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Ssend_init,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Rsend_init,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Bsend_init,
+             (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request));
+AXON_MPI_API(int, Recv_init,
+             (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Start, (MPI_Request * request));
+AXON_MPI_API(int, Startall, (int count, MPI_Request *array_of_requests));
+AXON_MPI_API(int, Sendrecv_replace,
+             (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+              MPI_Comm comm, MPI_Status *status));
 AXON_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status));
 AXON_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status));
+AXON_MPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status));
+AXON_MPI_API(int, Improbe,
+             (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status));
+AXON_MPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status));
+AXON_MPI_API(int, Imrecv,
+             (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request));
 
 /* Requests and statuses */
 AXON_MPI_API(int, Wait, (MPI_Request * request, MPI_Status *status));

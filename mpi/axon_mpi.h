@@ -108,6 +108,15 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req);
  * Returns the request's error. */
 int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
 
+/* ---- buffered sends (axon_mpi_bsend.c) ----------------------------------------------------------- */
+
+/* Copies a message into the attached buffer and starts its send; returns an error class, with *why
+ * saying what went wrong. */
+int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t count,
+                         const struct axon_dtype_layout *dt, int dest, int tag, const char **why);
+/* At MPI_Finalize: waits until the buffered messages have left. */
+void axon_mpi_bsend_finalize(void);
+
 /* ---- errors (axon_mpi_error_raise.c, axon_mpi_error_string.c) ------------------------------------ */
 
 /* Raises errclass from func on comm (NULL: on MPI_COMM_WORLD, for errors tied to no communicator or to an

@@ -12,7 +12,9 @@ int PMPI_Finalize(void)
     AXON_MPI_REQUIRE_ACTIVE(func);
 
     /* Everything matched has been delivered (MPI requires it of a correct program), so the engine
-     * can go before the transport: its queues hold only messages nobody will receive. */
+     * can go before the transport: its queues hold only messages nobody will receive. Buffered sends
+     * are the exception: the user has no request to wait on, so they are drained here. */
+    axon_mpi_bsend_finalize();
     axon_mpi_comm_table_finalize();
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();

@@ -1,7 +1,11 @@
-/* The receives and probes: MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe. */
+/* The receives and probes: MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Sendrecv_replace, MPI_Probe,
+ * MPI_Iprobe. */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "ucx_glue/ucx_glue.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static int axon_mpi_irecv_common(const char *func, void *buf, int count, MPI_Datatype datatype, int source,
                                  int tag, MPI_Comm comm, struct axon_request **req)
@@ -79,6 +83,63 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     }
     axon_request_wait(sreq);
     axon_request_wait(rreq);
+    MPI_Request sh = axon_mpi_request_handle(sreq), rh = axon_mpi_request_handle(rreq);
+    int src = axon_mpi_request_complete(&sh, sreq, MPI_STATUS_IGNORE);
+    int rrc = axon_mpi_request_complete(&rh, rreq, status);
+    if (src != MPI_SUCCESS || rrc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, src != MPI_SUCCESS ? src : rrc, "the exchange failed");
+    return MPI_SUCCESS;
+}
+
+/* The outgoing data is packed into a temporary buffer first, so the incoming message can land in the
+ * user's buffer while the outgoing one is still in flight. */
+AXON_MPI_WEAK(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char func[] = "MPI_Sendrecv_replace";
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_DEST(func, c, dest);
+    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
+    void *packed = malloc(bytes ? (size_t)bytes : 1);
+    if (!packed)
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for a %lld-byte copy", (long long)bytes);
+    if (bytes > 0 && dt.contig) {
+        memcpy(packed, (char *)buf + dt.true_lb, (size_t)bytes);
+    } else if (bytes > 0) {
+        struct axon_dloop_cursor cursor;
+        if (axon_dloop_cursor_init(&cursor, dt.loop, count, dt.extent) != 0) {
+            free(packed);
+            return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+        }
+        axon_dloop_pack(&cursor, buf, packed, bytes);
+        axon_dloop_cursor_fini(&cursor);
+    }
+    struct axon_dtype_layout bytes_dt = {.size = 1, .extent = 1, .contig = true};
+    struct axon_request *rreq, *sreq;
+    int rc = axon_pt2pt_irecv(buf, count, &dt, source, recvtag, &c->pt2pt, &rreq);
+    if (rc != MPI_SUCCESS) {
+        free(packed);
+        return axon_mpi_error(c, func, rc, "the receive could not start");
+    }
+    rc = axon_pt2pt_isend(packed, bytes, &bytes_dt, dest, sendtag, &c->pt2pt, AXON_SEND_STANDARD, &sreq);
+    if (rc != MPI_SUCCESS) {
+        axon_pt2pt_cancel(rreq);
+        axon_request_wait(rreq);
+        axon_request_free(rreq);
+        free(packed);
+        return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
+    }
+    axon_request_wait(sreq);
+    axon_request_wait(rreq);
+    free(packed);
     MPI_Request sh = axon_mpi_request_handle(sreq), rh = axon_mpi_request_handle(rreq);
     int src = axon_mpi_request_complete(&sh, sreq, MPI_STATUS_IGNORE);
     int rrc = axon_mpi_request_complete(&rh, rreq, status);

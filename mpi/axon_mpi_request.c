@@ -38,9 +38,21 @@ int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI
 {
     int rc = req->status.MPI_ERROR;
     axon_mpi_status_set(status, req);
+    if (req->persistent) {
+        /* Inactive until the next MPI_Start; the handle stays the user's. */
+        req->active = false;
+        return rc;
+    }
     axon_request_free(req);
     *handle = MPI_REQUEST_NULL;
     return rc;
+}
+
+/* A persistent request between a completion and the next MPI_Start: the completion calls treat it as
+ * they treat MPI_REQUEST_NULL (an empty status at once). */
+static bool axon_mpi_request_inactive(const struct axon_request *req)
+{
+    return req->persistent && !req->active;
 }
 
 /* The empty status of MPI_REQUEST_NULL (and of inactive requests). */
@@ -74,6 +86,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     struct axon_request *req;
     AXON_MPI_REQUEST_LOOKUP(func, *request, req);
+    if (axon_mpi_request_inactive(req)) {
+        axon_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
     axon_request_wait(req);
     int rc = axon_mpi_request_complete(request, req, status);
     return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the request failed");
@@ -93,6 +109,11 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     }
     struct axon_request *req;
     AXON_MPI_REQUEST_LOOKUP(func, *request, req);
+    if (axon_mpi_request_inactive(req)) {
+        *flag = 1;
+        axon_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
     *flag = axon_request_test(req);
     if (!*flag)
         return MPI_SUCCESS;
@@ -111,6 +132,8 @@ static int axon_mpi_requests_lookup(const char *func, int count, MPI_Request han
         if (!reqs[i])
             return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "requests[%d] = 0x%x is not a request", i,
                                   (unsigned)handles[i]);
+        if (axon_mpi_request_inactive(reqs[i]))
+            reqs[i] = NULL;
     }
     return MPI_SUCCESS;
 }
@@ -349,6 +372,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     }
     struct axon_request *req;
     AXON_MPI_REQUEST_LOOKUP(func, request, req);
+    if (axon_mpi_request_inactive(req)) {
+        *flag = 1;
+        axon_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
     *flag = axon_request_test(req);
     if (*flag)
         axon_mpi_status_set(status, req);
@@ -364,6 +392,8 @@ int PMPI_Cancel(MPI_Request *request)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
     struct axon_request *req;
     AXON_MPI_REQUEST_LOOKUP(func, *request, req);
+    if (axon_mpi_request_inactive(req))
+        return MPI_SUCCESS; /* nothing is in flight */
     return axon_pt2pt_cancel(req);
 }
 

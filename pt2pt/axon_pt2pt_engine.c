@@ -30,6 +30,11 @@ void axon_pt2pt_unexpected_release(struct axon_pt2pt_unexpected *ux)
     axon_runtime_pool_free(&axon_unexpected_pool, ux->index);
 }
 
+struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index)
+{
+    return axon_runtime_pool_get(&axon_unexpected_pool, index);
+}
+
 /* A message arrived. Called from the worker's progress, under the transport lock. */
 static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t header_length, void *data,
                                           size_t length, const ucp_am_recv_param_t *param)

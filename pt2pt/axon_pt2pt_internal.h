@@ -31,7 +31,12 @@ struct axon_pt2pt_unexpected {
     size_t length;
     bool rndv;
     bool owned;              /* data is our malloc'ed copy (UCX did not let us keep its buffer) */
+    bool claimed;            /* taken out by a matched probe (MPI_Mprobe): waits for its MPI_Mrecv */
+    struct axon_pt2pt_comm *comm; /* of a claimed message */
 };
+
+/* The unexpected message of a pool index (a matched probe's handle), or NULL. */
+struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index);
 
 #define axon_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
@@ -47,6 +52,10 @@ int axon_pt2pt_request_pool_init(void);
 void axon_pt2pt_request_pool_fini(void);
 /* A request born complete: sends to and receives from MPI_PROC_NULL. */
 int axon_pt2pt_request_proc_null(struct axon_request **req);
+
+/* Putting a set-up request's operation in motion (axon_pt2pt_send.c, axon_pt2pt_recv.c). */
+int axon_pt2pt_send_post(struct axon_request *req);
+int axon_pt2pt_recv_post(struct axon_request *req);
 
 /* Delivering a matched message to a receive (axon_pt2pt_recv.c). */
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,

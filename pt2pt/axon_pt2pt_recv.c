@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axon_pt2pt_unexpected *ux);
+
 static void axon_pt2pt_ack_done(void *request, ucs_status_t status, void *user_data)
 {
     (void)status;
@@ -120,24 +122,14 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
     }
 }
 
-int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
-                     struct axon_pt2pt_comm *comm, struct axon_request **reqp)
+/* Matches a receive request against the messages that came first, or posts it. */
+int axon_pt2pt_recv_post(struct axon_request *req)
 {
-    if (source == MPI_PROC_NULL)
-        return axon_pt2pt_request_proc_null(reqp);
-    struct axon_request *req;
-    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_RECV, &req);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    req->comm = comm;
-    req->buf = buf;
-    req->count = count;
-    req->dt = *dt;
-    req->match.source = source;
-    req->match.tag = tag;
-
+    struct axon_pt2pt_comm *comm = req->comm;
+    req->match.source = req->peer;
+    req->match.tag = req->tag;
     axon_ucx_lock();
-    struct axon_match_entry *e = axon_pt2pt_match_take_unexpected(&comm->queues, source, tag);
+    struct axon_match_entry *e = axon_pt2pt_match_take_unexpected(&comm->queues, req->peer, req->tag);
     if (e) {
         struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
         axon_pt2pt_deliver(req, &ux->hdr, ux->data, ux->length, ux->rndv);
@@ -148,6 +140,19 @@ int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *d
         axon_pt2pt_match_post(&comm->queues, &req->match);
     }
     axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
+                     struct axon_pt2pt_comm *comm, struct axon_request **reqp)
+{
+    if (source == MPI_PROC_NULL)
+        return axon_pt2pt_request_proc_null(reqp);
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_init(AXON_REQUEST_RECV, buf, count, dt, source, tag, comm, AXON_SEND_STANDARD, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    axon_pt2pt_recv_post(req);
     *reqp = req;
     return MPI_SUCCESS;
 }
@@ -169,15 +174,72 @@ int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *fl
     axon_ucx_lock();
     struct axon_match_entry *e = axon_pt2pt_match_peek_unexpected(&comm->queues, source, tag);
     *flag = e != NULL;
-    if (e && status) {
+    if (e && status)
+        axon_pt2pt_status_of_unexpected(status, axon_container_of(e, struct axon_pt2pt_unexpected, match));
+    axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axon_pt2pt_unexpected *ux)
+{
+    status->MPI_SOURCE = ux->hdr.source;
+    status->MPI_TAG = ux->hdr.tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->count_lo = (int)(ux->length & 0xffffffffu);
+    status->count_hi_and_cancelled = (int)((ux->length >> 32) << 1);
+}
+
+int axon_pt2pt_improbe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status,
+                       uint32_t *message)
+{
+    axon_ucx_progress();
+    axon_ucx_lock();
+    struct axon_match_entry *e = axon_pt2pt_match_take_unexpected(&comm->queues, source, tag);
+    *flag = e != NULL;
+    if (e) {
         struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
-        status->MPI_SOURCE = ux->hdr.source;
-        status->MPI_TAG = ux->hdr.tag;
-        status->MPI_ERROR = MPI_SUCCESS;
-        status->count_lo = (int)(ux->length & 0xffffffffu);
-        status->count_hi_and_cancelled = (int)((ux->length >> 32) << 1);
+        ux->claimed = true;
+        ux->comm = comm;
+        *message = ux->index;
+        if (status)
+            axon_pt2pt_status_of_unexpected(status, ux);
     }
     axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+bool axon_pt2pt_message_valid(uint32_t message)
+{
+    axon_ucx_lock();
+    struct axon_pt2pt_unexpected *ux = axon_pt2pt_unexpected_get(message);
+    bool valid = ux && ux->claimed;
+    axon_ucx_unlock();
+    return valid;
+}
+
+int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, uint32_t message,
+                      struct axon_request **reqp)
+{
+    axon_ucx_lock();
+    struct axon_pt2pt_unexpected *ux = axon_pt2pt_unexpected_get(message);
+    if (!ux || !ux->claimed) {
+        axon_ucx_unlock();
+        return MPI_ERR_REQUEST;
+    }
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_init(AXON_REQUEST_RECV, buf, count, dt, ux->hdr.source, ux->hdr.tag, ux->comm,
+                                     AXON_SEND_STANDARD, &req);
+    if (rc != MPI_SUCCESS) {
+        axon_ucx_unlock();
+        return rc;
+    }
+    axon_pt2pt_deliver(req, &ux->hdr, ux->data, ux->length, ux->rndv);
+    if (ux->rndv)
+        ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
+    ux->claimed = false;
+    axon_pt2pt_unexpected_release(ux);
+    axon_ucx_unlock();
+    *reqp = req;
     return MPI_SUCCESS;
 }
 

@@ -33,6 +33,62 @@ int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **
     return MPI_SUCCESS;
 }
 
+int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                            int peer, int tag, struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
+                            struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(kind, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->comm = comm;
+    req->buf = buf;
+    req->count = count;
+    req->dt = *dt;
+    req->peer = peer;
+    req->tag = tag;
+    req->mode = mode;
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_start(struct axon_request *req)
+{
+    /* What the last round left: its layout cursor, its status. */
+    if (req->cursor_live) {
+        axon_dloop_cursor_fini(&req->cursor);
+        req->cursor_live = false;
+    }
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->cancelled = false;
+    req->bytes = 0;
+    req->ucx_request = NULL;
+    req->pending = 1;
+    req->active = true;
+    if (req->peer == MPI_PROC_NULL) {
+        req->status.MPI_SOURCE = MPI_PROC_NULL;
+        req->status.MPI_TAG = MPI_ANY_TAG;
+        atomic_store_explicit(&req->complete, 1, memory_order_release);
+        return MPI_SUCCESS;
+    }
+    atomic_store_explicit(&req->complete, 0, memory_order_release);
+    return req->kind == AXON_REQUEST_SEND ? axon_pt2pt_send_post(req) : axon_pt2pt_recv_post(req);
+}
+
+int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(kind, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->pending = 0;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
 struct axon_request *axon_request_get(uint32_t index)
 {
     return axon_runtime_pool_get(&axon_request_pool, index);
@@ -61,7 +117,7 @@ void axon_pt2pt_request_event(struct axon_request *req)
 void axon_request_free(struct axon_request *req)
 {
     axon_ucx_lock();
-    if (atomic_load_explicit(&req->complete, memory_order_acquire))
+    if (atomic_load_explicit(&req->complete, memory_order_acquire) || (req->persistent && !req->active))
         axon_request_release(req);
     else
         req->user_freed = true; /* the engine frees it when it completes */

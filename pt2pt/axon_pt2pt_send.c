@@ -30,32 +30,25 @@ int axon_pt2pt_request_proc_null(struct axon_request **req)
     return MPI_SUCCESS;
 }
 
-int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
-                     struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **reqp)
+/* Puts a send request's message on the wire: its fields (comm, peer, tag, mode, buffer) are set. On an
+ * error the request is left complete, with nothing in flight. */
+int axon_pt2pt_send_post(struct axon_request *req)
 {
-    if (dest == MPI_PROC_NULL)
-        return axon_pt2pt_request_proc_null(reqp);
-    int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
+    struct axon_pt2pt_comm *comm = req->comm;
+    int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
     ucp_ep_h ep;
     int rc = axon_ucx_ep_get(world, &ep);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        atomic_store(&req->complete, 1);
         return rc;
-
-    struct axon_request *req;
-    rc = axon_pt2pt_request_alloc(AXON_REQUEST_SEND, &req);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    req->comm = comm;
-    req->buf = (void *)buf;
-    req->count = count;
-    req->dt = *dt;
-    req->pending = mode == AXON_SEND_SYNC ? 2 : 1;
+    }
+    req->pending = req->mode == AXON_SEND_SYNC ? 2 : 1;
 
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
-        .tag = tag,
-        .flags = mode == AXON_SEND_SYNC ? AXON_PT2PT_FLAG_SYNC : 0,
+        .tag = req->tag,
+        .flags = req->mode == AXON_SEND_SYNC ? AXON_PT2PT_FLAG_SYNC : 0,
         .sync_index = req->index,
         .sync_world_rank = axon_runtime_job.rank,
     };
@@ -69,14 +62,15 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
     };
     const void *payload;
     size_t payload_count;
-    int64_t bytes = count * dt->size;
+    const struct axon_dtype_layout *dt = &req->dt;
+    int64_t bytes = req->count * dt->size;
     if (dt->contig || bytes == 0) {
         param.datatype = ucp_dt_make_contig(1);
-        payload = (const char *)buf + dt->true_lb;
+        payload = (const char *)req->buf + dt->true_lb;
         payload_count = (size_t)bytes;
     } else {
-        if (axon_dloop_cursor_init(&req->cursor, dt->loop, count, dt->extent) != 0) {
-            axon_request_free(req);
+        if (axon_dloop_cursor_init(&req->cursor, dt->loop, req->count, dt->extent) != 0) {
+            atomic_store(&req->complete, 1);
             return MPI_ERR_NO_MEM;
         }
         req->cursor_live = true;
@@ -93,14 +87,29 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
     } else if (UCS_PTR_IS_ERR(st)) {
         axon_ucx_unlock();
         axon_runtime_log_error("sending to rank %d failed: %s", world, ucs_status_string(UCS_PTR_STATUS(st)));
-        req->pending = 1;
-        axon_pt2pt_request_event(req);
-        axon_request_free(req);
+        atomic_store(&req->complete, 1);
         return MPI_ERR_OTHER;
     } else {
         req->ucx_request = st;
     }
     axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                     struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **reqp)
+{
+    if (dest == MPI_PROC_NULL)
+        return axon_pt2pt_request_proc_null(reqp);
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_init(AXON_REQUEST_SEND, (void *)buf, count, dt, dest, tag, comm, mode, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = axon_pt2pt_send_post(req);
+    if (rc != MPI_SUCCESS) {
+        axon_request_free(req);
+        return rc;
+    }
     *reqp = req;
     return MPI_SUCCESS;
 }

@@ -42,7 +42,9 @@ enum axon_request_kind {
     AXON_REQUEST_DONE,       /* born complete (MPI_PROC_NULL) */
 };
 
-enum axon_send_mode { AXON_SEND_STANDARD, AXON_SEND_SYNC };
+/* BUFFERED only marks persistent buffered sends: the MPI layer copies their data into the attached
+ * buffer and sends the copy in standard mode. */
+enum axon_send_mode { AXON_SEND_STANDARD, AXON_SEND_SYNC, AXON_SEND_BUFFERED };
 
 struct axon_request {
     enum axon_request_kind kind;
@@ -53,6 +55,15 @@ struct axon_request {
     int64_t bytes;             /* bytes received (recv) */
     bool cancelled;
     bool user_freed;           /* MPI_Request_free came first: free the request when it completes */
+
+    /* Persistent requests (MPI_Send_init, MPI_Recv_init ...) keep their arguments and are started again
+     * and again on the same object; between a completion and the next MPI_Start they are inactive. */
+    bool persistent;
+    bool active;               /* persistent: started (axon_pt2pt_start), and not yet completed for the
+                                * user (the MPI layer clears it) */
+    int peer;                  /* dest or source, for restarting */
+    int tag;
+    enum axon_send_mode mode;
 
     struct axon_pt2pt_comm *comm;
     void *buf;
@@ -79,11 +90,30 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **req);
 int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
                      struct axon_pt2pt_comm *comm, struct axon_request **req);
+/* A request that is not started: the arguments of a send or a receive, for axon_pt2pt_start (persistent
+ * requests). kind is AXON_REQUEST_SEND or AXON_REQUEST_RECV. */
+int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                            int peer, int tag, struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
+                            struct axon_request **req);
+/* Starts (again) the operation a request holds; the request must be complete or never started. */
+int axon_pt2pt_start(struct axon_request *req);
+
 /* Whether a message that a receive (source, tag) would match has arrived; fills status if so. */
 int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status);
+/* A matched probe (MPI_Improbe): like iprobe, but the message is taken out of the queue, so no other
+ * receive can match it; *message names it for axon_pt2pt_imrecv. */
+int axon_pt2pt_improbe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status,
+                       uint32_t *message);
+/* Whether message names a message taken by a matched probe and not yet received. */
+bool axon_pt2pt_message_valid(uint32_t message);
+/* Receives a message taken by a matched probe. */
+int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, uint32_t message,
+                      struct axon_request **req);
 /* Cancels a receive that has not matched (sends are not cancelled: the standard allows that). */
 int axon_pt2pt_cancel(struct axon_request *req);
 
+/* A request born complete, of the kind given (a buffered send, whose data is already copied). */
+int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request **req);
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
 bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */

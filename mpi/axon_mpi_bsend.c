@@ -1,0 +1,285 @@
+/* Buffered sends: MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend, and the copy step of
+ * persistent buffered sends (MPI_Bsend_init + MPI_Start).
+ *
+ * A buffered send packs its data into the buffer the user attached and sends from there, so it completes
+ * at once. The buffer holds a block per message in flight: a small header (the request that sends it, the
+ * block's size and the next block in address order) followed by the packed data, so a message costs at
+ * most MPI_BSEND_OVERHEAD bytes beyond its data, as the standard lets programs assume. Blocks are taken
+ * first-fit from the gaps between live blocks and given back when their send completes; sends are reaped
+ * lazily, whenever a new one needs room and when the buffer is detached. */
+#include "mpi/axon_mpi_pt2pt_check.h"
+
+#include "ucx_glue/ucx_glue.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#define AXON_BSEND_ALIGN 16
+
+struct axon_bsend_block {
+    struct axon_bsend_block *next;  /* the next live block, in address order */
+    struct axon_request *req;       /* the send of its data */
+    size_t size;                    /* header and data, rounded up to AXON_BSEND_ALIGN */
+};
+
+#define AXON_BSEND_HEADER \
+    ((sizeof(struct axon_bsend_block) + AXON_BSEND_ALIGN - 1) / AXON_BSEND_ALIGN * AXON_BSEND_ALIGN)
+/* The header and the worst padding (alignment of the block start, rounding of its end). */
+_Static_assert(AXON_BSEND_HEADER + 2 * AXON_BSEND_ALIGN <= MPI_BSEND_OVERHEAD,
+               "a buffered message needs at most MPI_BSEND_OVERHEAD bytes beyond its data");
+
+static struct {
+    pthread_mutex_t lock;
+    bool attached;
+    char *user;        /* what the user attached, as given (MPI_Buffer_detach returns it) */
+    int user_size;
+    char *base, *end;  /* the aligned usable part */
+    struct axon_bsend_block *blocks;
+} axon_bsend = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Gives back the blocks whose sends have completed. Called with the lock held. */
+static void axon_bsend_reap(void)
+{
+    struct axon_bsend_block **link = &axon_bsend.blocks;
+    while (*link) {
+        struct axon_bsend_block *b = *link;
+        if (atomic_load_explicit(&b->req->complete, memory_order_acquire)) {
+            axon_request_free(b->req);
+            *link = b->next;
+        } else {
+            link = &b->next;
+        }
+    }
+}
+
+/* First fit among the gaps between live blocks; NULL if no gap holds size bytes. Called with the lock held.
+ * The new block is linked in its place, with no request yet. */
+static struct axon_bsend_block *axon_bsend_take(size_t size)
+{
+    char *gap = axon_bsend.base;
+    struct axon_bsend_block **link = &axon_bsend.blocks;
+    for (;;) {
+        struct axon_bsend_block *next = *link;
+        char *gap_end = next ? (char *)next : axon_bsend.end;
+        if (gap_end >= gap && (size_t)(gap_end - gap) >= size) {
+            struct axon_bsend_block *b = (struct axon_bsend_block *)gap;
+            b->next = next;
+            b->req = NULL;
+            b->size = size;
+            *link = b;
+            return b;
+        }
+        if (!next)
+            return NULL;
+        gap = (char *)next + next->size;
+        link = &next->next;
+    }
+}
+
+static void axon_bsend_unlink(struct axon_bsend_block *victim)
+{
+    for (struct axon_bsend_block **link = &axon_bsend.blocks; *link; link = &(*link)->next) {
+        if (*link == victim) {
+            *link = victim->next;
+            return;
+        }
+    }
+}
+
+static void axon_bsend_pack(void *packed, const void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                            int64_t bytes, int *rc)
+{
+    if (bytes == 0)
+        return;
+    if (dt->contig) {
+        memcpy(packed, (const char *)buf + dt->true_lb, (size_t)bytes);
+        return;
+    }
+    struct axon_dloop_cursor cursor;
+    if (axon_dloop_cursor_init(&cursor, dt->loop, count, dt->extent) != 0) {
+        *rc = MPI_ERR_NO_MEM;
+        return;
+    }
+    axon_dloop_pack(&cursor, buf, packed, bytes);
+    axon_dloop_cursor_fini(&cursor);
+}
+
+struct axon_bsend_room {
+    size_t need;
+    struct axon_bsend_block *block;
+};
+
+/* Whether the wait for room can end: room was found (then the lock stays held, and the block is taken),
+ * or nothing is in flight any more (the lock stays held too, with no block). */
+static bool axon_bsend_room_found(void *arg)
+{
+    struct axon_bsend_room *room = arg;
+    pthread_mutex_lock(&axon_bsend.lock);
+    axon_bsend_reap();
+    room->block = axon_bsend_take(room->need);
+    if (room->block || !axon_bsend.blocks)
+        return true;
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return false;
+}
+
+int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                         int dest, int tag, const char **why)
+{
+    *why = NULL;
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    int64_t bytes = count * dt->size;
+    size_t need = AXON_BSEND_HEADER + ((size_t)bytes + AXON_BSEND_ALIGN - 1) / AXON_BSEND_ALIGN * AXON_BSEND_ALIGN;
+    pthread_mutex_lock(&axon_bsend.lock);
+    if (!axon_bsend.attached) {
+        pthread_mutex_unlock(&axon_bsend.lock);
+        *why = "no buffer is attached (MPI_Buffer_attach)";
+        return MPI_ERR_BUFFER;
+    }
+    axon_bsend_reap();
+    struct axon_bsend_block *b = axon_bsend_take(need);
+    if (!b && axon_bsend.blocks) {
+        /* Messages in flight will give their room back: wait for them, as a standard send waits for its
+         * receiver, and fail only when the buffer is empty and still too small. */
+        pthread_mutex_unlock(&axon_bsend.lock);
+        struct axon_bsend_room room = {need, NULL};
+        axon_ucx_wait(axon_bsend_room_found, &room);
+        b = room.block; /* returned with the lock held */
+    }
+    if (!b) {
+        pthread_mutex_unlock(&axon_bsend.lock);
+        *why = "the attached buffer has no room for the message";
+        return MPI_ERR_BUFFER;
+    }
+    void *packed = (char *)b + AXON_BSEND_HEADER;
+    int rc = MPI_SUCCESS;
+    axon_bsend_pack(packed, buf, count, dt, bytes, &rc);
+    if (rc == MPI_SUCCESS) {
+        struct axon_dtype_layout bytes_dt = {.size = 1, .extent = 1, .contig = true};
+        rc = axon_pt2pt_isend(packed, bytes, &bytes_dt, dest, tag, comm, AXON_SEND_STANDARD, &b->req);
+    }
+    if (rc != MPI_SUCCESS) {
+        axon_bsend_unlink(b);
+        *why = "the send could not start";
+    }
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return rc;
+}
+
+struct axon_bsend_drain {
+    bool empty;
+};
+
+static bool axon_bsend_drained(void *arg)
+{
+    struct axon_bsend_drain *d = arg;
+    pthread_mutex_lock(&axon_bsend.lock);
+    axon_bsend_reap();
+    d->empty = axon_bsend.blocks == NULL;
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return d->empty;
+}
+
+void axon_mpi_bsend_finalize(void)
+{
+    struct axon_bsend_drain d;
+    if (axon_bsend.attached)
+        axon_ucx_wait(axon_bsend_drained, &d);
+    axon_bsend.attached = false;
+    axon_bsend.user = axon_bsend.base = axon_bsend.end = NULL;
+    axon_bsend.user_size = 0;
+}
+
+AXON_MPI_WEAK(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    static const char func[] = "MPI_Buffer_attach";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (size < 0)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "size %d is negative", size);
+    if (!buffer && size > 0)
+        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "buffer is NULL with size %d", size);
+    pthread_mutex_lock(&axon_bsend.lock);
+    if (axon_bsend.attached) {
+        pthread_mutex_unlock(&axon_bsend.lock);
+        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "a buffer is already attached");
+    }
+    uintptr_t start = ((uintptr_t)buffer + AXON_BSEND_ALIGN - 1) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
+    uintptr_t end = ((uintptr_t)buffer + (uintptr_t)size) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
+    axon_bsend.attached = true;
+    axon_bsend.user = buffer;
+    axon_bsend.user_size = size;
+    axon_bsend.base = (char *)start;
+    axon_bsend.end = end > start ? (char *)end : (char *)start;
+    axon_bsend.blocks = NULL;
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    static const char func[] = "MPI_Buffer_detach";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!buffer_addr || !size)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "buffer_addr or size is a NULL pointer");
+    /* The standard: detach blocks until every message in the buffer has been sent. */
+    struct axon_bsend_drain d;
+    if (axon_bsend.attached)
+        axon_ucx_wait(axon_bsend_drained, &d);
+    pthread_mutex_lock(&axon_bsend.lock);
+    *(void **)buffer_addr = axon_bsend.user;
+    *size = axon_bsend.user_size;
+    axon_bsend.attached = false;
+    axon_bsend.user = axon_bsend.base = axon_bsend.end = NULL;
+    axon_bsend.user_size = 0;
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return MPI_SUCCESS;
+}
+
+static int axon_mpi_bsend_common(const char *func, const void *buf, int count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm)
+{
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_DEST(func, c, dest);
+    AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+    const char *why;
+    int rc = axon_mpi_bsend_start(&c->pt2pt, buf, count, &dt, dest, tag, &why);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "buffered send of %lld bytes to rank %d: %s",
+                              (long long)(count * dt.size), dest, why);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Bsend)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return axon_mpi_bsend_common("MPI_Bsend", buf, count, datatype, dest, tag, comm);
+}
+
+AXON_MPI_WEAK(Ibsend)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    static const char func[] = "MPI_Ibsend";
+    if (!request) {
+        AXON_MPI_REQUIRE_ACTIVE(func);
+        return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer");
+    }
+    int rc = axon_mpi_bsend_common(func, buf, count, datatype, dest, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The data is in the attached buffer: the user's buffer is free again, so the request is complete. */
+    struct axon_request *req;
+    rc = axon_request_alloc_complete(AXON_REQUEST_SEND, &req);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(axon_mpi_comm_get(comm), func, rc, "out of requests");
+    *request = axon_mpi_request_handle(req);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,160 @@
+/* Matched probes: MPI_Mprobe, MPI_Improbe, MPI_Mrecv and MPI_Imrecv. A matched probe takes the message
+ * out of the matching queue, so no other receive (another thread's, say) can take it before the
+ * MPI_Mrecv that names it. Message handles are MPICH-ABI request-class handles of their own range
+ * (0xec000000 | index of the queued message); MPI_MESSAGE_NO_PROC stands for a probe of MPI_PROC_NULL. */
+#include "mpi/axon_mpi_pt2pt_check.h"
+
+#include "ucx_glue/ucx_glue.h"
+
+#define AXON_MESSAGE_HANDLE_BASE 0xec000000u
+
+static MPI_Message axon_mpi_message_handle(uint32_t index)
+{
+    return (MPI_Message)(AXON_MESSAGE_HANDLE_BASE | index);
+}
+
+static void axon_mpi_status_proc_null(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->count_lo = 0;
+    status->count_hi_and_cancelled = 0;
+}
+
+static int axon_mpi_mprobe_check(const char *func, int source, int tag, MPI_Comm comm, MPI_Message *message,
+                                 struct axon_comm **c)
+{
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, *c);
+    AXON_MPI_CHECK_SOURCE(func, *c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, *c, tag);
+    if (!message)
+        return axon_mpi_error(*c, func, MPI_ERR_ARG, "message is a NULL pointer");
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Improbe)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
+{
+    static const char func[] = "MPI_Improbe";
+    struct axon_comm *c;
+    int rc = axon_mpi_mprobe_check(func, source, tag, comm, message, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "flag is a NULL pointer");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        axon_mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    uint32_t index;
+    axon_pt2pt_improbe(source, tag, &c->pt2pt, flag, status == MPI_STATUS_IGNORE ? NULL : status, &index);
+    if (*flag)
+        *message = axon_mpi_message_handle(index);
+    return MPI_SUCCESS;
+}
+
+struct axon_mpi_mprobe_wait {
+    struct axon_comm *c;
+    int source, tag;
+    MPI_Status *status;
+    uint32_t index;
+};
+
+static bool axon_mpi_mprobe_found(void *arg)
+{
+    struct axon_mpi_mprobe_wait *w = arg;
+    int flag = 0;
+    axon_pt2pt_improbe(w->source, w->tag, &w->c->pt2pt, &flag, w->status, &w->index);
+    return flag != 0;
+}
+
+AXON_MPI_WEAK(Mprobe)
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    static const char func[] = "MPI_Mprobe";
+    struct axon_comm *c;
+    int rc = axon_mpi_mprobe_check(func, source, tag, comm, message, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        axon_mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    struct axon_mpi_mprobe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status, 0};
+    axon_ucx_wait(axon_mpi_mprobe_found, &w);
+    *message = axon_mpi_message_handle(w.index);
+    return MPI_SUCCESS;
+}
+
+/* Starts the receive of a probed message; *req is NULL for MPI_MESSAGE_NO_PROC. */
+static int axon_mpi_imrecv_common(const char *func, void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Message *message, struct axon_request **req)
+{
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!message)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "message is a NULL pointer");
+    AXON_MPI_CHECK_BUFFER(func, NULL, buf, count, datatype, dt);
+    *req = NULL;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    unsigned h = (unsigned)*message;
+    if ((h & 0xfc000000u) != AXON_MESSAGE_HANDLE_BASE || !axon_pt2pt_message_valid(h & 0x03ffffffu))
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "0x%x is not a message from MPI_Mprobe or MPI_Improbe",
+                              h);
+    int rc = axon_pt2pt_imrecv(buf, count, &dt, h & 0x03ffffffu, req);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "the receive of the probed message could not start");
+    *message = MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Mrecv)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    static const char func[] = "MPI_Mrecv";
+    struct axon_request *req;
+    int rc = axon_mpi_imrecv_common(func, buf, count, datatype, message, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!req) {
+        axon_mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    axon_request_wait(req);
+    MPI_Request handle = axon_mpi_request_handle(req);
+    rc = axon_mpi_request_complete(&handle, req, status);
+    return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the receive failed");
+}
+
+AXON_MPI_WEAK(Imrecv)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    static const char func[] = "MPI_Imrecv";
+    if (!request) {
+        AXON_MPI_REQUIRE_ACTIVE(func);
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
+    }
+    struct axon_request *req;
+    int rc = axon_mpi_imrecv_common(func, buf, count, datatype, message, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!req) {
+        /* A receive from MPI_PROC_NULL: born complete, with that status. */
+        struct axon_dtype_layout none = {.size = 0, .extent = 0, .contig = true};
+        rc = axon_pt2pt_irecv(NULL, 0, &none, MPI_PROC_NULL, MPI_ANY_TAG, NULL, &req);
+        if (rc != MPI_SUCCESS)
+            return axon_mpi_error(NULL, func, rc, "out of requests");
+    }
+    *request = axon_mpi_request_handle(req);
+    return MPI_SUCCESS;
+}
