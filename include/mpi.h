@@ -500,8 +500,42 @@ AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, i
 /* Communicators, groups, attributes and info objects */
 
 /* Topologies */
+AXON_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
 
-/* One-sided communication */
+/* One-sided communication: declared so that programs link; each call returns
+ * MPI_ERR_UNSUPPORTED_OPERATION until Axon implements one-sided communication. */
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+AXON_MPI_API(int, Win_create,
+             (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win));
+AXON_MPI_API(int, Win_allocate,
+             (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
+AXON_MPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win));
+AXON_MPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+AXON_MPI_API(int, Win_detach, (MPI_Win win, const void *base));
+AXON_MPI_API(int, Win_free, (MPI_Win * win));
+AXON_MPI_API(int, Win_fence, (int assert, MPI_Win win));
+AXON_MPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
+AXON_MPI_API(int, Win_unlock, (int rank, MPI_Win win));
+AXON_MPI_API(int, Win_lock_all, (int assert, MPI_Win win));
+AXON_MPI_API(int, Win_unlock_all, (MPI_Win win));
+AXON_MPI_API(int, Win_flush, (int rank, MPI_Win win));
+AXON_MPI_API(int, Win_flush_local, (int rank, MPI_Win win));
+AXON_MPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+AXON_MPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+AXON_MPI_API(int, Win_complete, (MPI_Win win));
+AXON_MPI_API(int, Win_wait, (MPI_Win win));
+AXON_MPI_API(int, Put,
+             (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win));
+AXON_MPI_API(int, Get,
+             (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win));
 
 #undef AXON_MPI_API
 

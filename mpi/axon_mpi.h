@@ -108,6 +108,11 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req);
  * Returns the request's error. */
 int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
 
+/* ---- topologies (axon_mpi_topo_*.c) -------------------------------------------------------------- */
+
+/* Fills the zero entries of dims with a balanced factorization (MPI_Dims_create); an error class. */
+int axon_topo_dims_balance(int nnodes, int ndims, int *dims);
+
 /* ---- buffered sends (axon_mpi_bsend.c) ----------------------------------------------------------- */
 
 /* Copies a message into the attached buffer and starts its send; returns an error class, with *why
