@@ -1,0 +1,119 @@
+/* mpirun: a launcher for one machine. It is a PMIx server (libpmix's server API) that forks the ranks of
+ * one job, answers their fences, forwards their output, stdin and signals, and ends the whole job at the
+ * first failure with the failure's exit code. This header joins the four parts: the command line
+ * (axon_mpirun_args.c, pure logic so unit tests can call it), the PMIx server (axon_mpirun_server.c),
+ * the ranks and the event loop (axon_mpirun_launch.c), and main() (axon_mpirun_main.c). */
+#ifndef AXON_MPIRUN_H
+#define AXON_MPIRUN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifndef AXON_VERSION
+#define AXON_VERSION "0.1.0"
+#endif
+
+/* ---- command line (axon_mpirun_args.c) ----------------------------------------------------------- */
+
+/* One variable to set in every rank's environment (-x, -genv, -env). */
+struct axon_mpirun_env_var {
+    char *name;
+    char *value;
+};
+
+struct axon_mpirun_options {
+    int nranks;           /* -n; 0 while not given (axon_mpirun_args_parse resolves it to >= 1) */
+    int ppn;              /* -N / --npernode; 0 when not given */
+    int timeout;          /* seconds; 0 = no limit (--timeout, else MPIEXEC_TIMEOUT) */
+    bool tag_output;      /* --tag-output */
+    bool oversubscribe;   /* --oversubscribe: accepted; oversubscription is always allowed */
+    const char *wdir;     /* -wdir: working directory of the ranks, or NULL */
+    struct axon_mpirun_env_var *env;
+    size_t nenv;
+    int prog_argc;        /* the program and its arguments: a slice of the argv given to the parser */
+    char **prog_argv;     /* NULL-terminated (it is argv's own tail) */
+};
+
+enum axon_mpirun_args_result {
+    AXON_MPIRUN_ARGS_RUN,     /* start the job */
+    AXON_MPIRUN_ARGS_HELP,    /* print axon_mpirun_args_usage() on stdout, exit 0 */
+    AXON_MPIRUN_ARGS_VERSION, /* print the version line on stdout, exit 0 */
+    AXON_MPIRUN_ARGS_ERROR,   /* print the message on stderr, exit 1 */
+};
+
+/* Parses argv (argv[0] is mpirun itself) into opts. On AXON_MPIRUN_ARGS_ERROR, err holds a message that
+ * starts with "mpirun: " and has no newline. opts must be released with axon_mpirun_args_free whatever
+ * the result. Reads the environment (-x VAR, MPIEXEC_TIMEOUT), host files and the host name. */
+enum axon_mpirun_args_result axon_mpirun_args_parse(int argc, char **argv, struct axon_mpirun_options *opts,
+                                                    char *err, size_t errlen);
+void axon_mpirun_args_free(struct axon_mpirun_options *opts);
+const char *axon_mpirun_args_usage(void);
+/* Is this host name this machine (localhost, 127.0.0.1, our name or its short form)? */
+bool axon_mpirun_args_host_is_local(const char *host);
+
+/* ---- PMIx server (axon_mpirun_server.c) ---------------------------------------------------------- */
+
+/* What the PMIx callbacks tell the event loop. They run on libpmix's progress thread, so they only
+ * write one of these fixed-size records to a pipe; the write is atomic (smaller than PIPE_BUF). */
+enum axon_mpirun_event_type {
+    AXON_MPIRUN_EVENT_CONNECTED, /* PMIx_Init: the rank called MPI_Init */
+    AXON_MPIRUN_EVENT_FINALIZED, /* PMIx_Finalize: the rank called MPI_Finalize */
+    AXON_MPIRUN_EVENT_ABORT,     /* PMIx_Abort: MPI_Abort, with a code and a message */
+};
+
+struct axon_mpirun_event {
+    int type; /* enum axon_mpirun_event_type */
+    int rank;
+    int code;
+    char message[500];
+};
+
+struct axon_mpirun_server {
+    char tmpdir[4096];  /* private directory for the rendezvous files; removed at stop */
+    char nspace[256];
+    int nranks;
+    int event_fd;       /* the write end of the event pipe */
+    bool up;            /* PMIx_server_init succeeded */
+    atomic_int *pids;   /* each rank's pid once forked (0 before): the callbacks look at them */
+    int diag_fd;        /* where libpmix prints its own diagnostics: stderr, until quieted */
+};
+
+/* Makes the private temp directory, starts the PMIx server and registers the job's namespace. */
+int axon_mpirun_server_start(struct axon_mpirun_server *srv, int nranks, int event_fd, char *err,
+                             size_t errlen);
+/* Registers one rank and appends the PMIx variables it needs to *env (a malloc'd NULL-terminated array of
+ * malloc'd "NAME=value" strings, which the caller frees with axon_mpirun_server_env_free). */
+int axon_mpirun_server_rank_setup(struct axon_mpirun_server *srv, int rank, char ***env, char *err,
+                                  size_t errlen);
+void axon_mpirun_server_env_free(char **env);
+/* Tells the callbacks the pid of a rank just forked. */
+void axon_mpirun_server_rank_started(struct axon_mpirun_server *srv, int rank, pid_t pid);
+/* Silences libpmix's diagnostics from now on: the job is being killed, and what libpmix has to say
+ * about ranks vanishing mid-conversation is noise next to mpirun's one message. */
+void axon_mpirun_server_quiet(struct axon_mpirun_server *srv);
+/* Removes the temp directory with all it holds, after finalizing the PMIx server if `finalize`. After a
+ * failed job the caller passes false: libpmix 4.2 may touch freed memory in PMIx_server_finalize when a
+ * rank was killed while it connected, and a process about to exit loses nothing by skipping it. Returns
+ * whether the server is down; if not, the caller must end the process with _exit (libpmix's thread
+ * still runs). */
+bool axon_mpirun_server_stop(struct axon_mpirun_server *srv, bool finalize);
+/* Removes a directory tree; used for the temp directory, whatever libpmix put in it. */
+int axon_mpirun_server_remove_tree(const char *path);
+
+/* ---- ranks and the event loop (axon_mpirun_launch.c) --------------------------------------------- */
+
+/* mpirun's signal handling (a self-pipe the loop reads; SIGPIPE ignored), from before the server starts
+ * until it is gone, so a signal at any time still ends in the cleanup. */
+int axon_mpirun_launch_signals_install(void);
+void axon_mpirun_launch_signals_uninstall(void);
+/* Finds the program as execvp would (PATH search unless it has a '/'); 0, or an errno value. */
+int axon_mpirun_launch_find_program(const char *prog, const char *wdir);
+/* Runs the whole job: forks the ranks, loops until they have all ended, returns mpirun's exit code and
+ * tells whether the job failed (MPI_Abort with code 0 fails with exit code 0). The server must be
+ * started; its event pipe's read end is event_read_fd. */
+int axon_mpirun_launch_run(const struct axon_mpirun_options *opts, struct axon_mpirun_server *srv,
+                           int event_read_fd, bool *failed);
+
+#endif
