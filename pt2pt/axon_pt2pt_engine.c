@@ -115,6 +115,12 @@ int axon_pt2pt_init(void)
     if (rc == MPI_SUCCESS)
         rc = axon_runtime_pool_init(&axon_unexpected_pool, "unexpected messages",
                                     sizeof(struct axon_pt2pt_unexpected));
+    /* Below MPI_THREAD_MULTIPLE one thread at a time runs the engine (a progress thread, when there is
+     * one, must make these pools thread-safe again): their locks would only cost time per message. */
+    if (rc == MPI_SUCCESS && !axon_ucx.thread_multiple) {
+        axon_runtime_pool_set_thread_safe(&axon_unexpected_pool, false);
+        axon_pt2pt_request_pool_single_thread();
+    }
     if (rc == MPI_SUCCESS)
         rc = axon_pt2pt_generic_dt_create();
     if (rc == MPI_SUCCESS)

@@ -49,6 +49,8 @@ int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **
 /* One of the events a request waits for has happened; completes it at the last. */
 void axon_pt2pt_request_event(struct axon_request *req);
 int axon_pt2pt_request_pool_init(void);
+/* The request pool is used by one thread at a time (below MPI_THREAD_MULTIPLE). */
+void axon_pt2pt_request_pool_single_thread(void);
 void axon_pt2pt_request_pool_fini(void);
 /* A request born complete: sends to and receives from MPI_PROC_NULL. */
 int axon_pt2pt_request_proc_null(struct axon_request **req);

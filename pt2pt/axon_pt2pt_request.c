@@ -12,6 +12,11 @@ int axon_pt2pt_request_pool_init(void)
     return axon_runtime_pool_init(&axon_request_pool, "requests", sizeof(struct axon_request));
 }
 
+void axon_pt2pt_request_pool_single_thread(void)
+{
+    axon_runtime_pool_set_thread_safe(&axon_request_pool, false);
+}
+
 void axon_pt2pt_request_pool_fini(void)
 {
     axon_runtime_pool_fini(&axon_request_pool);

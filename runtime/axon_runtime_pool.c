@@ -16,6 +16,7 @@ int axon_runtime_pool_init(struct axon_pool *pool, const char *name, size_t obje
     if (!pool->chunks)
         return MPI_ERR_NO_MEM;
     pthread_mutex_init(&pool->lock, NULL);
+    pool->thread_safe = true;
     return MPI_SUCCESS;
 }
 
@@ -66,19 +67,36 @@ static inline void *axon_pool_address(struct axon_pool *pool, uint32_t index)
            (size_t)(index & (AXON_POOL_CHUNK_OBJECTS - 1)) * pool->object_size;
 }
 
+static inline void axon_pool_lock(struct axon_pool *pool)
+{
+    if (pool->thread_safe)
+        pthread_mutex_lock(&pool->lock);
+}
+
+static inline void axon_pool_unlock(struct axon_pool *pool)
+{
+    if (pool->thread_safe)
+        pthread_mutex_unlock(&pool->lock);
+}
+
+void axon_runtime_pool_set_thread_safe(struct axon_pool *pool, bool thread_safe)
+{
+    pool->thread_safe = thread_safe;
+}
+
 int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *index)
 {
-    pthread_mutex_lock(&pool->lock);
+    axon_pool_lock(pool);
     if (pool->nfree == 0) {
         int rc = axon_pool_grow(pool);
         if (rc != MPI_SUCCESS) {
-            pthread_mutex_unlock(&pool->lock);
+            axon_pool_unlock(pool);
             return rc;
         }
     }
     uint32_t i = pool->free_list[--pool->nfree];
     pool->nlive++;
-    pthread_mutex_unlock(&pool->lock);
+    axon_pool_unlock(pool);
     void *obj = axon_pool_address(pool, i);
     memset(obj, 0, pool->object_size);
     __atomic_store_n(axon_pool_live_flag(pool, i), 1, __ATOMIC_RELEASE);
@@ -89,13 +107,13 @@ int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *ind
 
 void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index)
 {
-    pthread_mutex_lock(&pool->lock);
+    axon_pool_lock(pool);
     if (index < pool->nchunks * AXON_POOL_CHUNK_OBJECTS && *axon_pool_live_flag(pool, index)) {
         __atomic_store_n(axon_pool_live_flag(pool, index), 0, __ATOMIC_RELEASE);
         pool->nlive--;
         pool->free_list[pool->nfree++] = index;
     }
-    pthread_mutex_unlock(&pool->lock);
+    axon_pool_unlock(pool);
 }
 
 void *axon_runtime_pool_get(struct axon_pool *pool, uint32_t index)

@@ -2,7 +2,8 @@
  * object known by a dense index. MPI handles of objects made at run time (requests, communicators,
  * datatypes, ...) carry that index, so a handle turns into its object with two loads and no search, and
  * a steady state allocates nothing: freed objects go back to a free list.
- * Thread-safe: a mutex guards the free list (MPI_THREAD_MULTIPLE). */
+ * Thread-safe: a mutex guards the free list, unless the owner says only one thread at a time uses the
+ * pool (below MPI_THREAD_MULTIPLE, where the lock would be pure cost on every message). */
 #ifndef AXON_RUNTIME_POOL_H
 #define AXON_RUNTIME_POOL_H
 
@@ -18,6 +19,7 @@ struct axon_pool {
     size_t object_size;      /* rounded up to hold the free-list link */
     const char *name;        /* for messages */
     pthread_mutex_t lock;
+    bool thread_safe;        /* take the lock (the default) */
     /* [AXON_POOL_MAX_CHUNKS], filled as the pool grows. A chunk is its objects followed by one byte per
      * object, 1 while it is allocated: a stale handle is caught, and growth never moves what a reader
      * in another thread may be looking at. */
@@ -30,6 +32,8 @@ struct axon_pool {
 
 int axon_runtime_pool_init(struct axon_pool *pool, const char *name, size_t object_size);
 void axon_runtime_pool_fini(struct axon_pool *pool);
+/* Whether the pool guards itself against concurrent callers (true after init). */
+void axon_runtime_pool_set_thread_safe(struct axon_pool *pool, bool thread_safe);
 /* A zeroed object and its index; MPI_ERR_NO_MEM when the pool cannot grow. */
 int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *index);
 void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index);
