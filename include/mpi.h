@@ -496,11 +496,119 @@ AXON_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
 AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
 
 /* Datatypes */
+AXON_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_vector,
+             (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hvector,
+             (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_indexed,
+             (int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype,
+              MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hindexed,
+             (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+              MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_indexed_block,
+             (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype,
+              MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hindexed_block,
+             (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+              MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_struct,
+             (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+              const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_commit, (MPI_Datatype * datatype));
+AXON_MPI_API(int, Type_free, (MPI_Datatype * datatype));
+AXON_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
+AXON_MPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+AXON_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent));
+AXON_MPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+AXON_MPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent));
+AXON_MPI_API(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+AXON_MPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+AXON_MPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
+AXON_MPI_API(int, Type_get_envelope,
+             (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner));
+AXON_MPI_API(int, Type_get_contents,
+             (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[],
+              MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]));
+AXON_MPI_API(int, Pack,
+             (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+              MPI_Comm comm));
+AXON_MPI_API(int, Unpack,
+             (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
+              MPI_Comm comm));
+AXON_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+AXON_MPI_API(int, Get_address, (const void *location, MPI_Aint *address));
+AXON_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+AXON_MPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+AXON_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+AXON_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 
 /* Communicators, groups, attributes and info objects */
+AXON_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+AXON_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_free, (MPI_Comm * comm));
+AXON_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+AXON_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+AXON_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+AXON_MPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
+AXON_MPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+AXON_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+AXON_MPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
+AXON_MPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+AXON_MPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+AXON_MPI_API(int, Intercomm_create,
+             (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+              MPI_Comm *newintercomm));
+AXON_MPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
+AXON_MPI_API(int, Group_size, (MPI_Group group, int *size));
+AXON_MPI_API(int, Group_rank, (MPI_Group group, int *rank));
+AXON_MPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+AXON_MPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+AXON_MPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+AXON_MPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+AXON_MPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+AXON_MPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+AXON_MPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+AXON_MPI_API(int, Group_translate_ranks,
+             (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]));
+AXON_MPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result));
+AXON_MPI_API(int, Group_free, (MPI_Group * group));
+AXON_MPI_API(int, Comm_create_keyval,
+             (MPI_Comm_copy_attr_function * comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+              int *comm_keyval, void *extra_state));
+AXON_MPI_API(int, Comm_free_keyval, (int *comm_keyval));
+AXON_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val));
+AXON_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag));
+AXON_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+AXON_MPI_API(int, Info_create, (MPI_Info * info));
+AXON_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
+AXON_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
+AXON_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
+AXON_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+AXON_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+AXON_MPI_API(int, Info_delete, (MPI_Info info, const char *key));
+AXON_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+AXON_MPI_API(int, Info_free, (MPI_Info * info));
 
 /* Topologies */
 AXON_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
+AXON_MPI_API(int, Cart_create,
+             (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart));
+AXON_MPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]));
+AXON_MPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+AXON_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+AXON_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
+AXON_MPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest));
+AXON_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+AXON_MPI_API(int, Topo_test, (MPI_Comm comm, int *status));
 
 /* One-sided communication: declared so that programs link; each call returns
  * MPI_ERR_UNSUPPORTED_OPERATION until Axon implements one-sided communication. */

@@ -73,24 +73,46 @@ void axon_mpi_errhandler_release(MPI_Errhandler handle);
 
 /* ---- communicators (axon_mpi_comm_table.c) ------------------------------------------------------- */
 
+struct axon_group;
+struct axon_attr;
+
+/* The rest of the communicator layer (groups, context ids, creation, attributes, info) is in
+ * mpi/axon_mpi_comm.h. */
 struct axon_comm {
     MPI_Comm handle;
-    int rank, size;
+    int rank, size;                /* in the local group (the only group of an intracommunicator) */
     MPI_Errhandler errhandler;
     char name[MPI_MAX_OBJECT_NAME];
-    struct axon_pt2pt_comm pt2pt;  /* its point-to-point context and queues */
+    struct axon_pt2pt_comm pt2pt;  /* user point-to-point; on an intercommunicator its ranks (size, world_ranks)
+                                    * are the remote group's, while the envelope carries our local rank */
+    struct axon_pt2pt_comm coll;   /* internal collective traffic, which user receives never match */
+    struct axon_pt2pt_comm tagged; /* creation traffic keyed by a user's tag (MPI_Comm_create_group,
+                                    * MPI_Intercomm_create's leaders) */
+    uint32_t context_index;        /* the allocated id: engine contexts 4 * index + 0 .. 3 */
+    bool is_inter;
+    int remote_size;               /* intercommunicator: the remote group's size */
+    struct axon_group *group, *remote_group;
+    struct axon_comm *local_comm;  /* intercommunicator: a hidden intracommunicator over the local group */
+    struct axon_attr *attrs;       /* cached attributes, in the order they were first set */
+    MPI_Info info;                 /* MPI_Comm_set_info's hints, or MPI_INFO_NULL */
+    struct axon_comm *zombie_next; /* freed, waiting for its last request */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */
 struct axon_comm *axon_mpi_comm_get(MPI_Comm handle);
 int axon_mpi_comm_table_init(void);
 void axon_mpi_comm_table_finalize(void);
+/* The start of MPI_Finalize: MPI_COMM_SELF's attributes are deleted (their callbacks run, newest first)
+ * while MPI is still fully usable, as the standard says. */
+void axon_mpi_comm_finalize_callbacks(void);
 
 /* ---- datatypes (axon_mpi_datatype_builtin.c) ------------------------------------------------------ */
 
 int axon_mpi_datatype_init(void);
 void axon_mpi_datatype_finalize(void);
-/* The layout of a datatype handle; false if the handle is not a usable datatype. */
+/* The layout of a datatype handle; false if the handle is not a usable datatype (uncommitted derived
+ * types are not: communication with them is MPI_ERR_TYPE). The rest of the datatype layer is in
+ * mpi/axon_mpi_datatype.h. */
 bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout);
 
 /* ---- requests (axon_mpi_request.c) ---------------------------------------------------------------- */

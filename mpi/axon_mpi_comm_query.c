@@ -1,4 +1,5 @@
-/* MPI_Comm_rank and MPI_Comm_size. */
+/* MPI_Comm_rank and MPI_Comm_size, for every communicator: the rank and size in the local group (the
+ * only group of an intracommunicator; MPI_Comm_remote_size tells an intercommunicator's other one). */
 #include "mpi/axon_mpi.h"
 
 AXON_MPI_WEAK(Comm_rank)

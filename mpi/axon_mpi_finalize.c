@@ -11,6 +11,10 @@ int PMPI_Finalize(void)
     static const char func[] = "MPI_Finalize";
     AXON_MPI_REQUIRE_ACTIVE(func);
 
+    /* MPI_COMM_SELF's attribute delete callbacks run first, while MPI is whole (the standard; mpi4py
+     * relies on it). */
+    axon_mpi_comm_finalize_callbacks();
+
     /* Everything matched has been delivered (MPI requires it of a correct program), so the engine
      * can go before the transport: its queues hold only messages nobody will receive. Buffered sends
      * are the exception: the user has no request to wait on, so they are drained here. */

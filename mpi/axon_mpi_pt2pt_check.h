@@ -9,31 +9,33 @@
 
 #define AXON_TAG_UB INT_MAX
 
-/* dt_out gets the datatype's layout. */
+/* dt_out gets the datatype's layout. A NULL buffer is MPI_BOTTOM when the type's data starts elsewhere
+ * (a type built from absolute addresses). */
 #define AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt_out)                                 \
     do {                                                                                             \
         if ((count) < 0)                                                                             \
             return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)(count)); \
         if (!axon_mpi_datatype_get(datatype, &(dt_out)))                                             \
             return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(datatype)); \
-        if ((buf) == NULL && (count) > 0 && (dt_out).size > 0)                                       \
+        if ((buf) == NULL && (count) > 0 && (dt_out).size > 0 && (dt_out).true_lb == 0)             \
             return axon_mpi_error(c, func, MPI_ERR_BUFFER, "buffer is NULL with count %lld",         \
                                   (long long)(count));                                               \
     } while (0)
 
+/* Peers are ranks of the engine's view: the remote group's on an intercommunicator. */
 #define AXON_MPI_CHECK_DEST(func, c, dest)                                                           \
     do {                                                                                             \
-        if ((dest) != MPI_PROC_NULL && ((dest) < 0 || (dest) >= (c)->size))                         \
+        if ((dest) != MPI_PROC_NULL && ((dest) < 0 || (dest) >= (c)->pt2pt.size))                   \
             return axon_mpi_error(c, func, MPI_ERR_RANK, "rank %d is not in the communicator (size %d)", \
-                                  (dest), (c)->size);                                                \
+                                  (dest), (c)->pt2pt.size);                                          \
     } while (0)
 
 #define AXON_MPI_CHECK_SOURCE(func, c, source)                                                       \
     do {                                                                                             \
         if ((source) != MPI_ANY_SOURCE && (source) != MPI_PROC_NULL &&                               \
-            ((source) < 0 || (source) >= (c)->size))                                                 \
+            ((source) < 0 || (source) >= (c)->pt2pt.size))                                           \
             return axon_mpi_error(c, func, MPI_ERR_RANK, "rank %d is not in the communicator (size %d)", \
-                                  (source), (c)->size);                                              \
+                                  (source), (c)->pt2pt.size);                                        \
     } while (0)
 
 #define AXON_MPI_CHECK_SEND_TAG(func, c, tag)                                                        \

@@ -50,11 +50,95 @@ static bool axon_dloop_is_dense_leaf(const struct axon_dloop *child, int64_t chi
     return child->kind == AXON_DLOOP_LEAF && child->u.leaf.len == child_extent;
 }
 
+/* A BLOCKS loop of one block of one copy is its child moved by a displacement (a "shift"). */
+static bool axon_dloop_shift_of(const struct axon_dloop *l, int64_t *disp, struct axon_dloop **inner)
+{
+    if (l->kind != AXON_DLOOP_BLOCKS || l->u.blocks.n != 1 || l->u.blocks.blocklens[0] != 1)
+        return false;
+    *disp = l->u.blocks.displs[0];
+    *inner = l->u.blocks.children[0];
+    return true;
+}
+
+/* One block of a BLOCKS loop while it is being built. A run (child NULL) is len plain bytes. */
+struct axon_dloop_entry {
+    int64_t disp, blocklen, child_extent, len;
+    struct axon_dloop *child;
+};
+
+/* A BLOCKS loop of exactly these blocks (children are retained; runs must be leaves by now). */
+static struct axon_dloop *axon_dloop_blocks_raw(int64_t n, const struct axon_dloop_entry *e)
+{
+    struct axon_dloop *l = calloc(1, sizeof(*l));
+    if (!l)
+        return NULL;
+    l->kind = AXON_DLOOP_BLOCKS;
+    l->refcount = 1;
+    l->u.blocks.blocklens = malloc(sizeof(int64_t) * (size_t)n);
+    l->u.blocks.displs = malloc(sizeof(int64_t) * (size_t)n);
+    l->u.blocks.child_extents = malloc(sizeof(int64_t) * (size_t)n);
+    l->u.blocks.children = malloc(sizeof(struct axon_dloop *) * (size_t)n);
+    if (!l->u.blocks.blocklens || !l->u.blocks.displs || !l->u.blocks.child_extents || !l->u.blocks.children) {
+        free(l->u.blocks.blocklens);
+        free(l->u.blocks.displs);
+        free(l->u.blocks.child_extents);
+        free(l->u.blocks.children);
+        free(l);
+        return NULL;
+    }
+    int depth = 0;
+    for (int64_t i = 0; i < n; i++) {
+        l->u.blocks.blocklens[i] = e[i].blocklen;
+        l->u.blocks.displs[i] = e[i].disp;
+        l->u.blocks.child_extents[i] = e[i].child_extent;
+        l->u.blocks.children[i] = e[i].child;
+        axon_dloop_retain(e[i].child);
+        l->size += e[i].blocklen * e[i].child->size;
+        if (e[i].child->depth > depth)
+            depth = e[i].child->depth;
+    }
+    l->u.blocks.n = n;
+    l->depth = depth + 1;
+    return l;
+}
+
+struct axon_dloop *axon_dloop_shift(int64_t disp, struct axon_dloop *child)
+{
+    int64_t inner_disp;
+    struct axon_dloop *inner;
+    if (disp == 0) {
+        axon_dloop_retain(child);
+        return child;
+    }
+    /* Shifts of shifts add up: at most one shift lies between a loop and its children. */
+    if (axon_dloop_shift_of(child, &inner_disp, &inner))
+        return axon_dloop_shift(disp + inner_disp, inner);
+    struct axon_dloop_entry e = {.disp = disp, .blocklen = 1, .child_extent = child->size, .child = child};
+    return axon_dloop_blocks_raw(1, &e);
+}
+
 struct axon_dloop *axon_dloop_vector(int64_t count, int64_t blocklen, int64_t stride, struct axon_dloop *child,
                                      int64_t child_extent)
 {
     if (count == 0 || blocklen == 0 || child->size == 0)
         return axon_dloop_leaf(0);
+    /* Every copy of a shifted child is shifted alike: shift the whole vector instead, so that the
+     * dense-leaf merges below see the child itself. */
+    int64_t disp;
+    struct axon_dloop *inner;
+    if (axon_dloop_shift_of(child, &disp, &inner)) {
+        struct axon_dloop *v = axon_dloop_vector(count, blocklen, stride, inner, child_extent);
+        if (!v)
+            return NULL;
+        struct axon_dloop *s = axon_dloop_shift(disp, v);
+        axon_dloop_release(v);
+        return s;
+    }
+    /* One copy per block: the spacing of copies never matters. One block: neither does the stride. */
+    if (blocklen == 1)
+        child_extent = child->kind == AXON_DLOOP_LEAF ? child->u.leaf.len : child_extent;
+    if (count == 1)
+        stride = blocklen * child_extent;
     struct axon_dloop *bytes = NULL;
     if (axon_dloop_is_dense_leaf(child, child_extent)) {
         /* Each block is plain bytes: one leaf for all of it when the blocks abut, else blocks of bytes. */
@@ -67,6 +151,15 @@ struct axon_dloop *axon_dloop_vector(int64_t count, int64_t blocklen, int64_t st
         child = bytes;
         child_extent = block_bytes;
         blocklen = 1;
+    } else if (count > 1 && stride == blocklen * child_extent) {
+        /* Blocks that follow each other regularly are one longer block. */
+        blocklen *= count;
+        count = 1;
+        stride = blocklen * child_extent;
+    }
+    if (count == 1 && blocklen == 1) {
+        axon_dloop_retain(child);
+        return child;
     }
     struct axon_dloop *l = calloc(1, sizeof(*l));
     if (l) {
@@ -85,59 +178,153 @@ struct axon_dloop *axon_dloop_vector(int64_t count, int64_t blocklen, int64_t st
     return l;
 }
 
+/* Whether blocks a and b are copies of the same thing (a vector can describe them both). */
+static bool axon_dloop_entry_alike(const struct axon_dloop_entry *a, const struct axon_dloop_entry *b)
+{
+    if (!a->child || !b->child)
+        return !a->child && !b->child && a->len == b->len;
+    return a->child == b->child && a->blocklen == b->blocklen &&
+           (a->blocklen == 1 || a->child_extent == b->child_extent);
+}
+
+/* Turns the runs of the entries into leaves (consecutive runs of one length share a leaf); on failure
+ * the entries made so far stay for the caller to release. */
+static bool axon_dloop_entries_materialize(int64_t n, struct axon_dloop_entry *e)
+{
+    struct axon_dloop *last = NULL;
+    for (int64_t i = 0; i < n; i++) {
+        if (e[i].child) {
+            axon_dloop_retain(e[i].child);
+            continue;
+        }
+        if (last && last->u.leaf.len == e[i].len) {
+            axon_dloop_retain(last);
+        } else {
+            last = axon_dloop_leaf(e[i].len);
+            if (!last) {
+                for (int64_t j = 0; j < i; j++)
+                    axon_dloop_release(e[j].child);
+                return false;
+            }
+        }
+        e[i].child = last;
+        e[i].child_extent = e[i].len;
+    }
+    return true;
+}
+
 struct axon_dloop *axon_dloop_blocks(int64_t n, const int64_t *blocklens, const int64_t *displs,
                                      struct axon_dloop *const *children, const int64_t *child_extents)
 {
-    /* Empty blocks carry no data: drop them. */
-    int64_t kept = 0;
-    for (int64_t i = 0; i < n; i++)
-        if (blocklens[i] > 0 && children[i]->size > 0)
-            kept++;
-    if (kept == 0)
-        return axon_dloop_leaf(0);
-    struct axon_dloop *l = calloc(1, sizeof(*l));
-    if (!l)
+    struct axon_dloop_entry *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
+    if (!e)
         return NULL;
-    l->kind = AXON_DLOOP_BLOCKS;
-    l->refcount = 1;
-    l->u.blocks.blocklens = malloc(sizeof(int64_t) * (size_t)kept);
-    l->u.blocks.displs = malloc(sizeof(int64_t) * (size_t)kept);
-    l->u.blocks.child_extents = malloc(sizeof(int64_t) * (size_t)kept);
-    l->u.blocks.children = malloc(sizeof(struct axon_dloop *) * (size_t)kept);
-    if (!l->u.blocks.blocklens || !l->u.blocks.displs || !l->u.blocks.child_extents || !l->u.blocks.children) {
-        free(l->u.blocks.blocklens);
-        free(l->u.blocks.displs);
-        free(l->u.blocks.child_extents);
-        free(l->u.blocks.children);
-        free(l);
-        return NULL;
-    }
-    int depth = 0;
+    /* Normalize: drop empty blocks, lift shifts out of children into displacements, turn plain bytes
+     * into runs, and join blocks that continue each other. Children are borrowed here. */
     int64_t k = 0;
     for (int64_t i = 0; i < n; i++) {
         if (blocklens[i] == 0 || children[i]->size == 0)
             continue;
-        /* Merge a block that continues the previous one with the same dense leaf child. */
-        if (k > 0 && children[i] == l->u.blocks.children[k - 1] &&
-            axon_dloop_is_dense_leaf(children[i], child_extents[i]) &&
-            displs[i] == l->u.blocks.displs[k - 1] + l->u.blocks.blocklens[k - 1] * child_extents[i]) {
-            l->u.blocks.blocklens[k - 1] += blocklens[i];
-            l->size += blocklens[i] * children[i]->size;
+        struct axon_dloop_entry cur = {.disp = displs[i], .blocklen = blocklens[i],
+                                       .child_extent = child_extents[i], .child = children[i]};
+        int64_t d;
+        struct axon_dloop *inner;
+        while (axon_dloop_shift_of(cur.child, &d, &inner)) {
+            cur.disp += d;
+            cur.child = inner;
+        }
+        if (cur.child->kind == AXON_DLOOP_LEAF &&
+            (cur.blocklen == 1 || axon_dloop_is_dense_leaf(cur.child, cur.child_extent))) {
+            cur.len = cur.blocklen * cur.child->u.leaf.len;
+            cur.child = NULL;
+            cur.blocklen = 1;
+            cur.child_extent = cur.len;
+        }
+        struct axon_dloop_entry *prev = k > 0 ? &e[k - 1] : NULL;
+        if (prev && !prev->child && !cur.child && prev->disp + prev->len == cur.disp) {
+            prev->len += cur.len;
+            prev->child_extent = prev->len;
             continue;
         }
-        l->u.blocks.blocklens[k] = blocklens[i];
-        l->u.blocks.displs[k] = displs[i];
-        l->u.blocks.child_extents[k] = child_extents[i];
-        l->u.blocks.children[k] = children[i];
-        axon_dloop_retain(children[i]);
-        l->size += blocklens[i] * children[i]->size;
-        if (children[i]->depth > depth)
-            depth = children[i]->depth;
-        k++;
+        if (prev && prev->child && prev->child == cur.child && prev->child_extent == cur.child_extent &&
+            prev->disp + prev->blocklen * prev->child_extent == cur.disp) {
+            prev->blocklen += cur.blocklen;
+            continue;
+        }
+        e[k++] = cur;
     }
-    l->u.blocks.n = k;
-    l->depth = depth + 1;
+
+    struct axon_dloop *l = NULL;
+    if (k == 0) {
+        l = axon_dloop_leaf(0);
+        goto out;
+    }
+    /* Blocks that are all alike and equally spaced are a vector (indexed types with a regular pattern,
+     * struct-of-arrays layouts), moved to the first block's displacement. */
+    bool regular = true;
+    int64_t stride = k > 1 ? e[1].disp - e[0].disp : 0;
+    for (int64_t i = 1; i < k && regular; i++)
+        regular = axon_dloop_entry_alike(&e[0], &e[i]) && e[i].disp - e[i - 1].disp == stride;
+    if (regular) {
+        struct axon_dloop *child = e[0].child ? e[0].child : axon_dloop_leaf(e[0].len);
+        if (!child)
+            goto out;
+        struct axon_dloop *v = axon_dloop_vector(k, e[0].blocklen, stride, child, e[0].child_extent);
+        if (!e[0].child)
+            axon_dloop_release(child);
+        if (!v)
+            goto out;
+        l = axon_dloop_shift(e[0].disp, v);
+        axon_dloop_release(v);
+        goto out;
+    }
+    if (!axon_dloop_entries_materialize(k, e))
+        goto out;
+    l = axon_dloop_blocks_raw(k, e);
+    for (int64_t i = 0; i < k; i++)
+        axon_dloop_release(e[i].child);
+out:
+    free(e);
     return l;
+}
+
+bool axon_dloop_contig_run(const struct axon_dloop *l, int64_t *start)
+{
+    int64_t child_start;
+    switch (l->kind) {
+    case AXON_DLOOP_LEAF:
+        *start = 0;
+        return true;
+    case AXON_DLOOP_VECTOR: {
+        const struct axon_dloop *c = l->u.vector.child;
+        if (!axon_dloop_contig_run(c, &child_start))
+            return false;
+        if (l->u.vector.blocklen > 1 && l->u.vector.child_extent != c->size)
+            return false;
+        if (l->u.vector.count > 1 && l->u.vector.stride != l->u.vector.blocklen * c->size)
+            return false;
+        *start = child_start;
+        return true;
+    }
+    case AXON_DLOOP_BLOCKS: {
+        int64_t end = 0;
+        for (int64_t i = 0; i < l->u.blocks.n; i++) {
+            const struct axon_dloop *c = l->u.blocks.children[i];
+            if (!axon_dloop_contig_run(c, &child_start))
+                return false;
+            if (l->u.blocks.blocklens[i] > 1 && l->u.blocks.child_extents[i] != c->size)
+                return false;
+            int64_t first = l->u.blocks.displs[i] + child_start;
+            if (i == 0)
+                *start = first;
+            else if (first != end)
+                return false;
+            end = first + l->u.blocks.blocklens[i] * c->size;
+        }
+        return true;
+    }
+    }
+    return false;
 }
 
 /* ---- the cursor ----------------------------------------------------------------------------------- */

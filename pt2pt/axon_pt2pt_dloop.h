@@ -10,8 +10,11 @@
  *           (indexed, hindexed, indexed_block, struct)
  *
  * Building merges what can be merged: a VECTOR of LEAF children whose extent equals their length
- * becomes one bigger LEAF, a VECTOR whose blocks abut becomes a longer block, so a contiguous type of any
- * shape costs one memcpy. */
+ * becomes one bigger LEAF, a VECTOR whose blocks abut becomes a longer block, BLOCKS of plain bytes that
+ * abut become one run, and BLOCKS that are equally spaced copies of one thing become a VECTOR, so a
+ * contiguous type of any shape costs one memcpy. A displacement of a whole loop is a "shift" (BLOCKS of
+ * one block of one copy); constructors lift shifts out of their children, so at most one shift sits on
+ * top of a loop and the merges see the shapes beneath it. */
 #ifndef AXON_PT2PT_DLOOP_H
 #define AXON_PT2PT_DLOOP_H
 
@@ -49,8 +52,13 @@ struct axon_dloop *axon_dloop_vector(int64_t count, int64_t blocklen, int64_t st
                                      struct axon_dloop *child, int64_t child_extent);
 struct axon_dloop *axon_dloop_blocks(int64_t n, const int64_t *blocklens, const int64_t *displs,
                                      struct axon_dloop *const *children, const int64_t *child_extents);
+/* child moved by disp bytes (child itself, retained, when disp is 0). */
+struct axon_dloop *axon_dloop_shift(int64_t disp, struct axon_dloop *child);
 void axon_dloop_retain(struct axon_dloop *loop);
 void axon_dloop_release(struct axon_dloop *loop);
+
+/* Whether one element's bytes lie in one piece, in packing order; *start gets where it begins. */
+bool axon_dloop_contig_run(const struct axon_dloop *loop, int64_t *start);
 
 /* A resumable walk over count elements of a loop (elements extent apart), from byte 0 of the packed
  * stream. Each call to axon_dloop_cursor_next yields the next contiguous piece, at most max bytes. */

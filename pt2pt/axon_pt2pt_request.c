@@ -47,9 +47,13 @@ int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t coun
     if (rc != MPI_SUCCESS)
         return rc;
     req->comm = comm;
+    atomic_fetch_add_explicit(&comm->busy, 1, memory_order_relaxed);
     req->buf = buf;
     req->count = count;
     req->dt = *dt;
+    /* A derived type may be freed while this request uses it: keep its layout alive until the end. */
+    if (dt->loop)
+        axon_dloop_retain((struct axon_dloop *)dt->loop);
     req->peer = peer;
     req->tag = tag;
     req->mode = mode;
@@ -104,6 +108,14 @@ static void axon_request_release(struct axon_request *req)
     if (req->cursor_live) {
         axon_dloop_cursor_fini(&req->cursor);
         req->cursor_live = false;
+    }
+    if (req->comm) {
+        atomic_fetch_sub_explicit(&req->comm->busy, 1, memory_order_release);
+        req->comm = NULL;
+    }
+    if (req->dt.loop) {
+        axon_dloop_release((struct axon_dloop *)req->dt.loop);
+        req->dt.loop = NULL;
     }
     axon_runtime_pool_free(&axon_request_pool, req->index);
 }

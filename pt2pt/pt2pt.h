@@ -34,6 +34,8 @@ struct axon_pt2pt_comm {
     int rank, size;
     const int *world_ranks; /* rank in the communicator -> rank in MPI_COMM_WORLD; NULL: the same */
     struct axon_match_queues queues;
+    atomic_int busy;       /* requests and probed messages that name it: the MPI layer keeps a freed
+                            * communicator (and its context id) until none does */
 };
 
 enum axon_request_kind {

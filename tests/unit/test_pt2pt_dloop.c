@@ -1,8 +1,10 @@
-/* Unit tests of the data layouts: merging of dense shapes, and packing in segments of random sizes,
- * with random seeks, checked byte for byte against a reference that walks the same shape recursively. */
+/* Unit tests of the data layouts: merging of dense shapes, packing in segments of random sizes, with
+ * random seeks, checked byte for byte against a reference that walks the same shape recursively, and
+ * the merges checked against the typemap that the constructors' arguments define. */
 #include "pt2pt/axon_pt2pt_dloop.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +43,49 @@ START_TEST(test_dense_shapes_merge)
     int64_t bl[3] = {2, 3, 0}, dp[3] = {0, 8, 100}, ex[3] = {4, 4, 4};
     struct axon_dloop *ch[3] = {i4, i4, i4};
     struct axon_dloop *idx = axon_dloop_blocks(3, bl, dp, ch, ex);
-    ck_assert_int_eq(idx->kind, AXON_DLOOP_BLOCKS);
-    ck_assert_int_eq(idx->u.blocks.n, 1);
-    ck_assert_int_eq(idx->u.blocks.blocklens[0], 5);
+    /* Two blocks of ints that abut, from displacement 0: one run of 20 bytes. */
+    ck_assert_int_eq(idx->kind, AXON_DLOOP_LEAF);
     ck_assert_int_eq(idx->size, 20);
     axon_dloop_release(idx);
+    /* The same from displacement 8: a shift of that run. */
+    int64_t dp8[3] = {8, 16, 100};
+    struct axon_dloop *idx8 = axon_dloop_blocks(3, bl, dp8, ch, ex);
+    ck_assert_int_eq(idx8->kind, AXON_DLOOP_BLOCKS);
+    ck_assert_int_eq(idx8->u.blocks.n, 1);
+    ck_assert_int_eq(idx8->u.blocks.blocklens[0], 1);
+    ck_assert_int_eq(idx8->u.blocks.displs[0], 8);
+    ck_assert_int_eq(idx8->u.blocks.children[0]->kind, AXON_DLOOP_LEAF);
+    ck_assert_int_eq(idx8->size, 20);
+    int64_t start;
+    ck_assert(axon_dloop_contig_run(idx8, &start));
+    ck_assert_int_eq(start, 8);
+    /* Equally spaced runs of one length: a vector of bytes. */
+    int64_t bl2[4] = {2, 2, 2, 2}, dp2[4] = {4, 36, 68, 100}, ex2[4] = {4, 4, 4, 4};
+    struct axon_dloop *ch2[4] = {i4, i4, i4, i4};
+    struct axon_dloop *reg = axon_dloop_blocks(4, bl2, dp2, ch2, ex2);
+    ck_assert_int_eq(reg->kind, AXON_DLOOP_BLOCKS);
+    ck_assert_int_eq(reg->u.blocks.displs[0], 4);
+    const struct axon_dloop *rv = reg->u.blocks.children[0];
+    ck_assert_int_eq(rv->kind, AXON_DLOOP_VECTOR);
+    ck_assert_int_eq(rv->u.vector.count, 4);
+    ck_assert_int_eq(rv->u.vector.stride, 32);
+    ck_assert_int_eq(rv->u.vector.child->u.leaf.len, 8);
+    ck_assert(!axon_dloop_contig_run(reg, &start));
+    /* A vector of a shifted run: the shift moves above the vector, whose blocks are plain bytes. */
+    struct axon_dloop *vs = axon_dloop_vector(3, 1, 64, idx8, 20);
+    ck_assert_int_eq(vs->kind, AXON_DLOOP_BLOCKS);
+    ck_assert_int_eq(vs->u.blocks.displs[0], 8);
+    ck_assert_int_eq(vs->u.blocks.children[0]->kind, AXON_DLOOP_VECTOR);
+    ck_assert_int_eq(vs->u.blocks.children[0]->u.vector.child->kind, AXON_DLOOP_LEAF);
+    /* ... and when those blocks abut, one shifted run. */
+    struct axon_dloop *vc = axon_dloop_vector(3, 1, 20, idx8, 20);
+    ck_assert(axon_dloop_contig_run(vc, &start));
+    ck_assert_int_eq(start, 8);
+    ck_assert_int_eq(vc->u.blocks.children[0]->u.leaf.len, 60);
+    axon_dloop_release(vc);
+    axon_dloop_release(vs);
+    axon_dloop_release(reg);
+    axon_dloop_release(idx8);
     axon_dloop_release(vec);
     axon_dloop_release(contig);
     axon_dloop_release(i4);
@@ -157,6 +197,130 @@ START_TEST(test_random_layouts_against_reference)
 }
 END_TEST
 
+/* A random typemap as the constructors' arguments define it (byte offsets of one element, in order),
+ * built together with its loop: the merges must never change it. */
+struct ref_type {
+    struct axon_dloop *loop;
+    int64_t extent;
+    int64_t n;
+    int64_t *offsets;
+};
+
+static void ref_free(struct ref_type *t)
+{
+    axon_dloop_release(t->loop);
+    free(t->offsets);
+}
+
+static struct ref_type ref_random(int depth)
+{
+    struct ref_type t = {0};
+    int shape = depth == 0 ? 0 : rand() % 4;
+    if (shape == 0) {
+        int64_t len = 1 + rand() % 6;
+        t.loop = axon_dloop_leaf(len);
+        t.extent = len + (rand() % 3 == 0 ? rand() % 3 : 0);
+        t.n = len;
+        t.offsets = malloc(sizeof(int64_t) * (size_t)len);
+        for (int64_t b = 0; b < len; b++)
+            t.offsets[b] = b;
+        return t;
+    }
+    struct ref_type c = ref_random(depth - 1);
+    if (shape == 1) { /* vector, often with abutting blocks or copies */
+        int64_t count = rand() % 4, blocklen = rand() % 3;
+        int64_t ce = rand() % 2 ? c.extent : (int64_t)(rand() % 12);
+        int64_t stride = rand() % 2 ? blocklen * ce : (int64_t)(rand() % 40) - 10;
+        t.loop = axon_dloop_vector(count, blocklen, stride, c.loop, ce);
+        t.offsets = malloc(sizeof(int64_t) * (size_t)(count * blocklen * c.n + 1));
+        for (int64_t j = 0; j < count; j++)
+            for (int64_t i = 0; i < blocklen; i++)
+                for (int64_t k = 0; k < c.n; k++)
+                    t.offsets[t.n++] = j * stride + i * ce + c.offsets[k];
+        t.extent = count * (stride > 0 ? stride : 1) + blocklen * ce + 2;
+    } else if (shape == 2) { /* blocks of one child, often abutting or equally spaced */
+        int64_t nb = 1 + rand() % 4, bl[4], dp[4], ex[4];
+        struct axon_dloop *ch[4];
+        int64_t ce = rand() % 2 ? c.extent : c.n, at = rand() % 9 - 4, gap = rand() % 3 ? 0 : rand() % 7;
+        int64_t total = 0;
+        for (int64_t i = 0; i < nb; i++) {
+            bl[i] = rand() % 3;
+            dp[i] = at;
+            ex[i] = ce;
+            ch[i] = c.loop;
+            at += rand() % 2 ? bl[i] * ce + gap : rand() % 20;
+            total += bl[i];
+        }
+        t.loop = axon_dloop_blocks(nb, bl, dp, ch, ex);
+        t.offsets = malloc(sizeof(int64_t) * (size_t)(total * c.n + 1));
+        for (int64_t i = 0; i < nb; i++)
+            for (int64_t j = 0; j < bl[i]; j++)
+                for (int64_t k = 0; k < c.n; k++)
+                    t.offsets[t.n++] = dp[i] + j * ce + c.offsets[k];
+        t.extent = at + 24;
+    } else { /* a shift */
+        int64_t d = rand() % 17 - 8;
+        t.loop = axon_dloop_shift(d, c.loop);
+        t.offsets = malloc(sizeof(int64_t) * (size_t)(c.n + 1));
+        for (int64_t k = 0; k < c.n; k++)
+            t.offsets[t.n++] = d + c.offsets[k];
+        t.extent = c.extent;
+    }
+    ref_free(&c);
+    return t;
+}
+
+START_TEST(test_merges_keep_the_typemap)
+{
+    srand(777);
+    static unsigned char buf[1 << 18], packed[1 << 18];
+    int64_t span = 1 << 17;
+    for (int64_t i = 0; i < (int64_t)sizeof(buf); i++)
+        buf[i] = (unsigned char)(i * 131 + (i >> 8));
+    unsigned char *origin = buf + span;
+    for (int trial = 0; trial < 5000; trial++) {
+        struct ref_type t = ref_random(1 + rand() % 4);
+        ck_assert_ptr_nonnull(t.loop);
+        ck_assert_int_eq(t.loop->size, t.n);
+        int64_t count = 1 + rand() % 3;
+        if (t.n * count > span / 2) {
+            ref_free(&t);
+            continue;
+        }
+        struct axon_dloop_cursor c;
+        ck_assert_int_eq(axon_dloop_cursor_init(&c, t.loop, count, t.extent), 0);
+        int64_t got = 0, n;
+        while ((n = axon_dloop_pack(&c, origin, packed + got, 1 + rand() % 11)) > 0)
+            got += n;
+        ck_assert_int_eq(got, t.n * count);
+        for (int64_t e = 0; e < count; e++)
+            for (int64_t k = 0; k < t.n; k++)
+                if (packed[e * t.n + k] != origin[e * t.extent + t.offsets[k]])
+                    ck_abort_msg("trial %d: byte %lld of element %lld is not where the typemap says", trial,
+                                 (long long)k, (long long)e);
+        /* One contiguous run exactly when the typemap's offsets follow each other. */
+        bool run = true;
+        for (int64_t k = 1; k < t.n; k++)
+            run = run && t.offsets[k] == t.offsets[k - 1] + 1;
+        int64_t start = 0;
+        if (t.n > 0) {
+            if (axon_dloop_contig_run(t.loop, &start) != run)
+                ck_abort_msg("trial %d: contig_run says %d, the typemap %d", trial, !run, run);
+            if (run)
+                ck_assert_int_eq(start, t.offsets[0]);
+            /* Contiguous data is a leaf, or a shifted leaf. */
+            if (run && t.loop->kind != AXON_DLOOP_LEAF) {
+                ck_assert_int_eq(t.loop->kind, AXON_DLOOP_BLOCKS);
+                ck_assert_int_eq(t.loop->u.blocks.n, 1);
+                ck_assert_int_eq(t.loop->u.blocks.children[0]->kind, AXON_DLOOP_LEAF);
+            }
+        }
+        axon_dloop_cursor_fini(&c);
+        ref_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_large_vector_streams)
 {
     /* A vector of a million doubles with stride 2: seeking to the middle is arithmetic, not a walk. */
@@ -181,6 +345,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_dense_shapes_merge);
     tcase_add_test(tc, test_random_layouts_against_reference);
+    tcase_add_test(tc, test_merges_keep_the_typemap);
     tcase_add_test(tc, test_large_vector_streams);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

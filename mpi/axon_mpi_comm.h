@@ -1,0 +1,213 @@
+/* The communicator layer's internal header: groups (process sets in MPI_COMM_WORLD ranks), context ids
+ * (which engine contexts a communicator owns, agreed by its members), the small private collectives
+ * that communicator creation runs before the collective layer exists, the communicator table's
+ * constructor and destructor, attributes, and info objects. The communicator object itself is in
+ * mpi/axon_mpi.h, which the point-to-point calls use. Only mpi/ includes this. */
+#ifndef AXON_MPI_COMM_H
+#define AXON_MPI_COMM_H
+
+#include "mpi/axon_mpi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- groups (axon_mpi_group.c; the set logic in axon_mpi_group_ops.c) ---------------------------- */
+
+/* A process set: ranks in the group -> ranks in MPI_COMM_WORLD. Immutable once made and shared by
+ * reference (communicators and group handles each hold one). */
+struct axon_group {
+    atomic_int refcount;
+    int size;
+    int rank;    /* of this process, or MPI_UNDEFINED */
+    int world[]; /* [size] */
+};
+
+/* MPI_GROUP_EMPTY's object: never freed. */
+extern struct axon_group axon_group_empty;
+
+/* A group of size members with refcount 1; the caller fills world[] and calls axon_group_seal. */
+struct axon_group *axon_group_alloc(int size);
+/* Finds this process's rank in it. */
+void axon_group_seal(struct axon_group *g);
+/* A group of the members given (copied); NULL when out of memory. Empty: axon_group_empty, retained. */
+struct axon_group *axon_group_from_world(const int *world, int size);
+void axon_group_retain(struct axon_group *g);
+void axon_group_release(struct axon_group *g);
+
+/* The group of a handle, or NULL if it is not a live group (MPI_GROUP_NULL included). The object stays
+ * valid while the handle does (the caller does not own a reference). */
+struct axon_group *axon_mpi_group_get(MPI_Group handle);
+/* A new handle for g; takes over one reference the caller holds. MPI_ERR_NO_MEM / MPI_ERR_INTERN. */
+int axon_mpi_group_handle_new(struct axon_group *g, MPI_Group *handle);
+void axon_mpi_group_table_finalize(void);
+
+/* The set logic, on arrays of member ids (MPI_COMM_WORLD ranks), without MPI state: unit-tested in
+ * tests/unit/test_group_ops.c. Each returns MPI_SUCCESS or the error class the standard names, with
+ * *bad the offending index of the input (ranks, or ranges) when given. out has room for the result
+ * (at most size members for incl/excl/ranges, na + nb for union). */
+int axon_group_ops_incl(const int *members, int size, int n, const int *ranks, int *out, int *bad);
+int axon_group_ops_excl(const int *members, int size, int n, const int *ranks, int *out, int *outn, int *bad);
+int axon_group_ops_ranges(const int *members, int size, int n, const int (*ranges)[3], bool exclude, int *out,
+                          int *outn, int *bad);
+int axon_group_ops_union(const int *a, int na, const int *b, int nb, int *out, int *outn);
+int axon_group_ops_intersection(const int *a, int na, const int *b, int nb, int *out, int *outn);
+int axon_group_ops_difference(const int *a, int na, const int *b, int nb, int *out, int *outn);
+/* ranks2[i]: the rank in b of a's member ranks1[i], MPI_UNDEFINED if b lacks it, MPI_PROC_NULL for
+ * MPI_PROC_NULL. */
+int axon_group_ops_translate(const int *a, int na, int n, const int *ranks1, const int *b, int nb, int *ranks2,
+                             int *bad);
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL. */
+int axon_group_ops_compare(const int *a, int na, const int *b, int nb);
+/* The rank of member id in a, or MPI_UNDEFINED. */
+int axon_group_ops_find(const int *a, int na, int id);
+
+/* ---- private collectives (axon_mpi_comm_coll.c) -------------------------------------------------- */
+
+/* Tags of the creation calls' traffic on a communicator's internal (coll) context. The collective
+ * layer, which shares that context, keeps its tags below AXON_COMM_TAG_BASE. */
+#define AXON_COMM_TAG_BASE 0x7fff0000
+#define AXON_COMM_TAG_CREATE (AXON_COMM_TAG_BASE + 1)
+
+/* The processes of one private collective: team ranks 0..size-1, reached as ranks to_pc[r] (identity
+ * when NULL) of the engine context pc, with one tag. Messages between two members keep their order,
+ * and every member runs the same steps, so one tag serves all the steps of a call and consecutive
+ * calls on one team. */
+struct axon_comm_team {
+    struct axon_pt2pt_comm *pc;
+    int rank, size;
+    const int *to_pc;
+    int tag;
+};
+
+/* Joins a second group to a collective: the leaders (team rank `leader` on each side) talk as ranks of
+ * pc (remote_leader is the other leader's rank there). Both sides run the same steps. */
+struct axon_comm_bridge {
+    int leader;
+    struct axon_pt2pt_comm *pc;
+    int remote_leader;
+    int tag;
+};
+
+enum axon_comm_op { AXON_COMM_OP_BAND, AXON_COMM_OP_BOR, AXON_COMM_OP_MAX, AXON_COMM_OP_MIN, AXON_COMM_OP_SUM };
+
+/* Each returns MPI_SUCCESS or an error class. */
+int axon_comm_coll_allreduce(const struct axon_comm_team *t, int *buf, int count, enum axon_comm_op op);
+int axon_comm_coll_bcast(const struct axon_comm_team *t, void *buf, size_t bytes, int root);
+int axon_comm_coll_allgather(const struct axon_comm_team *t, const void *send, void *recv, size_t bytes);
+int axon_comm_coll_barrier(const struct axon_comm_team *t);
+/* An allreduce over both groups: local allreduce, the leaders combine, a local broadcast. */
+int axon_comm_coll_allreduce_bridged(const struct axon_comm_team *t, const struct axon_comm_bridge *b, int *buf,
+                                     int count, enum axon_comm_op op);
+/* The leaders swap send (bytes) for the other side's recv (rbytes): only the leader calls it. */
+int axon_comm_coll_leader_swap(const struct axon_comm_bridge *b, const void *send, size_t bytes, void *recv,
+                               size_t rbytes);
+/* The team of a communicator's creation calls: its internal context, over the local group (an
+ * intercommunicator's hidden local communicator). */
+void axon_comm_team_of(struct axon_comm *c, struct axon_comm_team *t);
+/* The bridge of an intercommunicator: leaders are local rank 0 on each side, over its internal context. */
+void axon_comm_bridge_of(struct axon_comm *inter, struct axon_comm_bridge *b);
+
+/* ---- context ids (axon_mpi_comm_context.c) ------------------------------------------------------- */
+
+#define AXON_CTX_IDS 16384 /* 4 engine contexts each: the engine has 65536 */
+#define AXON_CTX_WORDS (AXON_CTX_IDS / 32)
+enum axon_ctx_which {
+    AXON_CTX_PT2PT,      /* user point-to-point */
+    AXON_CTX_COLL,       /* internal collectives */
+    AXON_CTX_TAGGED,     /* creation keyed by a user's tag */
+    AXON_CTX_LOCAL_COLL, /* an intercommunicator's local communicator's internal collectives */
+};
+static inline uint32_t axon_ctx_engine(uint32_t id, enum axon_ctx_which which)
+{
+    return id * 4u + (uint32_t)which;
+}
+#define AXON_CTX_WORLD 0u
+#define AXON_CTX_SELF 1u
+
+/* The pure logic of the id agreement (unit-tested in tests/unit/test_comm_context.c); the process's
+ * instance is guarded by a mutex in axon_mpi_comm_context.c. */
+struct axon_ctx_waiter {
+    uint64_t priority; /* lower goes first; the same on every process for one operation */
+    bool own;          /* contributed the real mask this round */
+    struct axon_ctx_waiter *next;
+};
+struct axon_ctx_state {
+    uint32_t free_mask[AXON_CTX_WORDS]; /* bit set: id free */
+    bool mask_in_use;                   /* a waiter's round is out with the real mask */
+    struct axon_ctx_waiter *waiters;    /* sorted by priority */
+};
+enum axon_ctx_outcome { AXON_CTX_DONE, AXON_CTX_RETRY, AXON_CTX_EXHAUSTED };
+#define AXON_CTX_CONTRIB_WORDS (AXON_CTX_WORDS + 1) /* the mask, then the ownership flag */
+
+void axon_ctx_state_init(struct axon_ctx_state *s, uint32_t reserved); /* ids < reserved are taken */
+void axon_ctx_register(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint64_t priority);
+void axon_ctx_unregister(struct axon_ctx_state *s, struct axon_ctx_waiter *w);
+/* This round's contribution (AXON_CTX_CONTRIB_WORDS words; the team ANDs them). */
+void axon_ctx_contribute(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint32_t *contrib);
+/* What the AND of every contribution means: an id taken (DONE, every member owned its mask), another
+ * round (RETRY), or no id left that all members have free (EXHAUSTED). */
+enum axon_ctx_outcome axon_ctx_decide(struct axon_ctx_state *s, struct axon_ctx_waiter *w, const uint32_t *result,
+                                      uint32_t *id);
+void axon_ctx_release(struct axon_ctx_state *s, uint32_t id);
+int axon_ctx_lowest(const uint32_t *mask, int words); /* lowest set bit, or -1 */
+
+/* Agrees on an id free on every member of the team (and of the bridged group, when b is given). Every
+ * member calls it with the same priority. MPI_SUCCESS, MPI_ERR_INTERN (none left) or an error class of
+ * the collectives. */
+int axon_comm_context_alloc(const struct axon_comm_team *t, const struct axon_comm_bridge *b, uint64_t priority,
+                            uint32_t *id);
+void axon_comm_context_free(uint32_t id);
+void axon_comm_context_init(void);
+/* Logs the agreement statistics (AXON_VERBOSE >= 1). */
+void axon_comm_context_report(void);
+/* Priorities: an operation over a communicator (its id), or a tagged one over part of it. */
+static inline uint64_t axon_ctx_priority(uint32_t parent_id, bool tagged, int tag)
+{
+    return (uint64_t)parent_id << 32 | (uint64_t)(tagged ? 1u : 0u) << 31 | (uint32_t)tag;
+}
+
+/* ---- the table (axon_mpi_comm_table.c) ----------------------------------------------------------- */
+
+/* What a new communicator is. */
+struct axon_comm_spec {
+    uint32_t context_index;
+    struct axon_group *group;        /* the local group; the communicator takes its own reference */
+    struct axon_group *remote_group; /* an intercommunicator's, else NULL */
+    MPI_Errhandler errhandler;       /* inherited from the parent */
+};
+
+/* Makes a communicator with a handle (attached to the engine). MPI_ERR_NO_MEM or MPI_ERR_INTERN. */
+int axon_comm_new(const struct axon_comm_spec *spec, struct axon_comm **out);
+/* MPI_Comm_free's end: the handle goes at once; the object (and its context id) when no request uses
+ * it any more. Its attributes must already be deleted. */
+void axon_comm_release(struct axon_comm *c);
+/* Destroys a communicator that never got to the user (a failed creation). */
+void axon_comm_discard(struct axon_comm *c);
+bool axon_comm_is_predefined(const struct axon_comm *c);
+
+/* MPI_Comm_split and MPI_Comm_create of an intercommunicator (axon_mpi_comm_inter.c); the arguments are
+ * checked. */
+int axon_comm_split_inter(const char *func, struct axon_comm *c, int color, int key, MPI_Comm *newcomm);
+int axon_comm_create_inter(const char *func, struct axon_comm *c, struct axon_group *g, MPI_Comm *newcomm);
+
+/* ---- attributes (axon_mpi_comm_attr.c) ----------------------------------------------------------- */
+
+/* MPI_Comm_dup's copy callbacks: from old onto new. MPI_SUCCESS or the class a callback returned. */
+int axon_comm_attr_copy(struct axon_comm *old, struct axon_comm *new_comm);
+/* MPI_Comm_free's delete callbacks, newest attribute first; stops at a failing one and returns its class. */
+int axon_comm_attr_delete_all(struct axon_comm *c);
+/* Frees the attribute records without callbacks (finalize, failed creations). */
+void axon_comm_attr_drop(struct axon_comm *c);
+void axon_mpi_keyval_table_finalize(void);
+
+/* ---- info objects (axon_mpi_info.c) -------------------------------------------------------------- */
+
+/* Whether a handle is a live info object (MPI_INFO_ENV included, MPI_INFO_NULL not). */
+bool axon_mpi_info_valid(MPI_Info info);
+/* A copy of info as a new handle (MPI_INFO_NULL gives an empty one). */
+int axon_mpi_info_dup_handle(MPI_Info info, MPI_Info *out);
+/* Frees a handle the library made. */
+void axon_mpi_info_release(MPI_Info info);
+void axon_mpi_info_table_finalize(void);
+
+#endif

@@ -1,0 +1,478 @@
+/* Making and freeing intracommunicators, and the calls that describe one: MPI_Comm_dup (also of an
+ * intercommunicator), _idup, _dup_with_info, _split, _split_type, _create, _create_group, _free,
+ * _compare, _group, _set_name, _get_name, _set_info and _get_info. Each creation agrees on a context id
+ * over the parent (axon_mpi_comm_context.c), through the parent's internal context, then builds the
+ * object (axon_mpi_comm_table.c). A new communicator inherits its parent's error handler and info hints;
+ * MPI_Comm_dup also copies attributes through their copy callbacks. */
+#include "mpi/axon_mpi_comm.h"
+
+#include "runtime/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Builds the communicator over group (and remote_group) with the agreed id, inheriting from parent;
+ * frees the id when it fails. */
+static int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, struct axon_group *group,
+                          struct axon_group *remote_group, struct axon_comm **out)
+{
+    struct axon_comm_spec spec = {
+        .context_index = id, .group = group, .remote_group = remote_group, .errhandler = parent->errhandler};
+    int rc = axon_comm_new(&spec, out);
+    if (rc != MPI_SUCCESS) {
+        axon_comm_context_free(id);
+        return axon_mpi_error(parent, func, rc, "cannot build the new communicator");
+    }
+    if (parent->info != MPI_INFO_NULL && axon_mpi_info_dup_handle(parent->info, &(*out)->info) != MPI_SUCCESS)
+        (*out)->info = MPI_INFO_NULL; /* hints are hints: losing them is no error */
+    return MPI_SUCCESS;
+}
+
+static int axon_comm_context_error(const char *func, struct axon_comm *c, int rc)
+{
+    if (rc == MPI_ERR_INTERN)
+        return axon_mpi_error(c, func, rc, "no context id is free on every member (%d exist per process)",
+                              AXON_CTX_IDS);
+    return axon_mpi_error(c, func, rc, "the agreement on a context id failed");
+}
+
+/* MPI_Comm_dup and its forms: intra- and intercommunicators alike. */
+static int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm)
+{
+    struct axon_comm_team t;
+    struct axon_comm_bridge b;
+    axon_comm_team_of(c, &t);
+    if (c->is_inter)
+        axon_comm_bridge_of(c, &b);
+    uint32_t id;
+    int rc = axon_comm_context_alloc(&t, c->is_inter ? &b : NULL, axon_ctx_priority(c->context_index, false, 0), &id);
+    if (rc != MPI_SUCCESS)
+        return axon_comm_context_error(func, c, rc);
+    struct axon_comm *n;
+    rc = axon_comm_make(func, c, id, c->group, c->remote_group, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = axon_comm_attr_copy(c, n);
+    if (rc != MPI_SUCCESS) {
+        /* What was copied is deleted again, through its callbacks (the new communicator never existed). */
+        axon_comm_attr_delete_all(n);
+        axon_comm_discard(n);
+        return axon_mpi_error(c, func, rc, "an attribute copy callback returned %d", rc);
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_dup";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    return axon_comm_dup_common(func, c, newcomm);
+}
+
+AXON_MPI_WEAK(Comm_dup_with_info)
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_dup_with_info";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    int rc = axon_comm_dup_common(func, c, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The hints given replace the parent's. */
+    struct axon_comm *n = axon_mpi_comm_get(*newcomm);
+    if (n->info != MPI_INFO_NULL)
+        axon_mpi_info_release(n->info);
+    n->info = MPI_INFO_NULL;
+    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
+        n->info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    static const char func[] = "MPI_Comm_idup";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm || !request)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm or request is a NULL pointer");
+    /* Done at once, blocking inside: the request is born complete. (A program that makes the other
+     * members wait for it before they call MPI_Comm_idup themselves would deadlock; the standard's
+     * nonblocking duplication allows it, Axon does not yet.) */
+    struct axon_request *req;
+    int rc = axon_request_alloc_complete(AXON_REQUEST_DONE, &req);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "out of requests");
+    rc = axon_comm_dup_common(func, c, newcomm);
+    if (rc != MPI_SUCCESS) {
+        axon_request_free(req);
+        return rc;
+    }
+    *request = axon_mpi_request_handle(req);
+    return MPI_SUCCESS;
+}
+
+/* ---- split ---------------------------------------------------------------------------------------- */
+
+struct axon_comm_split_entry {
+    int key, rank;
+};
+
+static int axon_comm_split_cmp(const void *a, const void *b)
+{
+    const struct axon_comm_split_entry *x = a, *y = b;
+    if (x->key != y->key)
+        return (x->key > y->key) - (x->key < y->key);
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int axon_comm_split_intra(const char *func, struct axon_comm *c, int color, int key, MPI_Comm *newcomm)
+{
+    struct axon_comm_team t;
+    axon_comm_team_of(c, &t);
+    int n = c->size;
+    int *all = malloc(sizeof(int) * 2 * (size_t)n);
+    struct axon_comm_split_entry *members = malloc(sizeof(*members) * (size_t)n);
+    int *world = malloc(sizeof(int) * (size_t)n);
+    if (!all || !members || !world) {
+        free(all);
+        free(members);
+        free(world);
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+    }
+    int mine[2] = {color, key};
+    int rc = axon_comm_coll_allgather(&t, mine, all, sizeof(mine));
+    uint32_t id = 0;
+    if (rc == MPI_SUCCESS) {
+        /* One id for every color: the new communicators are disjoint. */
+        rc = axon_comm_context_alloc(&t, NULL, axon_ctx_priority(c->context_index, false, 0), &id);
+        if (rc != MPI_SUCCESS)
+            rc = axon_comm_context_error(func, c, rc);
+    } else {
+        rc = axon_mpi_error(c, func, rc, "the exchange of colors and keys failed");
+    }
+    if (rc == MPI_SUCCESS && color == MPI_UNDEFINED) {
+        axon_comm_context_free(id);
+        *newcomm = MPI_COMM_NULL;
+    } else if (rc == MPI_SUCCESS) {
+        int k = 0;
+        for (int r = 0; r < n; r++)
+            if (all[2 * r] == color)
+                members[k++] = (struct axon_comm_split_entry){all[2 * r + 1], r};
+        /* By key, ties by rank in the parent. */
+        qsort(members, (size_t)k, sizeof(*members), axon_comm_split_cmp);
+        for (int i = 0; i < k; i++)
+            world[i] = c->group->world[members[i].rank];
+        struct axon_group *g = axon_group_from_world(world, k);
+        struct axon_comm *nc = NULL;
+        if (!g) {
+            axon_comm_context_free(id);
+            rc = axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+        } else {
+            rc = axon_comm_make(func, c, id, g, NULL, &nc);
+            axon_group_release(g);
+        }
+        if (rc == MPI_SUCCESS)
+            *newcomm = nc->handle;
+    }
+    free(all);
+    free(members);
+    free(world);
+    return rc;
+}
+
+AXON_MPI_WEAK(Comm_split)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_split";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    if (color < 0 && color != MPI_UNDEFINED)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "color %d is negative and not MPI_UNDEFINED", color);
+    if (c->is_inter)
+        return axon_comm_split_inter(func, c, color, key, newcomm);
+    return axon_comm_split_intra(func, c, color, key, newcomm);
+}
+
+AXON_MPI_WEAK(Comm_split_type)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_split_type";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    if (c->is_inter)
+        return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is an intercommunicator");
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "split_type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+                              split_type);
+    if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    /* Shared memory: the ranks of one node (the runtime numbers nodes densely, so the node is a color). */
+    int color = split_type == MPI_COMM_TYPE_SHARED ? axon_runtime_job.node_of_rank[axon_runtime_job.rank]
+                                                   : MPI_UNDEFINED;
+    return axon_comm_split_intra(func, c, color, key, newcomm);
+}
+
+/* ---- create, create_group ------------------------------------------------------------------------------ */
+
+/* Whether every member of g is in c's (local) group. */
+static bool axon_comm_group_within(const struct axon_comm *c, const struct axon_group *g)
+{
+    int *ranks = malloc(sizeof(int) * (size_t)(g->size > 0 ? g->size : 1));
+    int *idx = malloc(sizeof(int) * (size_t)(g->size > 0 ? g->size : 1));
+    bool within = ranks && idx;
+    if (within) {
+        for (int i = 0; i < g->size; i++)
+            idx[i] = i;
+        within = axon_group_ops_translate(g->world, g->size, g->size, idx, c->group->world, c->group->size, ranks,
+                                          NULL) == MPI_SUCCESS;
+        for (int i = 0; within && i < g->size; i++)
+            within = ranks[i] != MPI_UNDEFINED;
+    }
+    free(ranks);
+    free(idx);
+    return within;
+}
+
+AXON_MPI_WEAK(Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_create";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    struct axon_group *g = axon_mpi_group_get(group);
+    if (!g)
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    if (!axon_comm_group_within(c, g))
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "the group has members outside the communicator");
+    if (c->is_inter)
+        return axon_comm_create_inter(func, c, g, newcomm);
+
+    /* Collective over all of comm (those outside the group too): one id for every group given, since
+     * the groups that different members pass must be disjoint. */
+    struct axon_comm_team t;
+    axon_comm_team_of(c, &t);
+    uint32_t id;
+    int rc = axon_comm_context_alloc(&t, NULL, axon_ctx_priority(c->context_index, false, 0), &id);
+    if (rc != MPI_SUCCESS)
+        return axon_comm_context_error(func, c, rc);
+    if (g->rank == MPI_UNDEFINED) {
+        axon_comm_context_free(id);
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    struct axon_comm *n;
+    rc = axon_comm_make(func, c, id, g, NULL, &n);
+    if (rc == MPI_SUCCESS)
+        *newcomm = n->handle;
+    return rc;
+}
+
+AXON_MPI_WEAK(Comm_create_group)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    static const char func[] = "MPI_Comm_create_group";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (c->is_inter)
+        return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is an intercommunicator");
+    struct axon_group *g = axon_mpi_group_get(group);
+    if (!g)
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
+    if (!newcomm)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    if (tag < 0)
+        return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative", tag);
+    if (!axon_comm_group_within(c, g))
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "the group has members outside the communicator");
+    if (g->rank == MPI_UNDEFINED) {
+        /* Only the group's members take part; anyone else gets nothing. */
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+
+    /* Collective over the group's members only: they talk on comm's tagged context, with the user's
+     * tag, so creations over other groups of comm at the same time (other tags) stay apart. */
+    int *to_pc = malloc(sizeof(int) * (size_t)g->size), *idx = malloc(sizeof(int) * (size_t)g->size);
+    if (!to_pc || !idx) {
+        free(to_pc);
+        free(idx);
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int i = 0; i < g->size; i++)
+        idx[i] = i;
+    axon_group_ops_translate(g->world, g->size, g->size, idx, c->group->world, c->group->size, to_pc, NULL);
+    struct axon_comm_team t = {.pc = &c->tagged, .rank = g->rank, .size = g->size, .to_pc = to_pc, .tag = tag};
+    uint32_t id;
+    int rc = axon_comm_context_alloc(&t, NULL, axon_ctx_priority(c->context_index, true, tag), &id);
+    free(to_pc);
+    free(idx);
+    if (rc != MPI_SUCCESS)
+        return axon_comm_context_error(func, c, rc);
+    struct axon_comm *n;
+    rc = axon_comm_make(func, c, id, g, NULL, &n);
+    if (rc == MPI_SUCCESS)
+        *newcomm = n->handle;
+    return rc;
+}
+
+/* ---- free ------------------------------------------------------------------------------------------ */
+
+AXON_MPI_WEAK(Comm_free)
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    static const char func[] = "MPI_Comm_free";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!comm)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "comm is a NULL pointer");
+    AXON_MPI_COMM_CHECK(func, *comm, c);
+    if (axon_comm_is_predefined(c))
+        return axon_mpi_error(c, func, MPI_ERR_COMM, "%s is predefined and cannot be freed", c->name);
+    /* Delete callbacks first, while the communicator is still whole; a failing one keeps it alive. */
+    int rc = axon_comm_attr_delete_all(c);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "an attribute delete callback returned %d", rc);
+    axon_comm_release(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- descriptions ---------------------------------------------------------------------------------- */
+
+AXON_MPI_WEAK(Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    static const char func[] = "MPI_Comm_compare";
+    struct axon_comm *a, *b;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm1, a);
+    AXON_MPI_COMM_CHECK(func, comm2, b);
+    if (!result)
+        return axon_mpi_error(a, func, MPI_ERR_ARG, "result is a NULL pointer");
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (a->is_inter != b->is_inter) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    int local = axon_group_ops_compare(a->group->world, a->group->size, b->group->world, b->group->size);
+    int remote = MPI_IDENT;
+    if (a->is_inter)
+        remote = axon_group_ops_compare(a->remote_group->world, a->remote_group->size, b->remote_group->world,
+                                        b->remote_group->size);
+    int worst = local > remote ? local : remote;
+    /* Identical groups make different communicators congruent; MPI_SIMILAR and MPI_UNEQUAL stay. */
+    *result = worst == MPI_IDENT ? MPI_CONGRUENT : worst;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char func[] = "MPI_Comm_group";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!group)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "group is a NULL pointer");
+    axon_group_retain(c->group);
+    int rc = axon_mpi_group_handle_new(c->group, group);
+    if (rc != MPI_SUCCESS) {
+        axon_group_release(c->group);
+        return axon_mpi_error(c, func, rc, "cannot make a group handle");
+    }
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    static const char func[] = "MPI_Comm_set_name";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!comm_name)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_name is a NULL pointer");
+    /* Longer names are cut to MPI_MAX_OBJECT_NAME - 1 characters (the standard allows it). */
+    size_t n = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(c->name, comm_name, n);
+    c->name[n] = '\0';
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    static const char func[] = "MPI_Comm_get_name";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!comm_name || !resultlen)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_name or resultlen is a NULL pointer");
+    size_t n = strnlen(c->name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(comm_name, c->name, n);
+    comm_name[n] = '\0';
+    *resultlen = (int)n;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    static const char func[] = "MPI_Comm_set_info";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (info == MPI_INFO_NULL || !axon_mpi_info_valid(info))
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    MPI_Info copy;
+    int rc = axon_mpi_info_dup_handle(info, &copy);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "cannot copy the info object");
+    MPI_Info old = c->info;
+    c->info = copy;
+    if (old != MPI_INFO_NULL)
+        axon_mpi_info_release(old);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    static const char func[] = "MPI_Comm_get_info";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!info_used)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "info_used is a NULL pointer");
+    /* A new object the caller frees: the hints set (none are ignored yet, since none are understood). */
+    int rc = axon_mpi_info_dup_handle(c->info, info_used);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "cannot copy the info object");
+    return MPI_SUCCESS;
+}
