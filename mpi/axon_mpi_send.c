@@ -21,6 +21,23 @@ static int axon_mpi_isend_common(const char *func, const void *buf, int count, M
 static int axon_mpi_send_blocking(const char *func, const void *buf, int count, MPI_Datatype datatype, int dest,
                                   int tag, MPI_Comm comm, enum axon_send_mode mode)
 {
+    if (mode == AXON_SEND_STANDARD) {
+        /* The common case costs no request: contiguous data in standard mode. */
+        struct axon_comm *c;
+        struct axon_dtype_layout dt;
+        AXON_MPI_REQUIRE_ACTIVE(func);
+        AXON_MPI_COMM_CHECK(func, comm, c);
+        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+        AXON_MPI_CHECK_DEST(func, c, dest);
+        AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+        if (dt.contig) {
+            int rc = axon_pt2pt_send_contig((const char *)buf + dt.true_lb, (int64_t)count * dt.size, dest, tag,
+                                            &c->pt2pt);
+            if (rc != MPI_SUCCESS)
+                return axon_mpi_error(c, func, rc, "the send to rank %d failed", dest);
+            return MPI_SUCCESS;
+        }
+    }
     struct axon_request *req;
     int rc = axon_mpi_isend_common(func, buf, count, datatype, dest, tag, comm, mode, &req);
     if (rc != MPI_SUCCESS)

@@ -4,6 +4,8 @@
 
 #include "pt2pt/pt2pt.h"
 
+#include "ucx_glue/ucx_glue.h"
+
 #include <stddef.h>
 
 #define AXON_AM_PT2PT 1     /* a message: header, then the payload */
@@ -43,6 +45,17 @@ struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index);
 /* The engine's UCX generic datatype: its pack/unpack state is the request itself. */
 extern ucp_datatype_t axon_pt2pt_generic_dt;
 int axon_pt2pt_generic_dt_create(void);
+
+/* Counts what names a communicator (its busy count). Below MPI_THREAD_MULTIPLE one thread at a time
+ * touches it, so a plain read-modify-write does: a locked one would cost every message ~20 ns. */
+static inline void axon_pt2pt_busy_add(struct axon_pt2pt_comm *comm, int delta)
+{
+    if (axon_ucx.thread_multiple)
+        atomic_fetch_add_explicit(&comm->busy, delta, memory_order_acq_rel);
+    else
+        atomic_store_explicit(&comm->busy, atomic_load_explicit(&comm->busy, memory_order_relaxed) + delta,
+                              memory_order_relaxed);
+}
 
 /* Requests (axon_pt2pt_request.c). */
 int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **req);

@@ -200,7 +200,7 @@ int axon_pt2pt_improbe(int source, int tag, struct axon_pt2pt_comm *comm, int *f
         struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
         ux->claimed = true;
         ux->comm = comm;
-        atomic_fetch_add_explicit(&comm->busy, 1, memory_order_relaxed);
+        axon_pt2pt_busy_add(comm, 1);
         *message = ux->index;
         if (status)
             axon_pt2pt_status_of_unexpected(status, ux);
@@ -238,7 +238,7 @@ int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *
     if (ux->rndv)
         ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
     ux->claimed = false;
-    atomic_fetch_sub_explicit(&ux->comm->busy, 1, memory_order_release);
+    axon_pt2pt_busy_add(ux->comm, -1);
     axon_pt2pt_unexpected_release(ux);
     axon_ucx_unlock();
     *reqp = req;

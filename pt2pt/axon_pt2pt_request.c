@@ -47,7 +47,7 @@ int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t coun
     if (rc != MPI_SUCCESS)
         return rc;
     req->comm = comm;
-    atomic_fetch_add_explicit(&comm->busy, 1, memory_order_relaxed);
+    axon_pt2pt_busy_add(comm, 1);
     req->buf = buf;
     req->count = count;
     req->dt = *dt;
@@ -110,7 +110,7 @@ static void axon_request_release(struct axon_request *req)
         req->cursor_live = false;
     }
     if (req->comm) {
-        atomic_fetch_sub_explicit(&req->comm->busy, 1, memory_order_release);
+        axon_pt2pt_busy_add(req->comm, -1);
         req->comm = NULL;
     }
     if (req->dt.loop) {

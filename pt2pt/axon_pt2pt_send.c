@@ -96,6 +96,39 @@ int axon_pt2pt_send_post(struct axon_request *req)
     return MPI_SUCCESS;
 }
 
+/* Standard-mode blocking send of contiguous data: no request of ours, the header on the stack (the call
+ * waits for the send, so it outlives UCX's use of it). A short message leaves inside ucp_am_send_nbx and
+ * costs no allocation at all. */
+int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, struct axon_pt2pt_comm *comm)
+{
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
+    ucp_ep_h ep;
+    int rc = axon_ucx_ep_get(world, &ep);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct axon_pt2pt_hdr hdr = {
+        .context_id = comm->context_id,
+        .source = comm->rank,
+        .tag = tag,
+        .sync_world_rank = axon_runtime_job.rank,
+    };
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+        .datatype = ucp_dt_make_contig(1),
+    };
+    axon_ucx_lock();
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, &hdr, sizeof(hdr), buf, (size_t)bytes, &param);
+    axon_ucx_unlock();
+    ucs_status_t status = axon_ucx_request_wait(st);
+    if (status != UCS_OK) {
+        axon_runtime_log_error("sending to rank %d failed: %s", world, ucs_status_string(status));
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
 int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **reqp)
 {

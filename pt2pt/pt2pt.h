@@ -90,6 +90,8 @@ void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm);
  * MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE; tag may be MPI_ANY_TAG on receives. */
 int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **req);
+/* A blocking standard-mode send of bytes contiguous bytes at buf (the fast path of MPI_Send). */
+int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, struct axon_pt2pt_comm *comm);
 int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
                      struct axon_pt2pt_comm *comm, struct axon_request **req);
 /* A request that is not started: the arguments of a send or a receive, for axon_pt2pt_start (persistent
