@@ -27,15 +27,19 @@ AXON_MPI_WEAK(Recv)
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     static const char func[] = "MPI_Recv";
-    struct axon_request *req;
-    int rc = axon_mpi_irecv_common(func, buf, count, datatype, source, tag, comm, &req);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    axon_request_wait(req);
-    MPI_Request handle = axon_mpi_request_handle(req);
-    rc = axon_mpi_request_complete(&handle, req, status);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(axon_mpi_comm_get(comm), func, rc, "the receive failed");
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, tag);
+    /* A blocking receive needs no request from the pool: it lives on this stack until the data is in. */
+    struct axon_request req;
+    axon_pt2pt_recv(buf, count, &dt, source, tag, &c->pt2pt, &req);
+    axon_mpi_status_set(status, &req);
+    if (req.status.MPI_ERROR != MPI_SUCCESS)
+        return axon_mpi_error(c, func, req.status.MPI_ERROR, "the receive failed");
     return MPI_SUCCESS;
 }
 

@@ -143,6 +143,42 @@ int axon_pt2pt_recv_post(struct axon_request *req)
     return MPI_SUCCESS;
 }
 
+int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
+                    struct axon_pt2pt_comm *comm, struct axon_request *req)
+{
+    /* Only what a receive reads is set: the rest of the (large) request is never touched here. */
+    req->kind = AXON_REQUEST_RECV;
+    atomic_store_explicit(&req->complete, 0, memory_order_relaxed);
+    req->pending = 1;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->bytes = 0;
+    req->cancelled = false;
+    req->user_freed = false;
+    req->persistent = false;
+    req->cursor_live = false;
+    req->ucx_request = NULL;
+    req->comm = comm;
+    req->buf = buf;
+    req->count = count;
+    req->dt = *dt;
+    req->peer = source;
+    req->tag = tag;
+    if (source == MPI_PROC_NULL) {
+        req->status.MPI_SOURCE = MPI_PROC_NULL;
+        req->status.MPI_TAG = MPI_ANY_TAG;
+        return MPI_SUCCESS;
+    }
+    axon_pt2pt_busy_add(comm, 1);
+    axon_pt2pt_recv_post(req);
+    axon_request_wait(req);
+    if (req->cursor_live) {
+        axon_dloop_cursor_fini(&req->cursor);
+        req->cursor_live = false;
+    }
+    axon_pt2pt_busy_add(comm, -1);
+    return MPI_SUCCESS;
+}
+
 int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
                      struct axon_pt2pt_comm *comm, struct axon_request **reqp)
 {

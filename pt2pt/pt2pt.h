@@ -92,6 +92,10 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **req);
 /* A blocking standard-mode send of bytes contiguous bytes at buf (the fast path of MPI_Send). */
 int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, struct axon_pt2pt_comm *comm);
+/* A blocking receive into a request the caller owns (on its stack): no pool, no handle. When it
+ * returns the request holds the status (axon_request's status and bytes) and nothing else to free. */
+int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
+                    struct axon_pt2pt_comm *comm, struct axon_request *req);
 int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int source, int tag,
                      struct axon_pt2pt_comm *comm, struct axon_request **req);
 /* A request that is not started: the arguments of a send or a receive, for axon_pt2pt_start (persistent

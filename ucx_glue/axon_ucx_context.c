@@ -1,5 +1,6 @@
 /* The UCP context and the worker: created at MPI_Init, with the features the library uses (active
- * messages for pt2pt, RMA for rendezvous and one-sided), and torn down at MPI_Finalize. */
+ * messages, whose rendezvous UCX completes zero-copy on its own RMA lanes), and torn down at
+ * MPI_Finalize. */
 #include "ucx_glue/ucx_glue.h"
 
 #include "runtime/runtime.h"
@@ -51,7 +52,10 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA,
+        /* Active messages only: rendezvous still moves payloads zero-copy (UCX adds its RMA lanes
+         * for that by itself), and without UCP_FEATURE_RMA no extra interface is polled on every
+         * progress call. One-sided communication will ask for RMA when it arrives. */
+        .features = UCP_FEATURE_AM,
         .mt_workers_shared = 0,
         .estimated_num_eps = (size_t)axon_ucx.nranks,
     };

@@ -1,7 +1,8 @@
-/* The UCX layer: one UCP context (active messages and RMA) and one worker per process, endpoints to the
- * other ranks made on first use, the progress call that every waiting loop in the library goes through,
- * and a shutdown that loses no message in flight. Layers above send active messages through the
- * endpoints this layer hands out; they never create UCX objects themselves. */
+/* The UCX layer: one UCP context (active messages; RMA joins with one-sided communication) and one
+ * worker per process, endpoints to the other ranks made on first use, the progress call that every
+ * waiting loop in the library goes through, and a shutdown that loses no message in flight. Layers
+ * above send active messages through the endpoints this layer hands out; they never create UCX objects
+ * themselves. */
 #ifndef AXON_UCX_GLUE_H
 #define AXON_UCX_GLUE_H
 
