@@ -558,6 +558,7 @@ AXON_MPI_API(int, Comm_free, (MPI_Comm * comm));
 AXON_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 AXON_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
 AXON_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+AXON_MPI_API(int, Comm_get_parent, (MPI_Comm * parent));
 AXON_MPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
 AXON_MPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
 AXON_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));

@@ -1,5 +1,6 @@
 /* MPI_Comm_rank and MPI_Comm_size, for every communicator: the rank and size in the local group (the
- * only group of an intracommunicator; MPI_Comm_remote_size tells an intercommunicator's other one). */
+ * only group of an intracommunicator; MPI_Comm_remote_size tells an intercommunicator's other one);
+ * and MPI_Comm_get_parent. */
 #include "mpi/axon_mpi.h"
 
 AXON_MPI_WEAK(Comm_rank)
@@ -25,5 +26,18 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     if (!size)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "size is a NULL pointer");
     *size = c->size;
+    return MPI_SUCCESS;
+}
+
+/* Axon starts no processes at run time (no MPI_Comm_spawn), so no process has a parent: the standard's
+ * answer is MPI_COMM_NULL. Libraries built against MPICH (mpi4py among them) link this call. */
+AXON_MPI_WEAK(Comm_get_parent)
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    static const char func[] = "MPI_Comm_get_parent";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!parent)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "parent is a NULL pointer");
+    *parent = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

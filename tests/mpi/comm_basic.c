@@ -86,6 +86,8 @@ int main(int argc, char **argv)
     int inter = -1;
     MPI_Comm_test_inter(dup, &inter);
     EXPECT(inter == 0);
+    MPI_Comm parent = MPI_COMM_WORLD;
+    EXPECT(MPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent == MPI_COMM_NULL);
 
     /* 2. Split odd/even with reversed keys: rank order reversed within each color. */
     MPI_Comm half;
