@@ -30,6 +30,16 @@ int axon_pt2pt_request_proc_null(struct axon_request **req)
     return MPI_SUCCESS;
 }
 
+/* The protocol flag of a message of `bytes`: with AXON_EAGER_LIMIT set, eager up to it and rendezvous
+ * beyond; with auto (-1), none, and UCX's threshold for the transport decides. */
+static inline uint32_t axon_pt2pt_protocol_flags(int64_t bytes)
+{
+    long limit = axon_config.eager_limit;
+    if (limit < 0)
+        return 0;
+    return bytes <= limit ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV;
+}
+
 /* Puts a send request's message on the wire: its fields (comm, peer, tag, mode, buffer) are set. On an
  * error the request is left complete, with nothing in flight. */
 int axon_pt2pt_send_post(struct axon_request *req)
@@ -55,15 +65,17 @@ int axon_pt2pt_send_post(struct axon_request *req)
     _Static_assert(sizeof(hdr) <= sizeof(req->header), "the header fits the request");
     memcpy(req->header, &hdr, sizeof(hdr));
 
+    const struct axon_dtype_layout *dt = &req->dt;
+    int64_t bytes = req->count * dt->size;
     ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE,
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE |
+                        UCP_OP_ATTR_FIELD_FLAGS,
         .cb.send = axon_pt2pt_send_done,
         .user_data = req,
+        .flags = axon_pt2pt_protocol_flags(bytes),
     };
     const void *payload;
     size_t payload_count;
-    const struct axon_dtype_layout *dt = &req->dt;
-    int64_t bytes = req->count * dt->size;
     if (dt->contig || bytes == 0) {
         param.datatype = ucp_dt_make_contig(1);
         payload = (const char *)req->buf + dt->true_lb;
@@ -115,8 +127,9 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         .sync_world_rank = axon_runtime_job.rank,
     };
     ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_FLAGS,
         .datatype = ucp_dt_make_contig(1),
+        .flags = axon_pt2pt_protocol_flags(bytes),
     };
     axon_ucx_lock();
     ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, &hdr, sizeof(hdr), buf, (size_t)bytes, &param);

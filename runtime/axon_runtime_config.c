@@ -21,6 +21,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "progress polls without news before a waiting rank starts to yield"},
     {"AXON_OVERSUBSCRIBED", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(oversubscribed), NULL,
      "whether this node runs more ranks than cores (mpirun sets it; auto: compare local ranks to cores)"},
+    {"AXON_EAGER_LIMIT", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(eager_limit), NULL,
+     "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
+     "auto: UCX's threshold for the transport"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };
@@ -112,6 +115,10 @@ int axon_runtime_config_parse(const struct axon_config_entry *entry, const char 
     switch (entry->type) {
     case AXON_CONFIG_INT: rc = axon_config_parse_long(text, &value, 0); break;
     case AXON_CONFIG_SIZE:
+        if (strcasecmp(text, "auto") == 0) {
+            value = -1;
+            break;
+        }
         rc = axon_config_parse_long(text, &value, 1);
         if (rc == 0 && value < 0)
             rc = -1;
@@ -169,6 +176,12 @@ void axon_runtime_config_format(const struct axon_config_entry *entry, const str
         return;
     case AXON_CONFIG_TRISTATE:
         snprintf(buf, len, "%s", value < 0 ? "auto" : value ? "yes" : "no");
+        return;
+    case AXON_CONFIG_SIZE:
+        if (value < 0)
+            snprintf(buf, len, "auto");
+        else
+            snprintf(buf, len, "%ld", value);
         return;
     case AXON_CONFIG_ENUM: {
         const char *p = entry->values;

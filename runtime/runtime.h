@@ -14,7 +14,7 @@
 
 enum axon_config_type {
     AXON_CONFIG_INT,      /* a decimal integer */
-    AXON_CONFIG_SIZE,     /* bytes, with an optional k/m/g suffix (powers of 1024) */
+    AXON_CONFIG_SIZE,     /* bytes, with an optional k/m/g suffix (powers of 1024); "auto" is -1 */
     AXON_CONFIG_BOOL,     /* 1/0, yes/no, on/off, true/false */
     AXON_CONFIG_TRISTATE, /* auto, or a boolean: -1 means auto */
     AXON_CONFIG_ENUM,     /* one of a '|'-separated list of words; stored as its index */
@@ -34,6 +34,7 @@ struct axon_config {
     long spin_count;    /* idle polls before a waiting rank backs off */
     long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
     long verbose;
+    long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
 };
 
 struct axon_config_entry {

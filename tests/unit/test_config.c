@@ -81,6 +81,14 @@ START_TEST(test_types)
     ck_assert_int_eq(cfg.spin_count, 4L << 20);
     ck_assert_int_eq(axon_runtime_config_parse(&size, "-1", &cfg, err, sizeof(err)), MPI_ERR_OTHER);
     ck_assert_int_eq(axon_runtime_config_parse(&size, "3x", &cfg, err, sizeof(err)), MPI_ERR_OTHER);
+    ck_assert_int_eq(axon_runtime_config_parse(&size, "auto", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.spin_count, -1);
+    axon_runtime_config_format(&size, &cfg, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "auto");
+    const struct axon_config_entry *eager = find("AXON_EAGER_LIMIT");
+    ck_assert_ptr_nonnull(eager);
+    ck_assert_int_eq(axon_runtime_config_parse(eager, "8k", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.eager_limit, 8192);
 
     const struct axon_config_entry *tri = find("AXON_OVERSUBSCRIBED");
     ck_assert_ptr_nonnull(tri);
