@@ -12,150 +12,54 @@
  * rank 0 rather than a reduction, so bench/compare can build it with any MPI's wrapper and pair its
  * rows across Axon, Open MPI and MPICH. Rank 0 prints "size MB/s Messages/s" rows.
  * Usage: osu_style_mbw_mr [-m [MIN:]MAX] [-i iterations] [-x warmup] [-W window] [-p pairs] */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "osu_style_common.h"
 
-enum { TAG_DATA = 100, TAG_ACK = 101, TAG_SYNC = 102, TAG_RESULT = 103, LARGE = 8192 };
-
-/* "MAX", "MIN:MAX", "MIN:" or ":MAX"; returns 0 when the text is not one of these. */
-static int parse_sizes(const char *arg, long *min, long *max)
-{
-    char *end;
-    const char *colon = strchr(arg, ':');
-    if (!colon) {
-        *max = strtol(arg, &end, 10);
-        return end != arg && *end == '\0';
-    }
-    if (colon != arg) {
-        *min = strtol(arg, &end, 10);
-        if (end != colon)
-            return 0;
-    }
-    if (colon[1] != '\0') {
-        *max = strtol(colon + 1, &end, 10);
-        if (*end != '\0')
-            return 0;
-    }
-    return 1;
-}
-
-/* A barrier over ranks 0..n-1 out of point-to-point calls: everyone checks in with rank 0 by a
- * zero-byte message and leaves when rank 0 has heard from all and answers. */
-static void sync_ranks(int rank, int n)
-{
-    char out = 0, in = 0;
-    if (rank >= n)
-        return;
-    if (rank == 0) {
-        for (int r = 1; r < n; r++)
-            MPI_Recv(&in, 0, MPI_CHAR, r, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int r = 1; r < n; r++)
-            MPI_Send(&out, 0, MPI_CHAR, r, TAG_SYNC, MPI_COMM_WORLD);
-    } else {
-        MPI_Sendrecv(&out, 0, MPI_CHAR, 0, TAG_SYNC, &in, 0, MPI_CHAR, 0, TAG_SYNC, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-    }
-}
+enum { TAG_DATA = 100, TAG_ACK = 101 };
 
 int main(int argc, char **argv)
 {
-    long min = 1, max = 1L << 22;
-    int iters = 100, iters_large = 20, warmup = 10, warmup_large = 2, window = 64, pairs = 0, opt;
-    int bad = 0;
-    MPI_Init(&argc, &argv);
-    int rank, nranks;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    while ((opt = getopt(argc, argv, "m:i:x:W:p:h")) != -1) {
-        if (opt == 'm')
-            bad |= !parse_sizes(optarg, &min, &max);
-        else if (opt == 'i')
-            iters = iters_large = atoi(optarg);
-        else if (opt == 'x')
-            warmup = warmup_large = atoi(optarg);
-        else if (opt == 'W')
-            window = atoi(optarg);
-        else if (opt == 'p')
-            pairs = atoi(optarg);
-        else
-            bad = 1 + (opt == 'h');
-    }
-    if (pairs == 0)
-        pairs = nranks / 2;
-    if (bad || min < 0 || max < min || max > 1L << 30 || iters < 1 || warmup < 0 || window < 1 ||
-        pairs < 1 || pairs > nranks / 2) {
-        if (rank == 0)
-            fprintf(bad == 2 ? stdout : stderr,
-                    "usage: osu_style_mbw_mr [-m [MIN:]MAX] [-i iterations] [-x warmup] [-W window] "
-                    "[-p pairs]\n(at least 2 ranks; pairs at most half the ranks)\n");
-        MPI_Finalize();
-        return bad == 2 ? 0 : 1;
-    }
-    int sender = rank < pairs, receiver = !sender && rank < 2 * pairs;
+    struct osu_bench b;
+    osu_init(&b, &argc, &argv, "osu_style_mbw_mr", OSU_BANDWIDTH_TEST, OSU_OPT_WINDOW | OSU_OPT_PAIRS);
+    int pairs = b.pairs, window = b.window;
+    int sender = b.rank < pairs, receiver = !sender && b.rank < 2 * pairs;
     /* The ack is 4 bytes, so the buffers hold at least that much. */
-    size_t bytes = (size_t)(max < 4 ? 4 : max);
-    char *sbuf = NULL, *rbuf = NULL;
-    MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)window);
-    /* Statuses rather than MPI_STATUSES_IGNORE, as in OSU: with MPICH's header, gcc warns about it. */
-    MPI_Status *statuses = malloc(sizeof(MPI_Status) * (size_t)window);
-    if (posix_memalign((void **)&sbuf, 4096, bytes) || posix_memalign((void **)&rbuf, 4096, bytes) ||
-        !req || !statuses) {
-        fprintf(stderr, "osu_style_mbw_mr: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    memset(sbuf, 'a', bytes);
-    memset(rbuf, 'b', bytes);
-    if (rank == 0)
-        printf("# OSU-style MPI multiple bandwidth / message rate test\n"
-               "# [ pairs: %d ] [ window size: %d ]\n%-10s%18s%18s\n",
-               pairs, window, "# Size", "MB/s", "Messages/s");
-    for (long n = min; n <= max; n = n ? n * 2 : 1) {
-        int it = n > LARGE ? iters_large : iters, wu = n > LARGE ? warmup_large : warmup;
+    osu_alloc(&b, 4, window);
+    osu_print_header(&b, "multiple bandwidth / message rate", OSU_OPT_PAIRS | OSU_OPT_WINDOW, 2, "MB/s",
+                     "Messages/s");
+    for (long n = b.min; n <= b.max; n = osu_next_size(n)) {
+        int it = osu_iters(&b, n), wu = osu_warmup(&b, n);
         double t0 = 0, t = 0;
-        sync_ranks(rank, nranks);
-        if (!sender && !receiver)
-            sync_ranks(rank, nranks); /* the one after the warm-up */
+        osu_start_size(&b, sender || receiver);
         for (int i = 0; (sender || receiver) && i < it + wu; i++) {
             if (i == wu) {
                 /* Every pair starts its timed windows together, as after OSU's barrier. */
-                sync_ranks(rank, nranks);
+                osu_sync(b.rank, b.nranks);
                 t0 = MPI_Wtime();
             }
             if (sender) {
                 for (int w = 0; w < window; w++)
-                    MPI_Isend(sbuf, (int)n, MPI_CHAR, rank + pairs, TAG_DATA, MPI_COMM_WORLD, &req[w]);
-                MPI_Waitall(window, req, statuses);
-                MPI_Recv(rbuf, 4, MPI_CHAR, rank + pairs, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Isend(b.sbuf, (int)n, MPI_CHAR, b.rank + pairs, TAG_DATA, MPI_COMM_WORLD,
+                              &b.req[w]);
+                MPI_Waitall(window, b.req, b.statuses);
+                MPI_Recv(b.rbuf, 4, MPI_CHAR, b.rank + pairs, TAG_ACK, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
             } else {
                 for (int w = 0; w < window; w++)
-                    MPI_Irecv(rbuf, (int)n, MPI_CHAR, rank - pairs, TAG_DATA, MPI_COMM_WORLD, &req[w]);
-                MPI_Waitall(window, req, statuses);
-                MPI_Send(sbuf, 4, MPI_CHAR, rank - pairs, TAG_ACK, MPI_COMM_WORLD);
+                    MPI_Irecv(b.rbuf, (int)n, MPI_CHAR, b.rank - pairs, TAG_DATA, MPI_COMM_WORLD,
+                              &b.req[w]);
+                MPI_Waitall(window, b.req, b.statuses);
+                MPI_Send(b.sbuf, 4, MPI_CHAR, b.rank - pairs, TAG_ACK, MPI_COMM_WORLD);
             }
         }
         if (sender)
             t = MPI_Wtime() - t0;
-        if (rank == 0) {
-            double other;
-            for (int r = 1; r < pairs; r++) {
-                MPI_Recv(&other, 1, MPI_DOUBLE, r, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                if (other > t)
-                    t = other;
-            }
+        /* The slowest sender's time. */
+        t = osu_collect(b.rank, pairs, t, OSU_MAX);
+        if (b.rank == 0) {
             double msgs = (double)pairs * it * window;
-            printf("%-10ld%18.2f%18.2f\n", n, msgs * n / 1e6 / t, msgs / t);
-            fflush(stdout);
-        } else if (sender) {
-            MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG_RESULT, MPI_COMM_WORLD);
+            osu_print_row(n, 2, msgs * n / 1e6 / t, msgs / t);
         }
     }
-    free(req);
-    free(statuses);
-    free(sbuf);
-    free(rbuf);
-    MPI_Finalize();
+    osu_finish(&b);
     return 0;
 }
