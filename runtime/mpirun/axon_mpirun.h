@@ -1,8 +1,10 @@
 /* mpirun: a launcher for one machine. It is a PMIx server (libpmix's server API) that forks the ranks of
  * one job, answers their fences, forwards their output, stdin and signals, and ends the whole job at the
- * first failure with the failure's exit code. This header joins the four parts: the command line
+ * first failure with the failure's exit code. This header joins the parts main() calls: the command line
  * (axon_mpirun_args.c, pure logic so unit tests can call it), the PMIx server (axon_mpirun_server.c),
- * the ranks and the event loop (axon_mpirun_launch.c), and main() (axon_mpirun_main.c). */
+ * the starting of ranks (axon_mpirun_spawn.c), the job and its event loop (axon_mpirun_launch.c, with
+ * the ranks' output in axon_mpirun_output.c; axon_mpirun_job.h joins those three), and main()
+ * (axon_mpirun_main.c). */
 #ifndef AXON_MPIRUN_H
 #define AXON_MPIRUN_H
 
@@ -102,14 +104,17 @@ bool axon_mpirun_server_stop(struct axon_mpirun_server *srv, bool finalize);
 /* Removes a directory tree; used for the temp directory, whatever libpmix put in it. */
 int axon_mpirun_server_remove_tree(const char *path);
 
-/* ---- ranks and the event loop (axon_mpirun_launch.c) --------------------------------------------- */
+/* ---- starting ranks (axon_mpirun_spawn.c) -------------------------------------------------------- */
+
+/* Finds the program as execvp would (PATH search unless it has a '/'); 0, or an errno value. */
+int axon_mpirun_spawn_find_program(const char *prog, const char *wdir);
+
+/* ---- the job and the event loop (axon_mpirun_launch.c) ------------------------------------------- */
 
 /* mpirun's signal handling (a self-pipe the loop reads; SIGPIPE ignored), from before the server starts
  * until it is gone, so a signal at any time still ends in the cleanup. */
 int axon_mpirun_launch_signals_install(void);
 void axon_mpirun_launch_signals_uninstall(void);
-/* Finds the program as execvp would (PATH search unless it has a '/'); 0, or an errno value. */
-int axon_mpirun_launch_find_program(const char *prog, const char *wdir);
 /* Runs the whole job: forks the ranks, loops until they have all ended, returns mpirun's exit code and
  * tells whether the job failed (MPI_Abort with code 0 fails with exit code 0). The server must be
  * started; its event pipe's read end is event_read_fd. */

@@ -36,7 +36,7 @@ static int axon_mpirun_main_check(const struct axon_mpirun_options *opts)
         }
     }
     const char *prog = opts->prog_argv[0];
-    int err = axon_mpirun_launch_find_program(prog, opts->wdir);
+    int err = axon_mpirun_spawn_find_program(prog, opts->wdir);
     if (err) {
         fprintf(stderr, "mpirun: cannot run '%s': %s\n", prog, strerror(err));
         return err == ENOENT || err == ENOTDIR ? 127 : 126;
