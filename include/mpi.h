@@ -599,6 +599,87 @@ AXON_MPI_API(int, Info_delete, (MPI_Info info, const char *key));
 AXON_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 AXON_MPI_API(int, Info_free, (MPI_Info * info));
 
+/* Reduction operations */
+AXON_MPI_API(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op));
+AXON_MPI_API(int, Op_free, (MPI_Op * op));
+AXON_MPI_API(int, Op_commutative, (MPI_Op op, int *commute));
+AXON_MPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op));
+
+/* Collectives */
+AXON_MPI_API(int, Barrier, (MPI_Comm comm));
+AXON_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm));
+AXON_MPI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm));
+AXON_MPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                           MPI_Comm comm));
+AXON_MPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm));
+AXON_MPI_API(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                         MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm));
+AXON_MPI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm));
+AXON_MPI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Request *request));
+AXON_MPI_API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request));
+AXON_MPI_API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request));
+AXON_MPI_API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request));
+AXON_MPI_API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request));
+AXON_MPI_API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                          MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Request *request));
+
 /* Topologies */
 AXON_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
 AXON_MPI_API(int, Cart_create,

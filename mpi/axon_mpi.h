@@ -96,6 +96,7 @@ struct axon_comm {
     struct axon_attr *attrs;       /* cached attributes, in the order they were first set */
     MPI_Info info;                 /* MPI_Comm_set_info's hints, or MPI_INFO_NULL */
     struct axon_comm *zombie_next; /* freed, waiting for its last request */
+    atomic_uint coll_seq;          /* collectives started on it: their tags (mpi/axon_mpi_coll.c) */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */

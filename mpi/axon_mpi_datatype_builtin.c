@@ -159,6 +159,10 @@ int axon_mpi_datatype_init(void)
                           offsetof(__typeof__(ldi), i), sizeof(ldi));
     if (rc != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
+    for (unsigned i = 0; i < AXON_DATATYPE_NPAIRS; i++) {
+        axon_pair_types[i].layout.basic = (MPI_Datatype)(AXON_DATATYPE_DIRECT | i);
+        axon_pair_types[i].layout.basic_count = 1;
+    }
     return axon_mpi_datatype_table_init();
 }
 
@@ -180,7 +184,8 @@ bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout
         return false;
     if (AXON_HANDLE_KIND(h) == AXON_HANDLE_KIND_BUILTIN) {
         int64_t size = (h >> 8) & 0xffu;
-        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .contig = true};
+        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .contig = true, .basic = handle,
+                                             .basic_count = 1};
         return true;
     }
     if (AXON_HANDLE_KIND(h) != AXON_HANDLE_KIND_DIRECT)

@@ -77,6 +77,32 @@ bool axon_mpi_datatype_describe(MPI_Datatype handle, struct axon_dtype_desc *des
 
 /* ---- creation and references ---------------------------------------------------------------------- */
 
+/* The one predefined type that the old types are made of (markers aside), for reductions; how many of
+ * it make one element. */
+static void axon_datatype_basic(int ntypes, const MPI_Datatype *types, struct axon_dtype_layout *layout)
+{
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+    for (int i = 0; i < ntypes; i++) {
+        if (types[i] == MPI_LB || types[i] == MPI_UB)
+            continue;
+        const struct axon_datatype *child = axon_mpi_datatype_lookup(types[i]);
+        MPI_Datatype b = axon_mpi_datatype_is_predefined(types[i]) ? types[i] : child ? child->layout.basic
+                                                                                      : MPI_DATATYPE_NULL;
+        if (b == MPI_DATATYPE_NULL || (basic != MPI_DATATYPE_NULL && b != basic)) {
+            basic = MPI_DATATYPE_NULL;
+            break;
+        }
+        basic = b;
+    }
+    struct axon_dtype_desc d;
+    layout->basic = MPI_DATATYPE_NULL;
+    layout->basic_count = 0;
+    if (basic != MPI_DATATYPE_NULL && axon_mpi_datatype_predefined_desc(basic, &d) && d.size > 0) {
+        layout->basic = basic;
+        layout->basic_count = layout->size / d.size;
+    }
+}
+
 static void *axon_datatype_copy(const void *src, size_t n, size_t elem)
 {
     if (n == 0)
@@ -119,6 +145,7 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
          * contiguous types also spares their requests a reference count. */
         .loop = desc->contig ? NULL : desc->loop,
     };
+    axon_datatype_basic(ntypes, types, &t->layout);
     t->combiner = combiner;
     t->nints = nints;
     t->naddrs = naddrs;

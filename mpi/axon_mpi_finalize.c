@@ -2,6 +2,8 @@
  * flight is lost), leave the PMIx server, and mark the process finalized. */
 #include "mpi/axon_mpi.h"
 
+#include "coll/axon_coll_sched.h"
+
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
@@ -19,6 +21,7 @@ int PMPI_Finalize(void)
      * can go before the transport: its queues hold only messages nobody will receive. Buffered sends
      * are the exception: the user has no request to wait on, so they are drained here. */
     axon_mpi_bsend_finalize();
+    axon_coll_finalize();
     axon_mpi_comm_table_finalize();
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();

@@ -2,6 +2,8 @@
  * exchange worker addresses, and make the predefined communicators. No CUDA context is made here. */
 #include "mpi/axon_mpi.h"
 
+#include "coll/axon_coll_sched.h"
+
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
@@ -49,6 +51,8 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
         axon_mpi_init_fail(func, "cannot build the predefined datatypes");
     if (axon_mpi_comm_table_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot create the predefined communicators");
+    if (axon_coll_init() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot set up the collectives");
 
     axon_mpi_state.thread_level = level;
     axon_mpi_state.main_thread = pthread_self();

@@ -394,6 +394,8 @@ int PMPI_Cancel(MPI_Request *request)
     AXON_MPI_REQUEST_LOOKUP(func, *request, req);
     if (axon_mpi_request_inactive(req))
         return MPI_SUCCESS; /* nothing is in flight */
+    if (req->kind == AXON_REQUEST_COLL)
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "a nonblocking collective cannot be cancelled");
     return axon_pt2pt_cancel(req);
 }
 

@@ -98,6 +98,25 @@ int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request
     return MPI_SUCCESS;
 }
 
+int axon_request_alloc_coll(struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_COLL, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    atomic_store_explicit(&req->complete, 0, memory_order_release);
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
+void axon_request_coll_complete(struct axon_request *req, int err)
+{
+    req->status.MPI_ERROR = err;
+    axon_pt2pt_request_event(req);
+}
+
 struct axon_request *axon_request_get(uint32_t index)
 {
     return axon_runtime_pool_get(&axon_request_pool, index);

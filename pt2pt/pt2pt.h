@@ -26,6 +26,9 @@ struct axon_dtype_layout {
     int64_t true_lb;       /* where the first byte of data lies, from the buffer's start */
     bool contig;           /* count elements are one block of count*size bytes at true_lb */
     const struct axon_dloop *loop; /* the layout, when not contig */
+    MPI_Datatype basic;    /* the one predefined type the data is made of (reductions), or
+                            * MPI_DATATYPE_NULL when it mixes types; a pair type is its own basic */
+    int64_t basic_count;   /* basic elements in one element */
 };
 
 /* A communicator as the engine sees it. The layer above embeds it in its communicator object. */
@@ -42,6 +45,7 @@ enum axon_request_kind {
     AXON_REQUEST_SEND,
     AXON_REQUEST_RECV,
     AXON_REQUEST_DONE,       /* born complete (MPI_PROC_NULL) */
+    AXON_REQUEST_COLL,       /* a collective: its schedule (coll/) completes it */
 };
 
 /* BUFFERED only marks persistent buffered sends: the MPI layer copies their data into the attached
@@ -122,6 +126,10 @@ int axon_pt2pt_cancel(struct axon_request *req);
 
 /* A request born complete, of the kind given (a buffered send, whose data is already copied). */
 int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request **req);
+/* A collective's request: not complete until axon_request_coll_complete, which the schedule calls
+ * under the transport lock (a request the user freed meanwhile goes back to the pool then). */
+int axon_request_alloc_coll(struct axon_request **req);
+void axon_request_coll_complete(struct axon_request *req, int err);
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
 bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */

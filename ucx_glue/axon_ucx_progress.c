@@ -12,16 +12,19 @@
 #include <time.h>
 
 static pthread_mutex_t axon_ucx_transport_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The lock nests in one thread: the collectives' progress hook runs under it and posts through the
+ * engine's entry points, which take it again. */
+static _Thread_local int axon_ucx_lock_depth;
 
 void axon_ucx_lock(void)
 {
-    if (axon_ucx.thread_multiple)
+    if (axon_ucx.thread_multiple && axon_ucx_lock_depth++ == 0)
         pthread_mutex_lock(&axon_ucx_transport_lock);
 }
 
 void axon_ucx_unlock(void)
 {
-    if (axon_ucx.thread_multiple)
+    if (axon_ucx.thread_multiple && --axon_ucx_lock_depth == 0)
         pthread_mutex_unlock(&axon_ucx_transport_lock);
 }
 

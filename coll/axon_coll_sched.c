@@ -1,0 +1,495 @@
+/* The schedule engine: builds the rounds and steps of a collective (coll/axon_coll_sched.h) and runs
+ * them. A running schedule sits on one list of outstanding schedules; the progress hook walks the list,
+ * and for each schedule starts its current round (local steps run at once, messages are posted) or, once
+ * every message of the round has completed, moves on to the next. The list and every schedule on it are
+ * guarded by the transport lock (axon_ucx_lock, which nests), so the hook, the calls that start schedules
+ * and the engine's own callbacks never race under MPI_THREAD_MULTIPLE. */
+#include "coll/axon_coll_sched.h"
+
+#include "coll/axon_coll_op.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct axon_dtype_layout axon_coll_bytes = {.size = 1, .extent = 1, .true_lb = 0, .contig = true};
+
+enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
+
+struct axon_coll_step {
+    enum axon_coll_step_kind kind;
+    int peer;
+    const void *src;             /* send, copy, reduce (in) */
+    void *dst;                   /* recv, copy, reduce (inout) */
+    int64_t count, dcount;
+    struct axon_dtype_layout dt; /* send, recv, copy's source */
+    struct axon_dtype_layout ddt; /* copy's destination */
+    void *handle;                /* a posted message */
+};
+
+struct axon_coll_sched {
+    struct axon_pt2pt_comm *pc;
+    int rank, size, tag;
+    int err;                     /* the first error, sticky */
+
+    struct axon_coll_step *steps;
+    int nsteps, cap_steps;
+    int *round_end;              /* round i is steps [round_end[i-1], round_end[i]) */
+    int nrounds, cap_rounds;
+
+    int cur;                     /* the running round */
+    bool started;                /* its steps are posted */
+
+    struct axon_coll_op *op;
+    MPI_Datatype datatype;
+    struct axon_dtype_layout op_dt;
+
+    void **scratch;
+    int nscratch, cap_scratch;
+    struct axon_dloop **loops;   /* layouts retained while the schedule lives */
+    int nloops, cap_loops;
+
+    struct axon_request *req;
+    void (*on_end)(void *, int);
+    void *on_end_arg;
+    struct axon_coll_sched *next;
+};
+
+/* ---- transport ------------------------------------------------------------------------------------ */
+
+static int axon_coll_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int peer,
+                                 int tag, struct axon_pt2pt_comm *pc, void **handle)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_isend(buf, count, dt, peer, tag, pc, AXON_SEND_STANDARD, &req);
+    if (rc == MPI_SUCCESS)
+        *handle = req;
+    return rc;
+}
+
+static int axon_coll_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, int peer, int tag,
+                                 struct axon_pt2pt_comm *pc, void **handle)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_irecv(buf, count, dt, peer, tag, pc, &req);
+    if (rc == MPI_SUCCESS)
+        *handle = req;
+    return rc;
+}
+
+static bool axon_coll_pt2pt_done(void *handle, int *err)
+{
+    struct axon_request *req = handle;
+    if (!atomic_load_explicit(&req->complete, memory_order_acquire))
+        return false;
+    *err = req->status.MPI_ERROR;
+    /* The sizes of a collective's messages always agree on correct calls: a longer message means
+     * the members disagree about the counts. */
+    if (*err == MPI_SUCCESS && req->kind == AXON_REQUEST_RECV && req->bytes > req->count * req->dt.size)
+        *err = MPI_ERR_TRUNCATE;
+    return true;
+}
+
+static void axon_coll_pt2pt_release(void *handle)
+{
+    axon_request_free(handle);
+}
+
+static const struct axon_coll_transport axon_coll_pt2pt_transport = {
+    axon_coll_pt2pt_isend, axon_coll_pt2pt_irecv, axon_coll_pt2pt_done, axon_coll_pt2pt_release};
+static const struct axon_coll_transport *axon_coll_transport = &axon_coll_pt2pt_transport;
+
+void axon_coll_sched_set_transport(const struct axon_coll_transport *t)
+{
+    axon_coll_transport = t ? t : &axon_coll_pt2pt_transport;
+}
+
+/* ---- building ------------------------------------------------------------------------------------- */
+
+int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_sched **out)
+{
+    struct axon_coll_sched *s = calloc(1, sizeof(*s));
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    s->pc = pc;
+    s->rank = rank;
+    s->size = size;
+    s->tag = tag;
+    s->datatype = MPI_DATATYPE_NULL;
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+int axon_coll_sched_rank(const struct axon_coll_sched *s)
+{
+    return s->rank;
+}
+
+int axon_coll_sched_size(const struct axon_coll_sched *s)
+{
+    return s->size;
+}
+
+/* Grows an array to hold one more element; false (and the error recorded) when out of memory. */
+static bool axon_coll_grow(struct axon_coll_sched *s, void **array, int n, int *cap, size_t elem)
+{
+    if (n < *cap)
+        return true;
+    int ncap = *cap ? *cap * 2 : 8;
+    void *p = realloc(*array, elem * (size_t)ncap);
+    if (!p) {
+        if (s->err == MPI_SUCCESS)
+            s->err = MPI_ERR_NO_MEM;
+        return false;
+    }
+    *array = p;
+    *cap = ncap;
+    return true;
+}
+
+static void axon_coll_keep_loop(struct axon_coll_sched *s, const struct axon_dtype_layout *dt)
+{
+    if (!dt->loop)
+        return;
+    if (!axon_coll_grow(s, (void **)&s->loops, s->nloops, &s->cap_loops, sizeof(*s->loops)))
+        return;
+    axon_dloop_retain((struct axon_dloop *)dt->loop);
+    s->loops[s->nloops++] = (struct axon_dloop *)dt->loop;
+}
+
+void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
+                            const struct axon_dtype_layout *dt)
+{
+    if (op)
+        axon_coll_op_retain(op);
+    s->op = op;
+    s->datatype = datatype;
+    s->op_dt = *dt;
+    axon_coll_keep_loop(s, dt);
+}
+
+void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
+{
+    if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch)))
+        return NULL;
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        if (s->err == MPI_SUCCESS)
+            s->err = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    s->scratch[s->nscratch++] = p;
+    return p;
+}
+
+void axon_coll_sched_round(struct axon_coll_sched *s)
+{
+    int last = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
+    if (s->nsteps == last)
+        return;
+    if (!axon_coll_grow(s, (void **)&s->round_end, s->nrounds, &s->cap_rounds, sizeof(*s->round_end)))
+        return;
+    s->round_end[s->nrounds++] = s->nsteps;
+}
+
+static struct axon_coll_step *axon_coll_step_add(struct axon_coll_sched *s, enum axon_coll_step_kind kind)
+{
+    if (!axon_coll_grow(s, (void **)&s->steps, s->nsteps, &s->cap_steps, sizeof(*s->steps)))
+        return NULL;
+    struct axon_coll_step *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->kind = kind;
+    st->peer = MPI_PROC_NULL;
+    return st;
+}
+
+void axon_coll_sched_send(struct axon_coll_sched *s, const void *buf, int64_t count,
+                          const struct axon_dtype_layout *dt, int peer)
+{
+    if (peer == MPI_PROC_NULL)
+        return;
+    struct axon_coll_step *st = axon_coll_step_add(s, AXON_COLL_SEND);
+    if (!st)
+        return;
+    st->src = buf;
+    st->count = count;
+    st->dt = *dt;
+    st->peer = peer;
+    axon_coll_keep_loop(s, dt);
+}
+
+void axon_coll_sched_recv(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                          int peer)
+{
+    if (peer == MPI_PROC_NULL)
+        return;
+    struct axon_coll_step *st = axon_coll_step_add(s, AXON_COLL_RECV);
+    if (!st)
+        return;
+    st->dst = buf;
+    st->count = count;
+    st->dt = *dt;
+    st->peer = peer;
+    axon_coll_keep_loop(s, dt);
+}
+
+void axon_coll_sched_copy(struct axon_coll_sched *s, const void *src, int64_t scount,
+                          const struct axon_dtype_layout *sdt, void *dst, int64_t dcount,
+                          const struct axon_dtype_layout *ddt)
+{
+    struct axon_coll_step *st = axon_coll_step_add(s, AXON_COLL_COPY);
+    if (!st)
+        return;
+    st->src = src;
+    st->count = scount;
+    st->dt = *sdt;
+    st->dst = dst;
+    st->dcount = dcount;
+    st->ddt = *ddt;
+    axon_coll_keep_loop(s, sdt);
+    axon_coll_keep_loop(s, ddt);
+}
+
+void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *inout, int64_t count)
+{
+    struct axon_coll_step *st = axon_coll_step_add(s, AXON_COLL_REDUCE);
+    if (!st)
+        return;
+    st->src = in;
+    st->dst = inout;
+    st->count = count;
+}
+
+void axon_coll_sched_on_end(struct axon_coll_sched *s, void (*fn)(void *arg, int err), void *arg)
+{
+    s->on_end = fn;
+    s->on_end_arg = arg;
+}
+
+void axon_coll_sched_discard(struct axon_coll_sched *s)
+{
+    for (int i = 0; i < s->nscratch; i++)
+        free(s->scratch[i]);
+    for (int i = 0; i < s->nloops; i++)
+        axon_dloop_release(s->loops[i]);
+    if (s->op)
+        axon_coll_op_release(s->op);
+    free(s->scratch);
+    free(s->loops);
+    free(s->steps);
+    free(s->round_end);
+    free(s);
+}
+
+/* ---- local steps ---------------------------------------------------------------------------------- */
+
+/* Copies the data of count elements of sdt at src into dcount elements of ddt at dst. */
+static int axon_coll_copy(const void *src, int64_t scount, const struct axon_dtype_layout *sdt, void *dst,
+                          int64_t dcount, const struct axon_dtype_layout *ddt)
+{
+    int64_t bytes = scount * sdt->size;
+    if (bytes > dcount * ddt->size)
+        return MPI_ERR_TRUNCATE;
+    if (bytes == 0 || src == dst)
+        return MPI_SUCCESS;
+    const char *s = (const char *)src;
+    char *d = (char *)dst;
+    struct axon_dloop_cursor cur;
+    int rc = MPI_SUCCESS;
+    if (sdt->contig && ddt->contig) {
+        memmove(d + ddt->true_lb, s + sdt->true_lb, (size_t)bytes);
+    } else if (sdt->contig) {
+        if (axon_dloop_cursor_init(&cur, ddt->loop, dcount, ddt->extent) != 0)
+            return MPI_ERR_NO_MEM;
+        axon_dloop_unpack(&cur, d, s + sdt->true_lb, bytes);
+        axon_dloop_cursor_fini(&cur);
+    } else if (ddt->contig) {
+        if (axon_dloop_cursor_init(&cur, sdt->loop, scount, sdt->extent) != 0)
+            return MPI_ERR_NO_MEM;
+        axon_dloop_pack(&cur, s, d + ddt->true_lb, bytes);
+        axon_dloop_cursor_fini(&cur);
+    } else {
+        char *tmp = malloc((size_t)bytes);
+        if (!tmp)
+            return MPI_ERR_NO_MEM;
+        rc = axon_coll_copy(src, scount, sdt, tmp, bytes, &axon_coll_bytes);
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_copy(tmp, bytes, &axon_coll_bytes, dst, dcount, ddt);
+        free(tmp);
+    }
+    return rc;
+}
+
+/* ---- running -------------------------------------------------------------------------------------- */
+
+static struct axon_coll_sched *axon_coll_list; /* outstanding schedules, oldest first */
+static int axon_coll_count;
+static bool axon_coll_in_progress;             /* the hook runs (a nested progress skips it) */
+
+static void axon_coll_note(struct axon_coll_sched *s, int rc)
+{
+    if (rc != MPI_SUCCESS && s->err == MPI_SUCCESS)
+        s->err = rc;
+}
+
+/* Starts the current round: local steps run, messages are posted. After an error the remaining steps
+ * are skipped (what was posted still completes before the schedule ends). */
+static void axon_coll_round_start(struct axon_coll_sched *s)
+{
+    int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
+    for (int i = first; i < end && s->err == MPI_SUCCESS; i++) {
+        struct axon_coll_step *st = &s->steps[i];
+        switch (st->kind) {
+        case AXON_COLL_SEND:
+            axon_coll_note(s, axon_coll_transport->isend(st->src, st->count, &st->dt, st->peer, s->tag, s->pc,
+                                                         &st->handle));
+            break;
+        case AXON_COLL_RECV:
+            axon_coll_note(s, axon_coll_transport->irecv(st->dst, st->count, &st->dt, st->peer, s->tag, s->pc,
+                                                         &st->handle));
+            break;
+        case AXON_COLL_COPY:
+            axon_coll_note(s, axon_coll_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
+            break;
+        case AXON_COLL_REDUCE:
+            if (st->count > 0)
+                axon_coll_note(s, axon_coll_op_apply(s->op, st->src, st->dst, st->count, s->datatype, &s->op_dt));
+            break;
+        }
+    }
+    s->started = true;
+}
+
+/* Whether every message of the current round has completed; releases those that have. */
+static bool axon_coll_round_done(struct axon_coll_sched *s)
+{
+    int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
+    bool all = true;
+    for (int i = first; i < end; i++) {
+        struct axon_coll_step *st = &s->steps[i];
+        if (!st->handle)
+            continue;
+        int err = MPI_SUCCESS;
+        if (!axon_coll_transport->done(st->handle, &err)) {
+            all = false;
+            continue;
+        }
+        axon_coll_note(s, err);
+        axon_coll_transport->release(st->handle);
+        st->handle = NULL;
+    }
+    return all;
+}
+
+/* Runs a schedule as far as it goes now; true when it has ended. */
+static bool axon_coll_advance(struct axon_coll_sched *s, bool *moved)
+{
+    while (s->cur < s->nrounds) {
+        if (!s->started) {
+            axon_coll_round_start(s);
+            *moved = true;
+        }
+        if (!axon_coll_round_done(s))
+            return false;
+        *moved = true;
+        s->started = false;
+        s->cur = s->err == MPI_SUCCESS ? s->cur + 1 : s->nrounds;
+    }
+    return true;
+}
+
+static void axon_coll_end(struct axon_coll_sched *s)
+{
+    int err = s->err;
+    struct axon_request *req = s->req;
+    if (s->on_end)
+        s->on_end(s->on_end_arg, err);
+    axon_coll_sched_discard(s);
+    if (req)
+        axon_request_coll_complete(req, err);
+}
+
+int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
+{
+    axon_coll_sched_round(s); /* closes the last round */
+    if (s->err != MPI_SUCCESS)
+        return s->err;
+    s->req = req;
+    axon_ucx_lock();
+    bool moved = false;
+    if (axon_coll_advance(s, &moved)) {
+        axon_coll_end(s);
+    } else {
+        /* Appended at the tail: older schedules go first in the hook. */
+        struct axon_coll_sched **p = &axon_coll_list;
+        while (*p)
+            p = &(*p)->next;
+        *p = s;
+        axon_coll_count++;
+    }
+    axon_ucx_unlock();
+    return MPI_SUCCESS;
+}
+
+int axon_coll_progress(void)
+{
+    axon_ucx_lock();
+    if (axon_coll_in_progress || !axon_coll_list) {
+        axon_ucx_unlock();
+        return 0;
+    }
+    axon_coll_in_progress = true;
+    bool moved = false;
+    struct axon_coll_sched **p = &axon_coll_list;
+    while (*p) {
+        struct axon_coll_sched *s = *p;
+        if (axon_coll_advance(s, &moved)) {
+            *p = s->next;
+            axon_coll_count--;
+            axon_coll_end(s);
+        } else {
+            p = &s->next;
+        }
+    }
+    axon_coll_in_progress = false;
+    axon_ucx_unlock();
+    return moved ? 1 : 0;
+}
+
+int axon_coll_outstanding(void)
+{
+    axon_ucx_lock();
+    int n = axon_coll_count;
+    axon_ucx_unlock();
+    return n;
+}
+
+int axon_coll_init(void)
+{
+    static bool hooked;
+    if (hooked)
+        return MPI_SUCCESS;
+    int rc = axon_ucx_progress_hook_add(axon_coll_progress);
+    if (rc == MPI_SUCCESS)
+        hooked = true;
+    return rc;
+}
+
+void axon_coll_finalize(void)
+{
+    /* A correct program has completed its collectives; what is left (freed requests whose peers never
+     * joined) is dropped without its messages. */
+    axon_ucx_lock();
+    while (axon_coll_list) {
+        struct axon_coll_sched *s = axon_coll_list;
+        axon_coll_list = s->next;
+        for (int i = 0; i < s->nsteps; i++)
+            if (s->steps[i].handle)
+                axon_coll_transport->release(s->steps[i].handle);
+        s->nsteps = 0;
+        s->req = NULL;
+        axon_coll_end(s);
+    }
+    axon_coll_count = 0;
+    axon_ucx_unlock();
+}

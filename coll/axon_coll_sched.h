@@ -1,0 +1,87 @@
+/* Collective schedules: a collective is a list of rounds; each round is a set of steps (send, receive,
+ * local copy, local reduce) that start together, and the next round starts when every step of the
+ * current one has completed. The algorithms (coll/axon_coll_<name>.c) only build schedules; the engine
+ * (axon_coll_sched.c) runs them, from the progress hook and from the waiting calls, so blocking and
+ * nonblocking collectives share every algorithm and any number of schedules can be outstanding.
+ *
+ * A schedule's messages travel on one engine context (a communicator's internal `coll` one) with one
+ * tag, which the caller derives from the communicator's collective sequence number: every member calls
+ * collectives in the same order, so the tags agree, and the non-overtaking rule of point-to-point keeps
+ * the rounds of one schedule apart (a round's receives are posted in the order of its sends).
+ *
+ * Building never fails half-way for the caller: the first error (out of memory) sticks to the schedule
+ * and axon_coll_sched_start returns it. */
+#ifndef AXON_COLL_SCHED_H
+#define AXON_COLL_SCHED_H
+
+#include "pt2pt/pt2pt.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct axon_coll_sched;
+struct axon_coll_op;
+
+/* Plain bytes: the layout of packed scratch data. */
+extern const struct axon_dtype_layout axon_coll_bytes;
+
+/* rank and size are the caller's in the communicator whose engine context pc is (pc may be NULL under
+ * a test transport). */
+int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_sched **out);
+int axon_coll_sched_rank(const struct axon_coll_sched *s);
+int axon_coll_sched_size(const struct axon_coll_sched *s);
+/* The operation of the schedule's reduce steps: op (retained until the schedule ends) on elements of
+ * datatype, whose layout is dt. */
+void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
+                            const struct axon_dtype_layout *dt);
+/* Scratch memory that lives as long as the schedule (NULL, and the error recorded, when out of memory;
+ * a zero size gives a valid pointer). */
+void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes);
+
+/* Ends the current round: the steps added next form a new one. Empty rounds are dropped. */
+void axon_coll_sched_round(struct axon_coll_sched *s);
+/* count elements of layout dt at buf, to or from rank peer (MPI_PROC_NULL: no step). */
+void axon_coll_sched_send(struct axon_coll_sched *s, const void *buf, int64_t count,
+                          const struct axon_dtype_layout *dt, int peer);
+void axon_coll_sched_recv(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                          int peer);
+/* A local copy between typed buffers (packing or unpacking when one of them is plain bytes). */
+void axon_coll_sched_copy(struct axon_coll_sched *s, const void *src, int64_t scount,
+                          const struct axon_dtype_layout *sdt, void *dst, int64_t dcount,
+                          const struct axon_dtype_layout *ddt);
+/* inout = in op inout over count packed elements of the schedule's datatype. */
+void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *inout, int64_t count);
+
+/* Hands the schedule to the engine, which frees it when it ends and then completes req (may be NULL).
+ * On an error (one recorded while building) nothing starts: the caller still owns s and discards it. */
+int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req);
+/* Frees a schedule that was not started. */
+void axon_coll_sched_discard(struct axon_coll_sched *s);
+/* Called once the schedule ends, with its error, before req is completed (tests). */
+void axon_coll_sched_on_end(struct axon_coll_sched *s, void (*fn)(void *arg, int err), void *arg);
+
+/* The progress hook: advances every outstanding schedule; non-zero when one moved. */
+int axon_coll_progress(void);
+/* Schedules outstanding (tests, MPI_Finalize diagnostics). */
+int axon_coll_outstanding(void);
+
+/* How schedules move messages: the point-to-point engine, or a fake for unit tests. */
+struct axon_coll_transport {
+    int (*isend)(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int peer, int tag,
+                 struct axon_pt2pt_comm *pc, void **handle);
+    int (*irecv)(void *buf, int64_t count, const struct axon_dtype_layout *dt, int peer, int tag,
+                 struct axon_pt2pt_comm *pc, void **handle);
+    /* Whether the operation has completed; *err gets its error then. */
+    bool (*done)(void *handle, int *err);
+    void (*release)(void *handle);
+};
+/* NULL restores the point-to-point engine. */
+void axon_coll_sched_set_transport(const struct axon_coll_transport *t);
+
+/* MPI_Init and MPI_Finalize. */
+int axon_coll_init(void);
+void axon_coll_finalize(void);
+
+#endif

@@ -1,0 +1,52 @@
+/* The collectives layer: what the MPI layer calls. Each algorithm adds the rounds of one collective to
+ * a schedule (coll/axon_coll_sched.h) for the calling rank; the caller starts it and waits, or hands
+ * back a request. Every algorithm works for any communicator size and for empty data.
+ *
+ * Data is described by blocks: count elements of a layout at buf. The MPI layer turns the (buffer,
+ * counts, displacements, datatypes) of a call into one block per rank, so one algorithm serves the
+ * plain, v and w forms. Reductions work on packed (contiguous) copies of the data, whose elements the
+ * schedule's operation reduces (axon_coll_sched_set_op). */
+#ifndef AXON_COLL_H
+#define AXON_COLL_H
+
+#include "coll/axon_coll_sched.h"
+
+struct axon_coll_block {
+    void *buf;
+    int64_t count;
+    struct axon_dtype_layout dt;
+};
+
+/* Dissemination barrier. */
+void axon_coll_barrier(struct axon_coll_sched *s);
+/* Binomial tree from root. */
+void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                     int root);
+/* Linear gather: every rank sends mine; the root receives block j from rank j (blocks: the root's,
+ * one per rank). mine NULL at the root: in place (its block already holds its data). */
+void axon_coll_gather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                      const struct axon_coll_block *blocks, int root);
+/* Linear scatter: the root sends block j to rank j; mine NULL at the root: in place. */
+void axon_coll_scatter(struct axon_coll_sched *s, const struct axon_coll_block *blocks,
+                       const struct axon_coll_block *mine, int root);
+/* Ring allgather: every rank's blocks[j] receives rank j's mine; mine NULL: in place. */
+void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                         const struct axon_coll_block *blocks);
+/* Pairwise exchange: send[j] goes to rank j's recv[me]; send NULL: in place (recv holds the data). */
+void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                        const struct axon_coll_block *recv);
+
+/* Reductions; in is the rank's contribution (the receive buffer for MPI_IN_PLACE), out its result.
+ * Elements of the operation's datatype, whose layout is dt. Rank order is kept, so non-commutative
+ * operations are right. */
+void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                      const struct axon_dtype_layout *dt, int root);
+void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                         const struct axon_dtype_layout *dt);
+/* Rank j gets counts[j] elements of the reduced vector of sum(counts) elements. */
+void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
+                              const struct axon_dtype_layout *dt);
+void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                    const struct axon_dtype_layout *dt, bool exclusive);
+
+#endif

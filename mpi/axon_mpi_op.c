@@ -1,0 +1,151 @@
+/* Reduction operations at the API: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
+ * The operations themselves are coll/'s (coll/axon_coll_op.h); this file checks arguments and, for
+ * MPI_Reduce_local with a predefined operation on a non-contiguous datatype, packs both buffers in
+ * bounded pieces through the data-layout cursor, reduces the packed pieces and unpacks the result.
+ * Errors are tied to no communicator: they go to MPI_COMM_WORLD's handler. */
+#include "mpi/axon_mpi_datatype.h"
+
+#include "coll/axon_coll_op.h"
+
+#include <stdlib.h>
+
+#define AXON_OP_PIECE 65536 /* bytes of each packed buffer of MPI_Reduce_local */
+
+AXON_MPI_WEAK(Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    static const char func[] = "MPI_Op_create";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!user_fn)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the user function is a NULL pointer");
+    if (!op)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
+    MPI_Op handle;
+    int rc = axon_coll_op_create(user_fn, commute != 0, &handle);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "out of memory for a new operation");
+    *op = handle;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Op_free)
+int PMPI_Op_free(MPI_Op *op)
+{
+    static const char func[] = "MPI_Op_free";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!op)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
+    struct axon_coll_op *o = axon_coll_op_get(*op);
+    if (!o)
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)*op);
+    if (axon_coll_op_is_predefined(o))
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "predefined operation 0x%x cannot be freed", (unsigned)*op);
+    if (axon_coll_op_free(*op) != MPI_SUCCESS) /* freed by another thread meanwhile */
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)*op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Op_commutative)
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+    static const char func[] = "MPI_Op_commutative";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    struct axon_coll_op *o = axon_coll_op_get(op);
+    if (!o)
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)op);
+    if (!commute)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "commute is a NULL pointer");
+    *commute = axon_coll_op_commutative(o);
+    return MPI_SUCCESS;
+}
+
+/* A predefined operation on count elements of a non-contiguous type: pieces of whole basic elements,
+ * packed from both buffers, reduced, and the result unpacked where inout's piece came from. */
+static int axon_op_reduce_strided(const struct axon_coll_op *op, const void *inbuf, void *inoutbuf, int64_t count,
+                                  const struct axon_dtype_layout *dt)
+{
+    MPI_Datatype basic = dt->basic;
+    struct axon_dtype_layout piece_dt;
+    int64_t unit;
+    if (basic != MPI_DATATYPE_NULL && dt->basic_count > 0 && axon_mpi_datatype_get(basic, &piece_dt)) {
+        unit = piece_dt.size;
+    } else {
+        /* MPI_REPLACE or MPI_NO_OP on a type of mixed members: bytes are enough. */
+        basic = MPI_BYTE;
+        axon_mpi_datatype_get(basic, &piece_dt);
+        unit = 1;
+    }
+    int64_t total = count * dt->size;
+    int64_t piece = AXON_OP_PIECE / unit * unit;
+    if (piece > total)
+        piece = total;
+    char *tmp = malloc((size_t)piece * 2);
+    if (!tmp)
+        return MPI_ERR_NO_MEM;
+    struct axon_dloop_cursor in_c, io_c;
+    if (axon_dloop_cursor_init(&in_c, dt->loop, count, dt->extent) != 0) {
+        free(tmp);
+        return MPI_ERR_NO_MEM;
+    }
+    if (axon_dloop_cursor_init(&io_c, dt->loop, count, dt->extent) != 0) {
+        axon_dloop_cursor_fini(&in_c);
+        free(tmp);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = MPI_SUCCESS;
+    for (int64_t done = 0; done < total && rc == MPI_SUCCESS; done += piece) {
+        int64_t len = total - done < piece ? total - done : piece;
+        axon_dloop_pack(&in_c, inbuf, tmp, len);
+        axon_dloop_pack(&io_c, inoutbuf, tmp + piece, len);
+        rc = axon_coll_op_apply(op, tmp, tmp + piece, len / unit, basic, &piece_dt);
+        axon_dloop_cursor_seek(&io_c, done);
+        axon_dloop_unpack(&io_c, inoutbuf, tmp + piece, len);
+    }
+    axon_dloop_cursor_fini(&io_c);
+    axon_dloop_cursor_fini(&in_c);
+    free(tmp);
+    return rc;
+}
+
+AXON_MPI_WEAK(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    static const char func[] = "MPI_Reduce_local";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (count < 0)
+        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %d is negative", count);
+    struct axon_dtype_layout dt;
+    if (!axon_mpi_datatype_get(datatype, &dt))
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
+    struct axon_coll_op *o = axon_coll_op_get(op);
+    if (!o)
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)op);
+    if (axon_coll_op_check(o, datatype, &dt) != MPI_SUCCESS) {
+        char name[MPI_MAX_OBJECT_NAME];
+        axon_mpi_datatype_name_get(datatype, name);
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "operation 0x%x is not defined on datatype %s (0x%x)",
+                              (unsigned)op, name[0] ? name : "(derived)", (unsigned)datatype);
+    }
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
+        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed here");
+    if (count == 0 || dt.size == 0)
+        return MPI_SUCCESS;
+    if (!inbuf || !inoutbuf)
+        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "%s is a NULL pointer", inbuf ? "inoutbuf" : "inbuf");
+    if (inbuf == inoutbuf)
+        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "inbuf and inoutbuf are the same buffer");
+
+    int rc;
+    if (!axon_coll_op_is_predefined(o))
+        rc = axon_coll_op_apply(o, inbuf, inoutbuf, count, datatype, &dt); /* the user's layout */
+    else if (dt.contig)
+        rc = axon_coll_op_apply(o, (const char *)inbuf + dt.true_lb, (char *)inoutbuf + dt.true_lb, count, datatype,
+                                &dt);
+    else
+        rc = axon_op_reduce_strided(o, inbuf, inoutbuf, count, &dt);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "cannot reduce %d elements of datatype 0x%x", count,
+                              (unsigned)datatype);
+    return MPI_SUCCESS;
+}
