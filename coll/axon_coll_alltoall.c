@@ -3,8 +3,18 @@
  * into scratch, which then serves as the send blocks. */
 #include "coll/coll.h"
 
-void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
-                        const struct axon_coll_block *recv)
+enum { AXON_ALLTOALL_PAIRWISE };
+
+static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
+    [AXON_ALLTOALL_PAIRWISE] = {"pairwise", "n-1 rounds, one peer each way per round", 0},
+};
+static const struct axon_coll_rule axon_coll_alltoall_rules[] = {{0, -1, AXON_ALLTOALL_PAIRWISE}};
+const struct axon_coll_desc axon_coll_alltoall_desc = {
+    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 1,
+    axon_coll_alltoall_rules, 1};
+
+static void axon_coll_alltoall_pairwise(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                                        const struct axon_coll_block *recv)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     void **packed = NULL;
@@ -34,5 +44,16 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
         else
             axon_coll_sched_send(s, packed[to], recv[to].count * recv[to].dt.size, &axon_coll_bytes, to);
         axon_coll_sched_round(s);
+    }
+}
+
+void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                        const struct axon_coll_block *recv, unsigned have)
+{
+    int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? recv[0].count * recv[0].dt.size : 0;
+    switch (axon_coll_select(AXON_COLL_KIND_ALLTOALL, axon_coll_sched_size(s), bytes, have)) {
+    default:
+        axon_coll_alltoall_pairwise(s, send, recv);
+        break;
     }
 }

@@ -2,12 +2,31 @@
  * ceil(log2 n) rounds every rank has heard, directly or not, from every other. Any size. */
 #include "coll/coll.h"
 
-void axon_coll_barrier(struct axon_coll_sched *s)
+enum { AXON_BARRIER_DISSEMINATION };
+
+static const struct axon_coll_alg axon_coll_barrier_algs[] = {
+    [AXON_BARRIER_DISSEMINATION] = {"dissemination", "ceil(log2 n) rounds, one message each way per round", 0},
+};
+static const struct axon_coll_rule axon_coll_barrier_rules[] = {{0, -1, AXON_BARRIER_DISSEMINATION}};
+const struct axon_coll_desc axon_coll_barrier_desc = {
+    "barrier", "none", axon_coll_barrier_algs, 1, axon_coll_barrier_rules, 1};
+
+static void axon_coll_barrier_dissemination(struct axon_coll_sched *s)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     for (int k = 1; k < n; k <<= 1) {
         axon_coll_sched_recv(s, NULL, 0, &axon_coll_bytes, (r - k + n) % n);
         axon_coll_sched_send(s, NULL, 0, &axon_coll_bytes, (r + k) % n);
         axon_coll_sched_round(s);
+    }
+}
+
+void axon_coll_barrier(struct axon_coll_sched *s)
+{
+    /* One algorithm: the selection still runs, so AXON_COLL_BARRIER_ALG is checked like the others. */
+    switch (axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, 0)) {
+    default:
+        axon_coll_barrier_dissemination(s);
+        break;
     }
 }

@@ -6,6 +6,41 @@
  * allreduce is that reduce and a broadcast, reduce-scatter that reduce and a scatter. */
 #include "coll/coll.h"
 
+enum { AXON_REDUCE_BINOMIAL };
+static const struct axon_coll_alg axon_coll_reduce_algs[] = {
+    [AXON_REDUCE_BINOMIAL] = {"binomial", "binomial tree to rank 0 in rank order, then to the root", 0},
+};
+static const struct axon_coll_rule axon_coll_reduce_rules[] = {{0, -1, AXON_REDUCE_BINOMIAL}};
+const struct axon_coll_desc axon_coll_reduce_desc = {
+    "reduce", "bytes of the vector", axon_coll_reduce_algs, 1, axon_coll_reduce_rules, 1};
+
+enum { AXON_ALLREDUCE_REDUCE_BCAST };
+static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
+    [AXON_ALLREDUCE_REDUCE_BCAST] = {"reduce_bcast", "binomial reduce to rank 0, then a binomial broadcast", 0},
+};
+static const struct axon_coll_rule axon_coll_allreduce_rules[] = {{0, -1, AXON_ALLREDUCE_REDUCE_BCAST}};
+const struct axon_coll_desc axon_coll_allreduce_desc = {
+    "allreduce", "bytes of the vector", axon_coll_allreduce_algs, 1, axon_coll_allreduce_rules, 1};
+
+enum { AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER };
+static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
+    [AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER] = {"reduce_then_scatter",
+                                                 "binomial reduce of the whole vector to rank 0, then a scatter", 0},
+};
+static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
+    {0, -1, AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER}};
+const struct axon_coll_desc axon_coll_reduce_scatter_desc = {
+    "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 1,
+    axon_coll_reduce_scatter_rules, 1};
+
+enum { AXON_SCAN_LINEAR };
+static const struct axon_coll_alg axon_coll_scan_algs[] = {
+    [AXON_SCAN_LINEAR] = {"linear", "a chain: rank r waits for the prefix of ranks below it (scan and exscan)", 0},
+};
+static const struct axon_coll_rule axon_coll_scan_rules[] = {{0, -1, AXON_SCAN_LINEAR}};
+const struct axon_coll_desc axon_coll_scan_desc = {
+    "scan", "bytes of the vector", axon_coll_scan_algs, 1, axon_coll_scan_rules, 1};
+
 /* Reduces the packed vectors acc (count elements of esize bytes) of all ranks to rank root. Returns the
  * scratch buffer that holds the result at the root; at other ranks, a buffer of the same size that is
  * free once the schedule has passed this point. NULL when out of memory. */
@@ -59,8 +94,8 @@ static void *axon_coll_pack_in(struct axon_coll_sched *s, const void *in, int64_
     return acc;
 }
 
-void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
-                      const struct axon_dtype_layout *dt, int root)
+static void axon_coll_reduce_binomial(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                      const struct axon_dtype_layout *dt, int root)
 {
     void *acc = axon_coll_pack_in(s, in, count, dt);
     if (!acc)
@@ -70,8 +105,8 @@ void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int6
         axon_coll_sched_copy(s, res, count * dt->size, &axon_coll_bytes, out, count, dt);
 }
 
-void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
-                         const struct axon_dtype_layout *dt)
+static void axon_coll_allreduce_reduce_bcast(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                             const struct axon_dtype_layout *dt)
 {
     void *acc = axon_coll_pack_in(s, in, count, dt);
     if (!acc)
@@ -83,8 +118,8 @@ void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, i
     axon_coll_sched_copy(s, res, count * dt->size, &axon_coll_bytes, out, count, dt);
 }
 
-void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
-                              const struct axon_dtype_layout *dt)
+static void axon_coll_reduce_scatter_reduce_then_scatter(struct axon_coll_sched *s, const void *in, void *out,
+                                                        const int64_t *counts, const struct axon_dtype_layout *dt)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     int64_t total = 0;
@@ -110,11 +145,11 @@ void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *o
         }
     }
     struct axon_coll_block mine = {out, counts[r], *dt};
-    axon_coll_scatter(s, blocks, &mine, 0);
+    axon_coll_scatter(s, blocks, &mine, 0, 0);
 }
 
-void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
-                    const struct axon_dtype_layout *dt, bool exclusive)
+static void axon_coll_scan_linear(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                  const struct axon_dtype_layout *dt, bool exclusive)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     int64_t bytes = count * dt->size;
@@ -136,4 +171,59 @@ void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_
     if (!exclusive)
         axon_coll_sched_copy(s, mine, bytes, &axon_coll_bytes, out, count, dt);
     axon_coll_sched_round(s);
+}
+
+/* ---- entry points --------------------------------------------------------------------------------- */
+
+/* What a reduction offers the selection: its operation's commutativity. */
+static unsigned axon_coll_reduction_have(const struct axon_coll_sched *s)
+{
+    return axon_coll_sched_commutative(s) ? AXON_COLL_NEEDS_COMMUTATIVE : 0;
+}
+
+void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                      const struct axon_dtype_layout *dt, int root)
+{
+    switch (axon_coll_select(AXON_COLL_KIND_REDUCE, axon_coll_sched_size(s), count * dt->size,
+                             axon_coll_reduction_have(s))) {
+    default:
+        axon_coll_reduce_binomial(s, in, out, count, dt, root);
+        break;
+    }
+}
+
+void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                         const struct axon_dtype_layout *dt)
+{
+    switch (axon_coll_select(AXON_COLL_KIND_ALLREDUCE, axon_coll_sched_size(s), count * dt->size,
+                             axon_coll_reduction_have(s))) {
+    default:
+        axon_coll_allreduce_reduce_bcast(s, in, out, count, dt);
+        break;
+    }
+}
+
+void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
+                              const struct axon_dtype_layout *dt)
+{
+    int n = axon_coll_sched_size(s);
+    int64_t total = 0;
+    for (int j = 0; j < n; j++)
+        total += counts[j];
+    switch (axon_coll_select(AXON_COLL_KIND_REDUCE_SCATTER, n, total * dt->size, axon_coll_reduction_have(s))) {
+    default:
+        axon_coll_reduce_scatter_reduce_then_scatter(s, in, out, counts, dt);
+        break;
+    }
+}
+
+void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                    const struct axon_dtype_layout *dt, bool exclusive)
+{
+    switch (axon_coll_select(AXON_COLL_KIND_SCAN, axon_coll_sched_size(s), count * dt->size,
+                             axon_coll_reduction_have(s))) {
+    default:
+        axon_coll_scan_linear(s, in, out, count, dt, exclusive);
+        break;
+    }
 }

@@ -168,6 +168,11 @@ void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, 
     axon_coll_keep_loop(s, dt);
 }
 
+bool axon_coll_sched_commutative(const struct axon_coll_sched *s)
+{
+    return !s->op || axon_coll_op_commutative(s->op);
+}
+
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
 {
     if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch)))

@@ -36,6 +36,8 @@ int axon_coll_sched_size(const struct axon_coll_sched *s);
  * datatype, whose layout is dt. */
 void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
                             const struct axon_dtype_layout *dt);
+/* Whether the schedule's operation commutes (true when it has none). */
+bool axon_coll_sched_commutative(const struct axon_coll_sched *s);
 /* Scratch memory that lives as long as the schedule (NULL, and the error recorded, when out of memory;
  * a zero size gives a valid pointer). */
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes);

@@ -5,11 +5,18 @@
  * Data is described by blocks: count elements of a layout at buf. The MPI layer turns the (buffer,
  * counts, displacements, datatypes) of a call into one block per rank, so one algorithm serves the
  * plain, v and w forms. Reductions work on packed (contiguous) copies of the data, whose elements the
- * schedule's operation reduces (axon_coll_sched_set_op). */
+ * schedule's operation reduces (axon_coll_sched_set_op).
+ *
+ * Each entry point below picks its algorithm (coll/axon_coll_select.h) from what every member of the
+ * communicator knows alike: the communicator size, the message size the standard makes them agree on,
+ * the operation, and `have`, the AXON_COLL_NEEDS_* bits the call offers (AXON_COLL_NEEDS_UNIFORM for the
+ * forms whose blocks are all the same size). A pick from anything one rank alone knows (its own
+ * datatype's layout, a v-form's counts at the root) could differ between ranks and hang the collective. */
 #ifndef AXON_COLL_H
 #define AXON_COLL_H
 
 #include "coll/axon_coll_sched.h"
+#include "coll/axon_coll_select.h"
 
 struct axon_coll_block {
     void *buf;
@@ -25,16 +32,16 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
 /* Linear gather: every rank sends mine; the root receives block j from rank j (blocks: the root's,
  * one per rank). mine NULL at the root: in place (its block already holds its data). */
 void axon_coll_gather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
-                      const struct axon_coll_block *blocks, int root);
+                      const struct axon_coll_block *blocks, int root, unsigned have);
 /* Linear scatter: the root sends block j to rank j; mine NULL at the root: in place. */
 void axon_coll_scatter(struct axon_coll_sched *s, const struct axon_coll_block *blocks,
-                       const struct axon_coll_block *mine, int root);
+                       const struct axon_coll_block *mine, int root, unsigned have);
 /* Ring allgather: every rank's blocks[j] receives rank j's mine; mine NULL: in place. */
 void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
-                         const struct axon_coll_block *blocks);
+                         const struct axon_coll_block *blocks, unsigned have);
 /* Pairwise exchange: send[j] goes to rank j's recv[me]; send NULL: in place (recv holds the data). */
 void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
-                        const struct axon_coll_block *recv);
+                        const struct axon_coll_block *recv, unsigned have);
 
 /* Reductions; in is the rank's contribution (the receive buffer for MPI_IN_PLACE), out its result.
  * Elements of the operation's datatype, whose layout is dt. Rank order is kept, so non-commutative

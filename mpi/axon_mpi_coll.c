@@ -187,7 +187,7 @@ int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Da
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
     }
-    axon_coll_gather(s, in_place ? NULL : &mine, blocks, root);
+    axon_coll_gather(s, in_place ? NULL : &mine, blocks, root, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
     free(blocks);
     return axon_coll_run(func, c, s, request);
 }
@@ -240,7 +240,7 @@ int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
     }
-    axon_coll_scatter(s, blocks, in_place ? NULL : &mine, root);
+    axon_coll_scatter(s, blocks, in_place ? NULL : &mine, root, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
     free(blocks);
     return axon_coll_run(func, c, s, request);
 }
@@ -285,7 +285,7 @@ int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
     }
-    axon_coll_allgather(s, in_place ? NULL : &mine, blocks);
+    axon_coll_allgather(s, in_place ? NULL : &mine, blocks, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
     free(blocks);
     return axon_coll_run(func, c, s, request);
 }
@@ -360,7 +360,7 @@ int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendc
         rc = axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
         goto out;
     }
-    axon_coll_alltoall(s, in_place ? NULL : sblocks, rblocks);
+    axon_coll_alltoall(s, in_place ? NULL : sblocks, rblocks, kind == 0 ? AXON_COLL_NEEDS_UNIFORM : 0);
     rc = axon_coll_run(func, c, s, request);
 out:
     free(sblocks);

@@ -24,6 +24,28 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_EAGER_LIMIT", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(eager_limit), NULL,
      "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
      "auto: UCX's threshold for the transport"},
+    /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
+     * algorithms of the collective's table, in its order (tests/unit/test_coll_select.c checks). */
+    {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination",
+     "MPI_Barrier's algorithm (axon_info lists them and the rules auto follows)"},
+    {"AXON_COLL_BCAST_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[1]), "auto|binomial",
+     "MPI_Bcast's algorithm"},
+    {"AXON_COLL_REDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[2]), "auto|binomial",
+     "MPI_Reduce's algorithm"},
+    {"AXON_COLL_ALLREDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[3]), "auto|reduce_bcast",
+     "MPI_Allreduce's algorithm"},
+    {"AXON_COLL_GATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[4]), "auto|linear",
+     "MPI_Gather(v)'s algorithm"},
+    {"AXON_COLL_SCATTER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[5]), "auto|linear",
+     "MPI_Scatter(v)'s algorithm"},
+    {"AXON_COLL_ALLGATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[6]), "auto|ring",
+     "MPI_Allgather(v)'s algorithm"},
+    {"AXON_COLL_ALLTOALL_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[7]), "auto|pairwise",
+     "MPI_Alltoall(v,w)'s algorithm"},
+    {"AXON_COLL_REDUCE_SCATTER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[8]),
+     "auto|reduce_then_scatter", "MPI_Reduce_scatter(_block)'s algorithm"},
+    {"AXON_COLL_SCAN_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[9]), "auto|linear",
+     "MPI_Scan's and MPI_Exscan's algorithm"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };

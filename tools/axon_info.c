@@ -1,7 +1,9 @@
 /* axon_info: what this installation of Axon is and what it finds on this machine: its version and
  * configure options, the UCX it runs on and the transports UCX offers here, whether a CUDA driver can be
- * loaded, and every AXON_* knob with its default, its current value and one line of help. */
+ * loaded, every AXON_* knob with its default, its current value and one line of help, and the
+ * collectives' algorithms with the rules that choose among them. */
 #include "config.h"
+#include "coll/axon_coll_select.h"
 #include "runtime/runtime.h"
 
 #include <dlfcn.h>
@@ -84,7 +86,7 @@ static void axon_info_knobs(void)
         char value[64] = "";
         if (rc == 0)
             axon_runtime_config_format(&table[i], &current, value, sizeof(value));
-        printf("  %-24s default %-8s now %-8s %s%s%s%s\n", table[i].name, table[i].default_value,
+        printf("  %-28s default %-8s now %-8s %s%s%s%s\n", table[i].name, table[i].default_value,
                rc == 0 ? value : table[i].default_value, table[i].help,
                table[i].values ? " [" : "", table[i].values ? table[i].values : "", table[i].values ? "]" : "");
     }
@@ -118,5 +120,8 @@ int main(int argc, char **argv)
     axon_info_ucx();
     axon_info_cuda();
     axon_info_knobs();
+    printf("\nCollective algorithms (AXON_COLL_<NAME>_ALG=<algorithm> forces one where it applies; auto\n"
+           "follows the rules):\n");
+    axon_coll_select_print(stdout);
     return 0;
 }

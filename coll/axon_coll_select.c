@@ -1,0 +1,87 @@
+/* Algorithm selection (coll/axon_coll_select.h): the table of descriptors by kind, the pick, and the
+ * listing axon_info prints. The algorithms and their default rules belong to the collectives' files. */
+#include "coll/axon_coll_select.h"
+
+#include "runtime/runtime.h"
+
+static const struct axon_coll_desc *const axon_coll_descs[AXON_COLL_NKINDS] = {
+    [AXON_COLL_KIND_BARRIER] = &axon_coll_barrier_desc,
+    [AXON_COLL_KIND_BCAST] = &axon_coll_bcast_desc,
+    [AXON_COLL_KIND_REDUCE] = &axon_coll_reduce_desc,
+    [AXON_COLL_KIND_ALLREDUCE] = &axon_coll_allreduce_desc,
+    [AXON_COLL_KIND_GATHER] = &axon_coll_gather_desc,
+    [AXON_COLL_KIND_SCATTER] = &axon_coll_scatter_desc,
+    [AXON_COLL_KIND_ALLGATHER] = &axon_coll_allgather_desc,
+    [AXON_COLL_KIND_ALLTOALL] = &axon_coll_alltoall_desc,
+    [AXON_COLL_KIND_REDUCE_SCATTER] = &axon_coll_reduce_scatter_desc,
+    [AXON_COLL_KIND_SCAN] = &axon_coll_scan_desc,
+};
+
+/* The configuration keeps one knob per kind, in kind order. */
+_Static_assert(sizeof(((struct axon_config *)0)->coll_alg) / sizeof(long) == AXON_COLL_NKINDS,
+               "struct axon_config has one coll_alg slot per collective kind");
+
+const struct axon_coll_desc *axon_coll_desc_of(enum axon_coll_kind kind)
+{
+    return kind < AXON_COLL_NKINDS ? axon_coll_descs[kind] : NULL;
+}
+
+static bool axon_coll_applies(const struct axon_coll_alg *alg, unsigned have)
+{
+    return (alg->needs & ~have) == 0;
+}
+
+int axon_coll_select_with(const struct axon_coll_desc *d, long forced, int nranks, int64_t bytes, unsigned have)
+{
+    if (forced >= 0 && forced < d->nalgs && axon_coll_applies(&d->algs[forced], have))
+        return (int)forced;
+    for (int i = 0; i < d->nrules; i++) {
+        const struct axon_coll_rule *r = &d->rules[i];
+        if ((r->max_ranks == 0 || nranks <= r->max_ranks) && (r->max_bytes < 0 || bytes <= r->max_bytes) &&
+            axon_coll_applies(&d->algs[r->alg], have))
+            return r->alg;
+    }
+    return 0;
+}
+
+long axon_coll_select_forced(enum axon_coll_kind kind)
+{
+    /* The knob is an enum whose word 0 is "auto". */
+    return axon_config.coll_alg[kind] - 1;
+}
+
+int axon_coll_select(enum axon_coll_kind kind, int nranks, int64_t bytes, unsigned have)
+{
+    return axon_coll_select_with(axon_coll_descs[kind], axon_coll_select_forced(kind), nranks, bytes, have);
+}
+
+static void axon_coll_print_needs(FILE *out, unsigned needs)
+{
+    if (needs & AXON_COLL_NEEDS_COMMUTATIVE)
+        fprintf(out, " [commutative ops only]");
+    if (needs & AXON_COLL_NEEDS_UNIFORM)
+        fprintf(out, " [equal blocks only]");
+}
+
+void axon_coll_select_print(FILE *out)
+{
+    for (int k = 0; k < AXON_COLL_NKINDS; k++) {
+        const struct axon_coll_desc *d = axon_coll_descs[k];
+        fprintf(out, "  %s (size: %s)\n", d->name, d->bytes);
+        for (int i = 0; i < d->nalgs; i++) {
+            fprintf(out, "    %-22s %s", d->algs[i].name, d->algs[i].about);
+            axon_coll_print_needs(out, d->algs[i].needs);
+            fputc('\n', out);
+        }
+        fprintf(out, "    rules, first match wins:\n");
+        for (int i = 0; i < d->nrules; i++) {
+            const struct axon_coll_rule *r = &d->rules[i];
+            char ranks[32] = "any ranks", bytes[32] = "any size";
+            if (r->max_ranks > 0)
+                snprintf(ranks, sizeof(ranks), "<= %d ranks", r->max_ranks);
+            if (r->max_bytes >= 0)
+                snprintf(bytes, sizeof(bytes), "<= %lld bytes", (long long)r->max_bytes);
+            fprintf(out, "      %-14s %-18s -> %s\n", ranks, bytes, d->algs[r->alg].name);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/* Algorithm selection. Each collective (a kind) has a table of algorithms and default rules, owned by
+ * the file of that collective (coll/axon_coll_<name>.c) and published as its descriptor; this module
+ * only picks. A call's algorithm is the one AXON_COLL_<NAME>_ALG names when it applies to the call,
+ * else that of the first rule that matches the communicator size and the message size and whose
+ * algorithm applies. axon_info prints every table and rule.
+ *
+ * The knobs themselves are entries of the runtime's table (runtime/axon_runtime_config.c), of type
+ * enum with the values "auto|<algorithm 0>|<algorithm 1>|...": that table is the one place knobs are
+ * declared. A unit test (tests/unit/test_coll_select.c) checks that its words and ours agree. */
+#ifndef AXON_COLL_SELECT_H
+#define AXON_COLL_SELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum axon_coll_kind {
+    AXON_COLL_KIND_BARRIER,
+    AXON_COLL_KIND_BCAST,
+    AXON_COLL_KIND_REDUCE,
+    AXON_COLL_KIND_ALLREDUCE,
+    AXON_COLL_KIND_GATHER,
+    AXON_COLL_KIND_SCATTER,
+    AXON_COLL_KIND_ALLGATHER,
+    AXON_COLL_KIND_ALLTOALL,
+    AXON_COLL_KIND_REDUCE_SCATTER,
+    AXON_COLL_KIND_SCAN,
+    AXON_COLL_NKINDS
+};
+
+/* What an algorithm needs of a call; a call says what it offers (axon_coll_select's `have`). */
+enum {
+    AXON_COLL_NEEDS_COMMUTATIVE = 1u << 0, /* the operation commutes (it may reorder the ranks) */
+    AXON_COLL_NEEDS_UNIFORM = 1u << 1,     /* every rank's block has the same size (not the v and w forms) */
+};
+
+struct axon_coll_alg {
+    const char *name;  /* the word of AXON_COLL_<NAME>_ALG */
+    const char *about; /* one line for axon_info */
+    unsigned needs;    /* AXON_COLL_NEEDS_* */
+};
+
+/* Matches a call on at most max_ranks ranks (0: any number) of at most max_bytes bytes (-1: any size). */
+struct axon_coll_rule {
+    int max_ranks;
+    int64_t max_bytes;
+    int alg; /* index in the descriptor's algs */
+};
+
+struct axon_coll_desc {
+    const char *name;  /* "allreduce": the knob is AXON_COLL_ALLREDUCE_ALG */
+    const char *bytes; /* what the message size of a rule counts, for axon_info */
+    const struct axon_coll_alg *algs;
+    int nalgs;
+    const struct axon_coll_rule *rules; /* the last one should match every call */
+    int nrules;
+};
+
+/* The descriptors, one per kind (defined in each collective's file). */
+extern const struct axon_coll_desc axon_coll_barrier_desc, axon_coll_bcast_desc, axon_coll_reduce_desc,
+    axon_coll_allreduce_desc, axon_coll_gather_desc, axon_coll_scatter_desc, axon_coll_allgather_desc,
+    axon_coll_alltoall_desc, axon_coll_reduce_scatter_desc, axon_coll_scan_desc;
+
+const struct axon_coll_desc *axon_coll_desc_of(enum axon_coll_kind kind);
+
+/* The algorithm (an index in the kind's algs) for a call on nranks ranks moving bytes bytes, which
+ * offers `have` (AXON_COLL_NEEDS_* bits). forced is the knob's value: -1 for auto, else an index. An
+ * algorithm whose needs the call does not meet is never chosen; when nothing applies, the result is 0,
+ * which every table keeps for an algorithm that needs nothing. */
+int axon_coll_select_with(const struct axon_coll_desc *d, long forced, int nranks, int64_t bytes, unsigned have);
+/* The same with the knob of the kind from the configuration (axon_config). */
+int axon_coll_select(enum axon_coll_kind kind, int nranks, int64_t bytes, unsigned have);
+
+/* The knob's configuration value for a kind: -1 (auto) or an algorithm index. */
+long axon_coll_select_forced(enum axon_coll_kind kind);
+
+/* Every kind's algorithms and rules, for axon_info. */
+void axon_coll_select_print(FILE *out);
+
+#endif

@@ -1,0 +1,116 @@
+/* Unit tests of the collectives' algorithm selection: every kind's table agrees with its knob in the
+ * configuration table, keeps an algorithm that needs nothing first and ends with a rule that matches
+ * every call; the pick honours a forced algorithm only when it applies, and skips rules whose
+ * algorithm the call cannot use. */
+#include "coll/axon_coll_select.h"
+#include "runtime/runtime.h"
+
+#include <check.h>
+#include <ctype.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct axon_config_entry *find(const char *name)
+{
+    size_t n;
+    const struct axon_config_entry *t = axon_runtime_config_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+START_TEST(tables_match_knobs)
+{
+    for (int k = 0; k < AXON_COLL_NKINDS; k++) {
+        const struct axon_coll_desc *d = axon_coll_desc_of(k);
+        ck_assert_ptr_nonnull(d);
+        char knob[64] = "AXON_COLL_", words[1024] = "auto";
+        size_t len = strlen(knob);
+        for (const char *p = d->name; *p; p++)
+            knob[len++] = (char)toupper((unsigned char)*p);
+        strcpy(knob + len, "_ALG");
+        const struct axon_config_entry *e = find(knob);
+        ck_assert_msg(e != NULL, "no knob %s", knob);
+        ck_assert_int_eq(e->type, AXON_CONFIG_ENUM);
+        ck_assert_str_eq(e->default_value, "auto");
+        ck_assert_uint_eq(e->offset, offsetof(struct axon_config, coll_alg) + sizeof(long) * (size_t)k);
+        for (int i = 0; i < d->nalgs; i++) {
+            strcat(words, "|");
+            strcat(words, d->algs[i].name);
+            ck_assert_msg(d->algs[i].about && *d->algs[i].about, "%s/%s has no description", d->name,
+                          d->algs[i].name);
+        }
+        ck_assert_msg(strcmp(e->values, words) == 0, "%s lists '%s', the table '%s'", knob, e->values, words);
+        ck_assert_msg(d->algs[0].needs == 0, "%s: the first algorithm must serve every call", d->name);
+        ck_assert_int_gt(d->nrules, 0);
+        const struct axon_coll_rule *last = &d->rules[d->nrules - 1];
+        ck_assert_msg(last->max_ranks == 0 && last->max_bytes < 0, "%s: the last rule must match any call",
+                      d->name);
+        for (int i = 0; i < d->nrules; i++)
+            ck_assert(d->rules[i].alg >= 0 && d->rules[i].alg < d->nalgs);
+    }
+}
+END_TEST
+
+/* A table of three: a fallback, a commutative-only one for small messages, one for many ranks. */
+static const struct axon_coll_alg algs[] = {
+    {"plain", "needs nothing", 0},
+    {"fast", "commutative only", AXON_COLL_NEEDS_COMMUTATIVE},
+    {"wide", "equal blocks only", AXON_COLL_NEEDS_UNIFORM},
+};
+static const struct axon_coll_rule rules[] = {{0, 1024, 1}, {8, -1, 0}, {0, -1, 2}};
+static const struct axon_coll_desc desc = {"test", "bytes", algs, 3, rules, 3};
+
+START_TEST(pick)
+{
+    unsigned all = AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM;
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 4, 100, all), 1);
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 4, 1024, all), 1);
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 4, 1025, all), 0);
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 9, 1025, all), 2);
+    /* A rule whose algorithm does not apply is passed over. */
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 4, 100, AXON_COLL_NEEDS_UNIFORM), 0);
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 9, 100, AXON_COLL_NEEDS_UNIFORM), 2);
+    ck_assert_int_eq(axon_coll_select_with(&desc, -1, 9, 100, 0), 0);
+    /* Forced: taken when it applies, else the rules decide. */
+    ck_assert_int_eq(axon_coll_select_with(&desc, 2, 2, 100, all), 2);
+    ck_assert_int_eq(axon_coll_select_with(&desc, 1, 2, 1 << 20, AXON_COLL_NEEDS_COMMUTATIVE), 1);
+    ck_assert_int_eq(axon_coll_select_with(&desc, 1, 2, 100, AXON_COLL_NEEDS_UNIFORM), 0);
+    ck_assert_int_eq(axon_coll_select_with(&desc, 7, 2, 1 << 20, all), 0);
+}
+END_TEST
+
+START_TEST(knob_drives_select)
+{
+    struct axon_config saved = axon_config;
+    char err[256];
+    setenv("AXON_COLL_ALLREDUCE_ALG", axon_coll_allreduce_desc.algs[axon_coll_allreduce_desc.nalgs - 1].name, 1);
+    ck_assert_int_eq(axon_runtime_config_load(&axon_config, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_coll_select_forced(AXON_COLL_KIND_ALLREDUCE), axon_coll_allreduce_desc.nalgs - 1);
+    ck_assert_int_eq(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 5, 8, AXON_COLL_NEEDS_COMMUTATIVE),
+                     axon_coll_allreduce_desc.nalgs - 1);
+    ck_assert_int_eq(axon_coll_select_forced(AXON_COLL_KIND_BCAST), -1);
+    setenv("AXON_COLL_ALLREDUCE_ALG", "no_such_algorithm", 1);
+    ck_assert_int_ne(axon_runtime_config_load(&axon_config, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_msg(strstr(err, "AXON_COLL_ALLREDUCE_ALG") != NULL, "message: %s", err);
+    unsetenv("AXON_COLL_ALLREDUCE_ALG");
+    axon_config = saved;
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("coll_select");
+    TCase *tc = tcase_create("select");
+    tcase_add_test(tc, tables_match_knobs);
+    tcase_add_test(tc, pick);
+    tcase_add_test(tc, knob_drives_select);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
