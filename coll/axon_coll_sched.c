@@ -3,7 +3,11 @@
  * and for each schedule starts its current round (local steps run at once, messages are posted) or, once
  * every message of the round has completed, moves on to the next. The list and every schedule on it are
  * guarded by the transport lock (axon_ucx_lock, which nests), so the hook, the calls that start schedules
- * and the engine's own callbacks never race under MPI_THREAD_MULTIPLE. */
+ * and the engine's own callbacks never race under MPI_THREAD_MULTIPLE.
+ *
+ * A small collective must not pay for malloc: a schedule keeps its first steps, rounds and scratch
+ * bytes inside itself and spills to the heap only beyond them, and ended schedules wait on a short
+ * free list for the next collective. */
 #include "coll/axon_coll_sched.h"
 
 #include "coll/axon_coll_op.h"
@@ -25,6 +29,13 @@ struct axon_coll_step {
     struct axon_dtype_layout dt; /* send, recv, copy's source */
     struct axon_dtype_layout ddt; /* copy's destination */
     void *handle;                /* a posted message */
+};
+
+enum {
+    AXON_COLL_INLINE_STEPS = 16,
+    AXON_COLL_INLINE_ROUNDS = 16,
+    AXON_COLL_INLINE_SCRATCH = 512, /* bytes */
+    AXON_COLL_FREE_MAX = 8,         /* ended schedules kept for reuse */
 };
 
 struct axon_coll_sched {
@@ -53,6 +64,11 @@ struct axon_coll_sched {
     void (*on_end)(void *, int);
     void *on_end_arg;
     struct axon_coll_sched *next;
+
+    size_t arena_used;           /* bytes of arena handed out */
+    struct axon_coll_step steps_inline[AXON_COLL_INLINE_STEPS];
+    int round_end_inline[AXON_COLL_INLINE_ROUNDS];
+    _Alignas(16) char arena[AXON_COLL_INLINE_SCRATCH];
 };
 
 /* ---- transport ------------------------------------------------------------------------------------ */
@@ -106,11 +122,29 @@ void axon_coll_sched_set_transport(const struct axon_coll_transport *t)
 
 /* ---- building ------------------------------------------------------------------------------------- */
 
+static struct axon_coll_sched *axon_coll_free_list; /* guarded by the transport lock */
+static int axon_coll_free_count;
+
 int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_sched **out)
 {
-    struct axon_coll_sched *s = calloc(1, sizeof(*s));
-    if (!s)
-        return MPI_ERR_NO_MEM;
+    axon_ucx_lock();
+    struct axon_coll_sched *s = axon_coll_free_list;
+    if (s) {
+        axon_coll_free_list = s->next;
+        axon_coll_free_count--;
+    }
+    axon_ucx_unlock();
+    if (!s) {
+        s = malloc(sizeof(*s));
+        if (!s)
+            return MPI_ERR_NO_MEM;
+    }
+    /* Everything before the inline storage starts from zero; the storage itself needs no clearing. */
+    memset(s, 0, offsetof(struct axon_coll_sched, steps_inline));
+    s->steps = s->steps_inline;
+    s->cap_steps = AXON_COLL_INLINE_STEPS;
+    s->round_end = s->round_end_inline;
+    s->cap_rounds = AXON_COLL_INLINE_ROUNDS;
     s->pc = pc;
     s->rank = rank;
     s->size = size;
@@ -130,13 +164,22 @@ int axon_coll_sched_size(const struct axon_coll_sched *s)
     return s->size;
 }
 
-/* Grows an array to hold one more element; false (and the error recorded) when out of memory. */
-static bool axon_coll_grow(struct axon_coll_sched *s, void **array, int n, int *cap, size_t elem)
+/* Grows an array to hold one more element; false (and the error recorded) when out of memory. An
+ * array that still lives inside the schedule (`inline_storage`) moves to the heap. */
+static bool axon_coll_grow(struct axon_coll_sched *s, void **array, int n, int *cap, size_t elem,
+                           const void *inline_storage)
 {
     if (n < *cap)
         return true;
     int ncap = *cap ? *cap * 2 : 8;
-    void *p = realloc(*array, elem * (size_t)ncap);
+    void *p;
+    if (*array == inline_storage) {
+        p = malloc(elem * (size_t)ncap);
+        if (p)
+            memcpy(p, *array, elem * (size_t)n);
+    } else {
+        p = realloc(*array, elem * (size_t)ncap);
+    }
     if (!p) {
         if (s->err == MPI_SUCCESS)
             s->err = MPI_ERR_NO_MEM;
@@ -151,7 +194,7 @@ static void axon_coll_keep_loop(struct axon_coll_sched *s, const struct axon_dty
 {
     if (!dt->loop)
         return;
-    if (!axon_coll_grow(s, (void **)&s->loops, s->nloops, &s->cap_loops, sizeof(*s->loops)))
+    if (!axon_coll_grow(s, (void **)&s->loops, s->nloops, &s->cap_loops, sizeof(*s->loops), NULL))
         return;
     axon_dloop_retain((struct axon_dloop *)dt->loop);
     s->loops[s->nloops++] = (struct axon_dloop *)dt->loop;
@@ -175,7 +218,14 @@ bool axon_coll_sched_commutative(const struct axon_coll_sched *s)
 
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
 {
-    if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch)))
+    /* Small pieces come from the arena, 16-byte aligned for any element type. */
+    size_t need = (bytes + 15) & ~(size_t)15;
+    if (need <= sizeof(s->arena) - s->arena_used) {
+        void *p = s->arena + s->arena_used;
+        s->arena_used += need ? need : 16;
+        return p;
+    }
+    if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch), NULL))
         return NULL;
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
@@ -192,19 +242,21 @@ void axon_coll_sched_round(struct axon_coll_sched *s)
     int last = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
     if (s->nsteps == last)
         return;
-    if (!axon_coll_grow(s, (void **)&s->round_end, s->nrounds, &s->cap_rounds, sizeof(*s->round_end)))
+    if (!axon_coll_grow(s, (void **)&s->round_end, s->nrounds, &s->cap_rounds, sizeof(*s->round_end),
+                        s->round_end_inline))
         return;
     s->round_end[s->nrounds++] = s->nsteps;
 }
 
 static struct axon_coll_step *axon_coll_step_add(struct axon_coll_sched *s, enum axon_coll_step_kind kind)
 {
-    if (!axon_coll_grow(s, (void **)&s->steps, s->nsteps, &s->cap_steps, sizeof(*s->steps)))
+    if (!axon_coll_grow(s, (void **)&s->steps, s->nsteps, &s->cap_steps, sizeof(*s->steps), s->steps_inline))
         return NULL;
     struct axon_coll_step *st = &s->steps[s->nsteps++];
-    memset(st, 0, sizeof(*st));
+    /* The adders set the fields their kind uses; the rest is never read. */
     st->kind = kind;
     st->peer = MPI_PROC_NULL;
+    st->handle = NULL;
     return st;
 }
 
@@ -281,8 +333,18 @@ void axon_coll_sched_discard(struct axon_coll_sched *s)
         axon_coll_op_release(s->op);
     free(s->scratch);
     free(s->loops);
-    free(s->steps);
-    free(s->round_end);
+    if (s->steps != s->steps_inline)
+        free(s->steps);
+    if (s->round_end != s->round_end_inline)
+        free(s->round_end);
+    axon_ucx_lock();
+    if (axon_coll_free_count < AXON_COLL_FREE_MAX) {
+        s->next = axon_coll_free_list;
+        axon_coll_free_list = s;
+        axon_coll_free_count++;
+        s = NULL;
+    }
+    axon_ucx_unlock();
     free(s);
 }
 
@@ -496,5 +558,11 @@ void axon_coll_finalize(void)
         axon_coll_end(s);
     }
     axon_coll_count = 0;
+    while (axon_coll_free_list) {
+        struct axon_coll_sched *s = axon_coll_free_list;
+        axon_coll_free_list = s->next;
+        free(s);
+    }
+    axon_coll_free_count = 0;
     axon_ucx_unlock();
 }
