@@ -350,9 +350,8 @@ void axon_coll_sched_discard(struct axon_coll_sched *s)
 
 /* ---- local steps ---------------------------------------------------------------------------------- */
 
-/* Copies the data of count elements of sdt at src into dcount elements of ddt at dst. */
-static int axon_coll_copy(const void *src, int64_t scount, const struct axon_dtype_layout *sdt, void *dst,
-                          int64_t dcount, const struct axon_dtype_layout *ddt)
+int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype_layout *sdt, void *dst,
+                        int64_t dcount, const struct axon_dtype_layout *ddt)
 {
     int64_t bytes = scount * sdt->size;
     if (bytes > dcount * ddt->size)
@@ -379,9 +378,9 @@ static int axon_coll_copy(const void *src, int64_t scount, const struct axon_dty
         char *tmp = malloc((size_t)bytes);
         if (!tmp)
             return MPI_ERR_NO_MEM;
-        rc = axon_coll_copy(src, scount, sdt, tmp, bytes, &axon_coll_bytes);
+        rc = axon_coll_data_copy(src, scount, sdt, tmp, bytes, &axon_coll_bytes);
         if (rc == MPI_SUCCESS)
-            rc = axon_coll_copy(tmp, bytes, &axon_coll_bytes, dst, dcount, ddt);
+            rc = axon_coll_data_copy(tmp, bytes, &axon_coll_bytes, dst, dcount, ddt);
         free(tmp);
     }
     return rc;
@@ -416,7 +415,7 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
                                                          &st->handle));
             break;
         case AXON_COLL_COPY:
-            axon_coll_note(s, axon_coll_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
+            axon_coll_note(s, axon_coll_data_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
             break;
         case AXON_COLL_REDUCE:
             if (st->count > 0)

@@ -53,6 +53,11 @@ void axon_coll_sched_recv(struct axon_coll_sched *s, void *buf, int64_t count, c
 void axon_coll_sched_copy(struct axon_coll_sched *s, const void *src, int64_t scount,
                           const struct axon_dtype_layout *sdt, void *dst, int64_t dcount,
                           const struct axon_dtype_layout *ddt);
+/* The copy of a copy step, done now: the data of scount elements of sdt at src into dcount elements of
+ * ddt at dst (MPI_ERR_TRUNCATE when it does not fit, MPI_ERR_NO_MEM). For code that runs outside
+ * schedules (coll/axon_coll_shm.c). */
+int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype_layout *sdt, void *dst,
+                        int64_t dcount, const struct axon_dtype_layout *ddt);
 /* inout = in op inout over count packed elements of the schedule's datatype. */
 void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *inout, int64_t count);
 

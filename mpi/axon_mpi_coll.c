@@ -6,8 +6,10 @@
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
+#include "coll/axon_coll_shm.h"
 #include "coll/coll.h"
 #include "mpi/axon_mpi_comm.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 
@@ -99,6 +101,55 @@ static int axon_coll_run(const char *func, struct axon_comm *c, struct axon_coll
     return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, "the collective failed");
 }
 
+/* Whether every member of c runs on this node. */
+static bool axon_coll_one_node(const struct axon_comm *c)
+{
+    const int *node = axon_runtime_job.node_of_rank;
+    if (!node)
+        return axon_runtime_job.num_nodes <= 1;
+    for (int j = 0; j < c->group->size; j++)
+        if (node[c->group->world[j]] != axon_runtime_job.node)
+            return false;
+    return true;
+}
+
+/* The shared segment for c's small blocking collectives, made by the first call that may use one (all
+ * members make that call together, so they make it together); NULL when c spans nodes, has one member,
+ * or the members could not all map one. An error of the making is the calling collective's. */
+static int axon_coll_shm_of(struct axon_comm *c, struct axon_coll_shm **shm)
+{
+    if (c->shm_state == 0) {
+        c->shm_state = -1;
+        if (c->size > 1 && axon_coll_shm_limit() > 0 && axon_coll_one_node(c)) {
+            unsigned seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
+            int rc = axon_coll_shm_create(&c->coll, c->rank, c->size, (int)(seq % (unsigned)AXON_COMM_TAG_BASE),
+                                          &c->shm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            if (c->shm)
+                c->shm_state = 1;
+        }
+    }
+    *shm = c->shm;
+    return MPI_SUCCESS;
+}
+
+/* A blocking call's shared-memory path: when it is eligible and the communicator has a segment, the call
+ * runs there and returns. */
+#define AXON_COLL_TRY_SHM(func, c, request, eligible, call)                                          \
+    do {                                                                                             \
+        struct axon_coll_shm *shm_;                                                                  \
+        if (!(request) && (eligible)) {                                                              \
+            int rc_ = axon_coll_shm_of(c, &shm_);                                                    \
+            if (rc_ == MPI_SUCCESS && shm_)                                                          \
+                rc_ = (call);                                                                        \
+            if (rc_ != MPI_SUCCESS)                                                                  \
+                return axon_mpi_error(c, func, rc_, "the collective failed");                        \
+            if (shm_)                                                                                \
+                return MPI_SUCCESS;                                                                  \
+        }                                                                                            \
+    } while (0)
+
 #define AXON_COLL_NEW_SCHED(func, c, s)                                                              \
     do {                                                                                             \
         int rc_ = axon_coll_sched_of(c, &(s));                                                       \
@@ -117,6 +168,7 @@ int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request)
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
+    AXON_COLL_TRY_SHM(func, c, request, true, axon_coll_shm_barrier(shm_));
     struct axon_coll_sched *s;
     AXON_COLL_NEW_SCHED(func, c, s);
     axon_coll_barrier(s);
@@ -133,6 +185,8 @@ int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datat
     AXON_COLL_CHECK_TYPE(func, c, datatype, dt, "datatype");
     AXON_COLL_CHECK_ROOT(func, c, root);
     AXON_COLL_CHECK_BUFFER(func, c, buffer, count, dt, "buffer");
+    AXON_COLL_TRY_SHM(func, c, request, (int64_t)count * dt.size <= axon_coll_shm_limit(),
+                      axon_coll_shm_bcast(shm_, buffer, count, &dt, root));
     struct axon_coll_sched *s;
     AXON_COLL_NEW_SCHED(func, c, s);
     axon_coll_bcast(s, buffer, count, &dt, root);
@@ -424,6 +478,18 @@ int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void
     if (!in_place && is_root && sendbuf == recvbuf && sendbuf != NULL && incount > 0) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
         goto out;
+    }
+    if ((kind == AXON_MPI_RED_REDUCE || kind == AXON_MPI_RED_ALLREDUCE) && !request &&
+        axon_coll_shm_reduction_fits(o, count, &dt)) {
+        struct axon_coll_shm *shm;
+        rc = axon_coll_shm_of(c, &shm);
+        if (rc == MPI_SUCCESS && shm)
+            rc = axon_coll_shm_reduce(shm, in, recvbuf, count, &dt, datatype, o,
+                                      kind == AXON_MPI_RED_REDUCE ? root : -1);
+        if (rc != MPI_SUCCESS)
+            rc = axon_mpi_error(c, func, rc, "the collective failed");
+        if (rc != MPI_SUCCESS || shm)
+            goto out;
     }
     struct axon_coll_sched *s;
     rc = axon_coll_sched_of(c, &s);

@@ -11,6 +11,7 @@
  * the local side of its collectives. MPI_Comm_free takes the handle away at once; the object, its
  * contexts and its id stay until no request names it (the standard lets pending operations complete),
  * on a list that later frees and MPI_Finalize look at. */
+#include "coll/axon_coll_shm.h"
 #include "mpi/axon_mpi_comm.h"
 
 #include "runtime/runtime.h"
@@ -98,6 +99,7 @@ static void axon_comm_destroy(struct axon_comm *c)
         free(c->local_comm);
     }
     axon_comm_attr_drop(c);
+    axon_coll_shm_destroy(c->shm);
     if (c->info != MPI_INFO_NULL)
         axon_mpi_info_release(c->info);
     axon_mpi_errhandler_release(c->errhandler);

@@ -1,0 +1,310 @@
+/* Shared-memory collectives of a node's communicator (coll/axon_coll_shm.h).
+ *
+ * The segment: one cache line of flags per rank, then two sets of slots (one per parity of the sequence
+ * number), a slot per rank of AXON_COLL_SHM_MAX bytes. Each call on the communicator takes the next
+ * sequence number s on every member. A member writes its data (packed) into its slot of parity s % 2 and
+ * then stores s into its flag with release order; a member that needs another's data waits for that
+ * flag to reach s (acquire) and reads the slot.
+ *
+ * Why two parities are enough: a slot of parity s % 2 was last read during call s - 2, and every reader
+ * of call s - 2 has finished reading before it raises its flag for call s - 1. So a member waits, before
+ * writing for call s, until every flag is at least s - 1; it remembers the lowest flag it saw, so that in
+ * a steady stream of calls this wait costs nothing (a barrier or an allreduce has just seen all flags at
+ * s - 1 anyway).
+ *
+ * Reductions fold the slots in rank order (s0 op (s1 op (...))), right for non-commutative operations.
+ * Waiting goes through axon_ucx_wait: it keeps the transport progressing and yields the core when the
+ * node is oversubscribed. A rank that dies leaves the others waiting until the launcher ends the job. */
+#include "coll/axon_coll_shm.h"
+
+#include "coll/coll.h"
+#include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
+
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { AXON_SHM_LINE = 64, AXON_SHM_NAME_MAX = 64 };
+
+struct axon_shm_flag {
+    _Atomic uint64_t seq;
+    char pad[AXON_SHM_LINE - sizeof(uint64_t)];
+};
+
+struct axon_coll_shm {
+    int rank, size;
+    int64_t slot;             /* bytes of one slot */
+    void *base;               /* the mapping */
+    size_t length;
+    struct axon_shm_flag *flags;
+    char *slots;              /* [2][size][slot] */
+    uint64_t seq;             /* of the last call */
+    uint64_t min_seen;        /* every flag has been seen at least this high */
+    void *fold;               /* slot-sized scratch for reductions into non-contiguous results */
+};
+
+int64_t axon_coll_shm_limit(void)
+{
+    return axon_config.coll_shm_max > 0 ? axon_config.coll_shm_max : 0;
+}
+
+static char *axon_shm_slot(const struct axon_coll_shm *shm, uint64_t seq, int rank)
+{
+    return shm->slots + ((int64_t)(seq & 1) * shm->size + rank) * shm->slot;
+}
+
+/* ---- setup ---------------------------------------------------------------------------------------- */
+
+/* Runs a schedule of pc's members to its end (the setup's name broadcast and agreement). */
+static int axon_shm_run(struct axon_coll_sched *s)
+{
+    struct axon_request *req;
+    int rc = axon_request_alloc_coll(&req);
+    if (rc != MPI_SUCCESS) {
+        axon_coll_sched_discard(s);
+        return rc;
+    }
+    rc = axon_coll_sched_start(s, req);
+    if (rc != MPI_SUCCESS) {
+        axon_coll_sched_discard(s);
+        axon_request_free(req);
+        return rc;
+    }
+    axon_request_wait(req);
+    rc = req->status.MPI_ERROR;
+    axon_request_free(req);
+    return rc;
+}
+
+/* Maps the segment named name (rank 0 creates it); NULL on any failure. */
+static struct axon_coll_shm *axon_shm_map(const char *name, int rank, int size, int64_t slot)
+{
+    struct axon_coll_shm *shm = calloc(1, sizeof(*shm));
+    if (!shm)
+        return NULL;
+    shm->rank = rank;
+    shm->size = size;
+    shm->slot = slot;
+    shm->length = (size_t)size * AXON_SHM_LINE + 2 * (size_t)size * (size_t)slot;
+    shm->fold = malloc((size_t)slot);
+    int fd = shm_open(name, rank == 0 ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
+    if (fd < 0 || !shm->fold)
+        goto fail;
+    /* Rank 0 sizes it before it names it to the others; the zero fill makes every flag 0. */
+    if (rank == 0 && ftruncate(fd, (off_t)shm->length) != 0) {
+        close(fd);
+        goto fail;
+    }
+    shm->base = mmap(NULL, shm->length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (shm->base == MAP_FAILED) {
+        shm->base = NULL;
+        goto fail;
+    }
+    shm->flags = shm->base;
+    shm->slots = (char *)shm->base + (size_t)size * AXON_SHM_LINE;
+    return shm;
+fail:
+    axon_coll_shm_destroy(shm);
+    return NULL;
+}
+
+/* One step of the setup: a schedule over pc whose steps build() adds, run to its end. */
+static int axon_shm_step(struct axon_pt2pt_comm *pc, int rank, int size, int tag,
+                         void (*build)(struct axon_coll_sched *s, void *arg), void *arg)
+{
+    struct axon_coll_sched *s;
+    int rc = axon_coll_sched_create(pc, rank, size, tag, &s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    build(s, arg);
+    return axon_shm_run(s);
+}
+
+static void axon_shm_bcast_name(struct axon_coll_sched *s, void *name)
+{
+    axon_coll_bcast(s, name, AXON_SHM_NAME_MAX, &axon_coll_bytes, 0);
+}
+
+static void axon_shm_bcast_verdict(struct axon_coll_sched *s, void *verdict)
+{
+    axon_coll_bcast(s, verdict, 1, &axon_coll_bytes, 0);
+}
+
+/* Rank 0 collects every member's "mapped it" byte: arg is the array at rank 0, the byte elsewhere. */
+static void axon_shm_gather_ok(struct axon_coll_sched *s, void *arg)
+{
+    int n = axon_coll_sched_size(s);
+    if (axon_coll_sched_rank(s) == 0) {
+        for (int j = 1; j < n; j++)
+            axon_coll_sched_recv(s, (char *)arg + j, 1, &axon_coll_bytes, j);
+    } else {
+        axon_coll_sched_send(s, arg, 1, &axon_coll_bytes, 0);
+    }
+}
+
+int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_shm **out)
+{
+    static unsigned serial;
+    *out = NULL;
+    int64_t slot = (axon_coll_shm_limit() + AXON_SHM_LINE - 1) / AXON_SHM_LINE * AXON_SHM_LINE;
+    char name[AXON_SHM_NAME_MAX] = "";
+    char *oks = calloc((size_t)size, 1);
+    if (!oks)
+        return MPI_ERR_NO_MEM;
+    struct axon_coll_shm *shm = NULL;
+    char verdict = 0;
+
+    /* Rank 0 makes the segment (sized and zeroed) before it names it to the others; every member
+     * then says whether it mapped it, and the communicator uses it only if all did. All of it on
+     * the communicator's collective context. */
+    if (rank == 0) {
+        snprintf(name, sizeof(name), "/axon-coll-%ld-%u", (long)getpid(), serial++);
+        shm = axon_shm_map(name, rank, size, slot);
+        if (!shm)
+            name[0] = '\0';
+    }
+    int rc = axon_shm_step(pc, rank, size, tag, axon_shm_bcast_name, name);
+    if (rc == MPI_SUCCESS && rank != 0 && name[0] != '\0')
+        shm = axon_shm_map(name, rank, size, slot);
+    oks[0] = (char)(shm != NULL);
+    if (rc == MPI_SUCCESS)
+        rc = axon_shm_step(pc, rank, size, tag, axon_shm_gather_ok, oks);
+    if (rc == MPI_SUCCESS && rank == 0) {
+        verdict = 1;
+        for (int j = 0; j < size; j++)
+            verdict = (char)(verdict && oks[j]);
+    }
+    /* Every member has mapped the segment or given up once rank 0 has all the bytes: the name can
+     * go, and nothing is left in /dev/shm whatever happens to the job later. */
+    if (rank == 0 && name[0] != '\0')
+        shm_unlink(name);
+    if (rc == MPI_SUCCESS)
+        rc = axon_shm_step(pc, rank, size, tag, axon_shm_bcast_verdict, &verdict);
+    free(oks);
+    if (rc != MPI_SUCCESS || !verdict) {
+        axon_coll_shm_destroy(shm);
+        return rc;
+    }
+    *out = shm;
+    return MPI_SUCCESS;
+}
+
+void axon_coll_shm_destroy(struct axon_coll_shm *shm)
+{
+    if (!shm)
+        return;
+    if (shm->base)
+        munmap(shm->base, shm->length);
+    free(shm->fold);
+    free(shm);
+}
+
+/* ---- waiting -------------------------------------------------------------------------------------- */
+
+struct axon_shm_wait {
+    struct axon_coll_shm *shm;
+    uint64_t seq;
+    int rank; /* one rank's flag, or -1 for all of them */
+};
+
+static bool axon_shm_reached(void *arg)
+{
+    struct axon_shm_wait *w = arg;
+    if (w->rank >= 0)
+        return atomic_load_explicit(&w->shm->flags[w->rank].seq, memory_order_acquire) >= w->seq;
+    for (int j = 0; j < w->shm->size; j++)
+        if (atomic_load_explicit(&w->shm->flags[j].seq, memory_order_acquire) < w->seq)
+            return false;
+    return true;
+}
+
+/* Waits until rank's flag (every flag for -1) is at least seq. */
+static void axon_shm_wait(struct axon_coll_shm *shm, int rank, uint64_t seq)
+{
+    struct axon_shm_wait w = {shm, seq, rank};
+    if (!axon_shm_reached(&w))
+        axon_ucx_wait(axon_shm_reached, &w);
+    if (rank < 0 && seq > shm->min_seen)
+        shm->min_seen = seq;
+}
+
+/* Starts a call: its sequence number, once the slots of its parity are free (see the top). */
+static uint64_t axon_shm_begin(struct axon_coll_shm *shm)
+{
+    uint64_t s = ++shm->seq;
+    if (shm->min_seen + 1 < s)
+        axon_shm_wait(shm, -1, s - 1);
+    return s;
+}
+
+static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s)
+{
+    atomic_store_explicit(&shm->flags[shm->rank].seq, s, memory_order_release);
+}
+
+/* ---- the collectives ------------------------------------------------------------------------------ */
+
+int axon_coll_shm_barrier(struct axon_coll_shm *shm)
+{
+    uint64_t s = axon_shm_begin(shm);
+    axon_shm_raise(shm, s);
+    axon_shm_wait(shm, -1, s);
+    return MPI_SUCCESS;
+}
+
+int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                        int root)
+{
+    uint64_t s = axon_shm_begin(shm);
+    int64_t bytes = count * dt->size;
+    char *slot = axon_shm_slot(shm, s, root);
+    int rc = MPI_SUCCESS;
+    if (shm->rank == root) {
+        rc = axon_coll_data_copy(buf, count, dt, slot, bytes, &axon_coll_bytes);
+        axon_shm_raise(shm, s);
+        return rc;
+    }
+    /* Raised on arrival too: the root's next writes to this parity wait for it (see the top). */
+    axon_shm_raise(shm, s);
+    axon_shm_wait(shm, root, s);
+    return axon_coll_data_copy(slot, bytes, &axon_coll_bytes, buf, count, dt);
+}
+
+bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt)
+{
+    /* Predefined operations reduce packed data; a user function expects its datatype's own layout,
+     * which packed data has only for a contiguous type that starts at its buffer. */
+    if (!axon_coll_op_is_predefined(op) && !(dt->contig && dt->true_lb == 0 && dt->extent == dt->size))
+        return false;
+    return count * dt->size <= axon_coll_shm_limit();
+}
+
+int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
+                         const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root)
+{
+    uint64_t s = axon_shm_begin(shm);
+    int64_t bytes = count * dt->size;
+    int n = shm->size;
+    int rc = axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
+    axon_shm_raise(shm, s);
+    if (root >= 0 && shm->rank != root)
+        return rc;
+    axon_shm_wait(shm, -1, s);
+    if (rc != MPI_SUCCESS || bytes == 0)
+        return rc;
+    /* The fold runs in the result itself when it is one packed block, else in scratch. */
+    bool direct = dt->contig;
+    char *acc = direct ? (char *)out + dt->true_lb : shm->fold;
+    memcpy(acc, axon_shm_slot(shm, s, n - 1), (size_t)bytes);
+    for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
+        rc = axon_coll_op_apply(op, axon_shm_slot(shm, s, j), acc, count, datatype, dt);
+    if (rc == MPI_SUCCESS && !direct)
+        rc = axon_coll_data_copy(acc, bytes, &axon_coll_bytes, out, count, dt);
+    return rc;
+}

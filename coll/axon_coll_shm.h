@@ -1,0 +1,43 @@
+/* Small blocking collectives through shared memory, for communicators whose members all run on one node.
+ * A point-to-point message costs a transport's full latency; a barrier, a broadcast or a reduction of a
+ * few kilobytes among the ranks of one node is faster as stores and loads in one shared segment: every
+ * rank publishes its data in a slot of its own and raises its sequence flag, and the ranks that need
+ * the data read the slots once the flags say so (MPICH's "release/gather" and Open MPI's coll/sm do the
+ * same). Only blocking calls come here: the nonblocking ones run schedules (a blocking collective never
+ * matches a nonblocking one, so the members of a communicator always agree on the path).
+ *
+ * Every member decides alike whether a call comes here: from the communicator, the operation, the
+ * datatype argument (the same on all members for reductions) and the message size, which all agree on;
+ * never from a member's own layout. */
+#ifndef AXON_COLL_SHM_H
+#define AXON_COLL_SHM_H
+
+#include "coll/axon_coll_op.h"
+#include "pt2pt/pt2pt.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct axon_coll_shm;
+
+/* The segment of a communicator: made by rank 0, named to the others over pc (a collective on it, with
+ * the tag of a collective sequence number) and mapped by all. *out is NULL, with MPI_SUCCESS, when some
+ * member could not map it: every member then learns that and the communicator goes without. */
+int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_shm **out);
+void axon_coll_shm_destroy(struct axon_coll_shm *shm);
+
+/* Largest message (packed bytes) a call may move here; 0 when shared-memory collectives are off. */
+int64_t axon_coll_shm_limit(void);
+/* Whether a reduction of count elements of the datatype under op may run here (see the top). */
+bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt);
+
+int axon_coll_shm_barrier(struct axon_coll_shm *shm);
+int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                        int root);
+/* MPI_Reduce to root, or MPI_Allreduce when root is -1; in is the contribution (the receive buffer for
+ * MPI_IN_PLACE), out the result (read at the root only for a reduce). */
+int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
+                         const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root);
+
+#endif
