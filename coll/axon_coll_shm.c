@@ -31,9 +31,21 @@
 
 enum { AXON_SHM_LINE = 64, AXON_SHM_NAME_MAX = 64 };
 
+/* What a member says of its call, so that the others can tell a mismatch cheaply (different
+ * collectives, roots or sizes would otherwise give wrong data or a hang). Kept per parity, like the
+ * slots, so that a member may describe its next call while others still check this one. */
+struct axon_shm_call {
+    int64_t bytes;
+    int32_t root;
+    int32_t kind;
+};
+
+enum { AXON_SHM_BARRIER = 1, AXON_SHM_BCAST, AXON_SHM_REDUCE, AXON_SHM_ALLREDUCE };
+
 struct axon_shm_flag {
     _Atomic uint64_t seq;
-    char pad[AXON_SHM_LINE - sizeof(uint64_t)];
+    struct axon_shm_call call[2];
+    char pad[AXON_SHM_LINE - sizeof(uint64_t) - 2 * sizeof(struct axon_shm_call)];
 };
 
 struct axon_coll_shm {
@@ -243,9 +255,34 @@ static uint64_t axon_shm_begin(struct axon_coll_shm *shm)
     return s;
 }
 
-static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s)
+/* Describes the call and raises the flag; the release order publishes both and the slot. */
+static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s, int kind, int root, int64_t bytes)
 {
-    atomic_store_explicit(&shm->flags[shm->rank].seq, s, memory_order_release);
+    struct axon_shm_flag *f = &shm->flags[shm->rank];
+    f->call[s & 1] = (struct axon_shm_call){bytes, root, kind};
+    atomic_store_explicit(&f->seq, s, memory_order_release);
+}
+
+/* Checks the call of rank j (whose flag has reached s) against ours. */
+static int axon_shm_check(const struct axon_coll_shm *shm, uint64_t s, int j, int kind, int root, int64_t bytes)
+{
+    const struct axon_shm_call *c = &shm->flags[j].call[s & 1];
+    if (c->kind != kind) {
+        axon_runtime_log_debug(1, "collective mismatch: rank %d of the communicator called another collective "
+                               "than rank %d", j, shm->rank);
+        return MPI_ERR_OTHER;
+    }
+    if (c->root != root) {
+        axon_runtime_log_debug(1, "collective mismatch: rank %d names root %d, rank %d root %d", j, c->root,
+                               shm->rank, root);
+        return MPI_ERR_ROOT;
+    }
+    if (c->bytes != bytes) {
+        axon_runtime_log_debug(1, "collective mismatch: rank %d passes %lld bytes, rank %d %lld", j,
+                               (long long)c->bytes, shm->rank, (long long)bytes);
+        return MPI_ERR_TRUNCATE;
+    }
+    return MPI_SUCCESS;
 }
 
 /* ---- the collectives ------------------------------------------------------------------------------ */
@@ -253,9 +290,10 @@ static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s)
 int axon_coll_shm_barrier(struct axon_coll_shm *shm)
 {
     uint64_t s = axon_shm_begin(shm);
-    axon_shm_raise(shm, s);
+    axon_shm_raise(shm, s, AXON_SHM_BARRIER, -1, 0);
     axon_shm_wait(shm, -1, s);
-    return MPI_SUCCESS;
+    /* One neighbour's word is enough to catch a barrier matched with another collective. */
+    return axon_shm_check(shm, s, (shm->rank + 1) % shm->size, AXON_SHM_BARRIER, -1, 0);
 }
 
 int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, const struct axon_dtype_layout *dt,
@@ -267,12 +305,15 @@ int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, con
     int rc = MPI_SUCCESS;
     if (shm->rank == root) {
         rc = axon_coll_data_copy(buf, count, dt, slot, bytes, &axon_coll_bytes);
-        axon_shm_raise(shm, s);
+        axon_shm_raise(shm, s, AXON_SHM_BCAST, root, bytes);
         return rc;
     }
     /* Raised on arrival too: the root's next writes to this parity wait for it (see the top). */
-    axon_shm_raise(shm, s);
+    axon_shm_raise(shm, s, AXON_SHM_BCAST, root, bytes);
     axon_shm_wait(shm, root, s);
+    rc = axon_shm_check(shm, s, root, AXON_SHM_BCAST, root, bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
     return axon_coll_data_copy(slot, bytes, &axon_coll_bytes, buf, count, dt);
 }
 
@@ -291,11 +332,14 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     uint64_t s = axon_shm_begin(shm);
     int64_t bytes = count * dt->size;
     int n = shm->size;
+    int kind = root >= 0 ? AXON_SHM_REDUCE : AXON_SHM_ALLREDUCE;
     int rc = axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
-    axon_shm_raise(shm, s);
+    axon_shm_raise(shm, s, kind, root, bytes);
     if (root >= 0 && shm->rank != root)
         return rc;
     axon_shm_wait(shm, -1, s);
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
+        rc = axon_shm_check(shm, s, j, kind, root, bytes);
     if (rc != MPI_SUCCESS || bytes == 0)
         return rc;
     /* The fold runs in the result itself when it is one packed block, else in scratch. */

@@ -134,6 +134,10 @@ static int axon_coll_shm_of(struct axon_comm *c, struct axon_coll_shm **shm)
     return MPI_SUCCESS;
 }
 
+#define AXON_COLL_SHM_FAILED                                                                         \
+    "the collective failed: its members passed different collectives, roots or counts (AXON_VERBOSE=1 " \
+    "says which)"
+
 /* A blocking call's shared-memory path: when it is eligible and the communicator has a segment, the call
  * runs there and returns. */
 #define AXON_COLL_TRY_SHM(func, c, request, eligible, call)                                          \
@@ -144,7 +148,7 @@ static int axon_coll_shm_of(struct axon_comm *c, struct axon_coll_shm **shm)
             if (rc_ == MPI_SUCCESS && shm_)                                                          \
                 rc_ = (call);                                                                        \
             if (rc_ != MPI_SUCCESS)                                                                  \
-                return axon_mpi_error(c, func, rc_, "the collective failed");                        \
+                return axon_mpi_error(c, func, rc_, AXON_COLL_SHM_FAILED);                           \
             if (shm_)                                                                                \
                 return MPI_SUCCESS;                                                                  \
         }                                                                                            \
@@ -487,7 +491,7 @@ int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void
             rc = axon_coll_shm_reduce(shm, in, recvbuf, count, &dt, datatype, o,
                                       kind == AXON_MPI_RED_REDUCE ? root : -1);
         if (rc != MPI_SUCCESS)
-            rc = axon_mpi_error(c, func, rc, "the collective failed");
+            rc = axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
         if (rc != MPI_SUCCESS || shm)
             goto out;
     }

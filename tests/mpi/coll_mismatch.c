@@ -1,0 +1,68 @@
+/* Collectives whose members disagree give an error, not wrong data or a hang, where that is cheap to
+ * tell: a broadcast whose root sends more than a member receives (MPI_ERR_TRUNCATE), members naming
+ * different roots (MPI_ERR_ROOT, on the shared-memory path), an allreduce with different counts.
+ * Run at 2 ranks through schedules (AXON_COLL_SHM_MAX=0) and at 3 through shared memory; each case on
+ * a fresh communicator, since a failed collective leaves its communicator's state undefined. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int rank, size, failures;
+
+static void expect(int rc, int want, const char *what)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (cls != want) {
+        fprintf(stderr, "rank %d: %s: error class %d, expected %d\n", rank, what, cls, want);
+        failures++;
+    }
+}
+
+static MPI_Comm fresh(void)
+{
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int shm = getenv("AXON_COLL_SHM_MAX") == NULL; /* the default sends these small calls through it */
+    int buf[16] = {0};
+
+    /* The root sends 16 ints, the others expect 8. */
+    MPI_Comm c = fresh();
+    int rc = MPI_Bcast(buf, rank == 0 ? 16 : 8, MPI_INT, 0, c);
+    expect(rc, rank == 0 ? MPI_SUCCESS : MPI_ERR_TRUNCATE, "MPI_Bcast, counts disagree");
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    if (shm && size >= 3) {
+        /* Ranks 0 and 1 say root 0, rank 2 says root 1: rank 2 hears rank 1 name another root. */
+        MPI_Comm d = fresh();
+        rc = MPI_Bcast(buf, 4, MPI_INT, rank == 2 ? 1 : 0, d);
+        expect(rc, rank == 2 ? MPI_ERR_ROOT : MPI_SUCCESS, "MPI_Bcast, roots disagree");
+        MPI_Barrier(MPI_COMM_WORLD);
+
+        /* Every member reads every contribution: all of them see the disagreement. */
+        MPI_Comm e = fresh();
+        int out[16];
+        rc = MPI_Allreduce(buf, out, rank == 0 ? 4 : 3, MPI_INT, MPI_SUM, e);
+        expect(rc, MPI_ERR_TRUNCATE, "MPI_Allreduce, counts disagree");
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    /* The world still works. */
+    int one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (sum != size)
+        failures++;
+    if (failures == 0 && rank == 0)
+        printf("coll_mismatch: ok\n");
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
