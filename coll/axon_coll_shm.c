@@ -40,7 +40,16 @@ struct axon_shm_call {
     int32_t kind;
 };
 
-enum { AXON_SHM_BARRIER = 1, AXON_SHM_BCAST, AXON_SHM_REDUCE, AXON_SHM_ALLREDUCE };
+enum {
+    AXON_SHM_BARRIER = 1,
+    AXON_SHM_BCAST,
+    AXON_SHM_REDUCE,
+    AXON_SHM_ALLREDUCE,
+    AXON_SHM_GATHER,
+    AXON_SHM_ALLGATHER,
+    AXON_SHM_SCATTER,
+    AXON_SHM_ALLTOALL,
+};
 
 struct axon_shm_flag {
     _Atomic uint64_t seq;
@@ -285,6 +294,15 @@ static int axon_shm_check(const struct axon_coll_shm *shm, uint64_t s, int j, in
     return MPI_SUCCESS;
 }
 
+/* Checks every member's description of call s; the first disagreement's error. */
+static int axon_shm_check_all(const struct axon_coll_shm *shm, uint64_t s, int kind, int root, int64_t bytes)
+{
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++)
+        rc = axon_shm_check(shm, s, j, kind, root, bytes);
+    return rc;
+}
+
 /* ---- the collectives ------------------------------------------------------------------------------ */
 
 int axon_coll_shm_barrier(struct axon_coll_shm *shm)
@@ -338,8 +356,8 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     if (root >= 0 && shm->rank != root)
         return rc;
     axon_shm_wait(shm, -1, s);
-    for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
-        rc = axon_shm_check(shm, s, j, kind, root, bytes);
+    if (rc == MPI_SUCCESS)
+        rc = axon_shm_check_all(shm, s, kind, root, bytes);
     if (rc != MPI_SUCCESS || bytes == 0)
         return rc;
     /* The fold runs in the result itself when it is one packed block, else in scratch. */
@@ -350,5 +368,73 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
         rc = axon_coll_op_apply(op, axon_shm_slot(shm, s, j), acc, count, datatype, dt);
     if (rc == MPI_SUCCESS && !direct)
         rc = axon_coll_data_copy(acc, bytes, &axon_coll_bytes, out, count, dt);
+    return rc;
+}
+
+int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block *mine,
+                         const struct axon_coll_block *blocks, int64_t bytes, int root)
+{
+    uint64_t s = axon_shm_begin(shm);
+    int me = shm->rank, kind = root >= 0 ? AXON_SHM_GATHER : AXON_SHM_ALLGATHER;
+    const struct axon_coll_block *src = mine ? mine : &blocks[me];
+    int rc = axon_coll_data_copy(src->buf, src->count, &src->dt, axon_shm_slot(shm, s, me), bytes, &axon_coll_bytes);
+    axon_shm_raise(shm, s, kind, root, bytes);
+    if (root >= 0 && me != root)
+        return rc;
+    axon_shm_wait(shm, -1, s);
+    if (rc == MPI_SUCCESS)
+        rc = axon_shm_check_all(shm, s, kind, root, bytes);
+    for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++) {
+        if (j == me && !mine)
+            continue; /* in place: the block is there already */
+        rc = axon_coll_data_copy(axon_shm_slot(shm, s, j), bytes, &axon_coll_bytes, blocks[j].buf, blocks[j].count,
+                                 &blocks[j].dt);
+    }
+    return rc;
+}
+
+int axon_coll_shm_scatter(struct axon_coll_shm *shm, const struct axon_coll_block *blocks,
+                          const struct axon_coll_block *mine, int64_t bytes, int root)
+{
+    uint64_t s = axon_shm_begin(shm);
+    int me = shm->rank, rc = MPI_SUCCESS;
+    char *slot = axon_shm_slot(shm, s, root);
+    if (me == root) {
+        for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++)
+            if (j != me)
+                rc = axon_coll_data_copy(blocks[j].buf, blocks[j].count, &blocks[j].dt, slot + j * bytes, bytes,
+                                         &axon_coll_bytes);
+        axon_shm_raise(shm, s, AXON_SHM_SCATTER, root, bytes);
+        if (rc == MPI_SUCCESS && mine)
+            rc = axon_coll_data_copy(blocks[me].buf, blocks[me].count, &blocks[me].dt, mine->buf, mine->count,
+                                     &mine->dt);
+        return rc;
+    }
+    axon_shm_raise(shm, s, AXON_SHM_SCATTER, root, bytes);
+    axon_shm_wait(shm, root, s);
+    rc = axon_shm_check(shm, s, root, AXON_SHM_SCATTER, root, bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return axon_coll_data_copy(slot + me * bytes, bytes, &axon_coll_bytes, mine->buf, mine->count, &mine->dt);
+}
+
+int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_block *send,
+                           const struct axon_coll_block *recv, int64_t bytes)
+{
+    uint64_t s = axon_shm_begin(shm);
+    int me = shm->rank, n = shm->size, rc = MPI_SUCCESS;
+    /* In place, the data to send is in the receive blocks; it is all in the slot before any is
+     * overwritten. */
+    const struct axon_coll_block *out = send ? send : recv;
+    char *mine = axon_shm_slot(shm, s, me);
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
+        rc = axon_coll_data_copy(out[j].buf, out[j].count, &out[j].dt, mine + j * bytes, bytes, &axon_coll_bytes);
+    axon_shm_raise(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
+    axon_shm_wait(shm, -1, s);
+    if (rc == MPI_SUCCESS)
+        rc = axon_shm_check_all(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
+        rc = axon_coll_data_copy(axon_shm_slot(shm, s, j) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
+                                 recv[j].count, &recv[j].dt);
     return rc;
 }

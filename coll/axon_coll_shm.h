@@ -13,6 +13,7 @@
 #define AXON_COLL_SHM_H
 
 #include "coll/axon_coll_op.h"
+#include "coll/coll.h"
 #include "pt2pt/pt2pt.h"
 
 #include <mpi.h>
@@ -39,5 +40,16 @@ int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, con
  * MPI_IN_PLACE), out the result (read at the root only for a reduce). */
 int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root);
+
+/* The equal-block forms, blocks as in coll/coll.h (mine NULL: in place), bytes the size of one rank's
+ * block. Gather to root, or allgather when root is -1: needs bytes within the limit. */
+int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block *mine,
+                         const struct axon_coll_block *blocks, int64_t bytes, int root);
+/* The root's n blocks travel in its one slot: needs n * bytes within the limit. */
+int axon_coll_shm_scatter(struct axon_coll_shm *shm, const struct axon_coll_block *blocks,
+                          const struct axon_coll_block *mine, int64_t bytes, int root);
+/* Each rank's n blocks travel in its slot: needs n * bytes within the limit. */
+int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_block *send,
+                           const struct axon_coll_block *recv, int64_t bytes);
 
 #endif

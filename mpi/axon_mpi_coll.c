@@ -138,19 +138,27 @@ static int axon_coll_shm_of(struct axon_comm *c, struct axon_coll_shm **shm)
     "the collective failed: its members passed different collectives, roots or counts (AXON_VERBOSE=1 " \
     "says which)"
 
-/* A blocking call's shared-memory path: when it is eligible and the communicator has a segment, the call
- * runs there and returns. */
+/* Whether a call goes the shared-memory way: a blocking call (request NULL) that is eligible, on a
+ * communicator that has a segment. true with *rc set when making the segment failed (the call fails). */
+static bool axon_coll_shm_ready(struct axon_comm *c, MPI_Request *request, bool eligible, int *rc,
+                                struct axon_coll_shm **shm)
+{
+    *rc = MPI_SUCCESS;
+    if (request || !eligible)
+        return false;
+    *rc = axon_coll_shm_of(c, shm);
+    return *rc != MPI_SUCCESS || *shm != NULL;
+}
+
+/* Runs call (which names shm_) and returns from the body when the call goes the shared-memory way. */
 #define AXON_COLL_TRY_SHM(func, c, request, eligible, call)                                          \
     do {                                                                                             \
         struct axon_coll_shm *shm_;                                                                  \
-        if (!(request) && (eligible)) {                                                              \
-            int rc_ = axon_coll_shm_of(c, &shm_);                                                    \
-            if (rc_ == MPI_SUCCESS && shm_)                                                          \
+        int rc_;                                                                                     \
+        if (axon_coll_shm_ready(c, request, eligible, &rc_, &shm_)) {                                \
+            if (rc_ == MPI_SUCCESS)                                                                  \
                 rc_ = (call);                                                                        \
-            if (rc_ != MPI_SUCCESS)                                                                  \
-                return axon_mpi_error(c, func, rc_, AXON_COLL_SHM_FAILED);                           \
-            if (shm_)                                                                                \
-                return MPI_SUCCESS;                                                                  \
+            return rc_ == MPI_SUCCESS ? rc_ : axon_mpi_error(c, func, rc_, AXON_COLL_SHM_FAILED);    \
         }                                                                                            \
     } while (0)
 
@@ -239,8 +247,18 @@ int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Da
         }
     }
     struct axon_coll_block mine = {(void *)sendbuf, sendcount, sdt};
+    /* Equal blocks: every member knows one block's size, from its own (the root's in place). */
+    int64_t bytes = in_place ? (int64_t)recvcount * rdt.size : (int64_t)sendcount * sdt.size;
+    struct axon_coll_shm *shm;
+    int rc;
+    if (axon_coll_shm_ready(c, request, !displs && bytes <= axon_coll_shm_limit(), &rc, &shm)) {
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_shm_gather(shm, in_place ? NULL : &mine, blocks, bytes, root);
+        free(blocks);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+    }
     struct axon_coll_sched *s;
-    int rc = axon_coll_sched_of(c, &s);
+    rc = axon_coll_sched_of(c, &s);
     if (rc != MPI_SUCCESS) {
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
@@ -292,8 +310,18 @@ int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const
         }
     }
     struct axon_coll_block mine = {recvbuf, recvcount, rdt};
+    /* The root's blocks all travel in its slot. */
+    int64_t bytes = in_place ? (int64_t)sendcount * sdt.size : (int64_t)recvcount * rdt.size;
+    struct axon_coll_shm *shm;
+    int rc;
+    if (axon_coll_shm_ready(c, request, !displs && bytes * n <= axon_coll_shm_limit(), &rc, &shm)) {
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_shm_scatter(shm, blocks, in_place ? NULL : &mine, bytes, root);
+        free(blocks);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+    }
     struct axon_coll_sched *s;
-    int rc = axon_coll_sched_of(c, &s);
+    rc = axon_coll_sched_of(c, &s);
     if (rc != MPI_SUCCESS) {
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
@@ -337,8 +365,17 @@ int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI
         blocks[j].dt = rdt;
     }
     struct axon_coll_block mine = {(void *)sendbuf, sendcount, sdt};
+    int64_t bytes = in_place ? (int64_t)recvcount * rdt.size : (int64_t)sendcount * sdt.size;
+    struct axon_coll_shm *shm;
+    int rc;
+    if (axon_coll_shm_ready(c, request, !displs && bytes <= axon_coll_shm_limit(), &rc, &shm)) {
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_shm_gather(shm, in_place ? NULL : &mine, blocks, bytes, -1);
+        free(blocks);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+    }
     struct axon_coll_sched *s;
-    int rc = axon_coll_sched_of(c, &s);
+    rc = axon_coll_sched_of(c, &s);
     if (rc != MPI_SUCCESS) {
         free(blocks);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
@@ -412,6 +449,16 @@ int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendc
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
         goto out;
     }
+    /* Each rank's n blocks travel in its slot. */
+    int64_t bytes = rblocks[0].count * rblocks[0].dt.size;
+    struct axon_coll_shm *shm;
+    if (axon_coll_shm_ready(c, request, kind == 0 && bytes * n <= axon_coll_shm_limit(), &rc, &shm)) {
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_shm_alltoall(shm, in_place ? NULL : sblocks, rblocks, bytes);
+        if (rc != MPI_SUCCESS)
+            rc = axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+        goto out;
+    }
     struct axon_coll_sched *s;
     rc = axon_coll_sched_of(c, &s);
     if (rc != MPI_SUCCESS) {
@@ -483,17 +530,17 @@ int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
         goto out;
     }
-    if ((kind == AXON_MPI_RED_REDUCE || kind == AXON_MPI_RED_ALLREDUCE) && !request &&
-        axon_coll_shm_reduction_fits(o, count, &dt)) {
-        struct axon_coll_shm *shm;
-        rc = axon_coll_shm_of(c, &shm);
-        if (rc == MPI_SUCCESS && shm)
+    struct axon_coll_shm *shm;
+    if (axon_coll_shm_ready(c, request,
+                            (kind == AXON_MPI_RED_REDUCE || kind == AXON_MPI_RED_ALLREDUCE) &&
+                                axon_coll_shm_reduction_fits(o, count, &dt),
+                            &rc, &shm)) {
+        if (rc == MPI_SUCCESS)
             rc = axon_coll_shm_reduce(shm, in, recvbuf, count, &dt, datatype, o,
                                       kind == AXON_MPI_RED_REDUCE ? root : -1);
         if (rc != MPI_SUCCESS)
             rc = axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-        if (rc != MPI_SUCCESS || shm)
-            goto out;
+        goto out;
     }
     struct axon_coll_sched *s;
     rc = axon_coll_sched_of(c, &s);
