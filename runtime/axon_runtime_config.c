@@ -25,8 +25,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
      "auto: UCX's threshold for the transport"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
-     "largest message of a blocking barrier, bcast, reduce or allreduce that runs through the node's "
-     "shared memory when all ranks of the communicator share the node; 0: never"},
+     "largest data of one rank in a blocking barrier, bcast, reduce, allreduce, gather, allgather, scatter "
+     "or alltoall that runs through the node's shared memory when the communicator's ranks share it "
+     "(scatter and alltoall: all of a rank's blocks); 0: never"},
     /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
      * algorithms of the collective's table, in its order (tests/unit/test_coll_select.c checks). */
     {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination",
