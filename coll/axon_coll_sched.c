@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct axon_dtype_layout axon_coll_bytes = {.size = 1, .extent = 1, .true_lb = 0, .contig = true};
+const struct axon_dtype_layout axon_coll_bytes = {.size = 1, .extent = 1, .true_lb = 0, .true_extent = 1,
+                                                  .contig = true};
 
 enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
 
@@ -386,6 +387,44 @@ int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype
     return rc;
 }
 
+/* A user operation on a datatype whose packed form is not its layout (gaps, an offset, a resized
+ * extent): the function expects count elements extent apart, as in the user's buffers. So both packed
+ * vectors are laid out that way in scratch, the function runs there, and the result is packed back. */
+static int axon_coll_reduce_user_layout(const struct axon_coll_op *op, const void *in, void *inout, int64_t count,
+                                        MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+{
+    int64_t reach = (count - 1) * dt->extent;
+    int64_t low = (reach < 0 ? reach : 0) + dt->true_lb;
+    /* The function may write whole elements (a C struct with its padding): room for count extents
+     * beyond the data's own span. */
+    int64_t ext = dt->extent < 0 ? -dt->extent : dt->extent;
+    size_t span = (size_t)((reach < 0 ? -reach : reach) + dt->true_extent + ext);
+    char *tmp = malloc(2 * (span ? span : 1));
+    if (!tmp)
+        return MPI_ERR_NO_MEM;
+    /* The buffers as the function sees them: their data starts true_lb (and any negative reach) in. */
+    char *in_buf = tmp - low, *io_buf = tmp + span - low;
+    int64_t bytes = count * dt->size;
+    int rc = axon_coll_data_copy(in, bytes, &axon_coll_bytes, in_buf, count, dt);
+    if (rc == MPI_SUCCESS)
+        rc = axon_coll_data_copy(inout, bytes, &axon_coll_bytes, io_buf, count, dt);
+    if (rc == MPI_SUCCESS)
+        rc = axon_coll_op_apply(op, in_buf, io_buf, count, datatype, dt);
+    if (rc == MPI_SUCCESS)
+        rc = axon_coll_data_copy(io_buf, count, dt, inout, bytes, &axon_coll_bytes);
+    free(tmp);
+    return rc;
+}
+
+/* A reduce step: inout = in op inout over count packed elements. */
+static int axon_coll_reduce_packed(const struct axon_coll_sched *s, const void *in, void *inout, int64_t count)
+{
+    const struct axon_dtype_layout *dt = &s->op_dt;
+    if (!axon_coll_op_is_predefined(s->op) && !(dt->contig && dt->true_lb == 0 && dt->extent == dt->size))
+        return axon_coll_reduce_user_layout(s->op, in, inout, count, s->datatype, dt);
+    return axon_coll_op_apply(s->op, in, inout, count, s->datatype, dt);
+}
+
 /* ---- running -------------------------------------------------------------------------------------- */
 
 static struct axon_coll_sched *axon_coll_list; /* outstanding schedules, oldest first */
@@ -419,7 +458,7 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
             break;
         case AXON_COLL_REDUCE:
             if (st->count > 0)
-                axon_coll_note(s, axon_coll_op_apply(s->op, st->src, st->dst, st->count, s->datatype, &s->op_dt));
+                axon_coll_note(s, axon_coll_reduce_packed(s, st->src, st->dst, st->count));
             break;
         }
     }

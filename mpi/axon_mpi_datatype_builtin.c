@@ -46,6 +46,7 @@ static int axon_pair_build(struct axon_pair_layout *p, int64_t value_size, int64
         .size = value_size + (int64_t)sizeof(int),
         .extent = extent,
         .true_lb = 0,
+        .true_extent = index_offset + (int64_t)sizeof(int),
         .contig = index_offset == value_size && extent == value_size + (int64_t)sizeof(int),
         .loop = p->loop,
     };
@@ -184,8 +185,8 @@ bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout
         return false;
     if (AXON_HANDLE_KIND(h) == AXON_HANDLE_KIND_BUILTIN) {
         int64_t size = (h >> 8) & 0xffu;
-        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .contig = true, .basic = handle,
-                                             .basic_count = 1};
+        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .true_extent = size, .contig = true,
+                                             .basic = handle, .basic_count = 1};
         return true;
     }
     if (AXON_HANDLE_KIND(h) != AXON_HANDLE_KIND_DIRECT)

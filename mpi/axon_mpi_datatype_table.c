@@ -140,6 +140,7 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
         .size = desc->size,
         .extent = desc->ub - desc->lb,
         .true_lb = desc->true_lb,
+        .true_extent = desc->true_ub - desc->true_lb,
         .contig = desc->contig,
         /* The engine walks the layout only when the data is not in one piece; leaving it out of
          * contiguous types also spares their requests a reference count. */

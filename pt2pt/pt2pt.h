@@ -24,6 +24,7 @@ struct axon_dtype_layout {
     int64_t size;          /* bytes of data in one element */
     int64_t extent;        /* distance between elements */
     int64_t true_lb;       /* where the first byte of data lies, from the buffer's start */
+    int64_t true_extent;   /* bytes from the first to the last byte of data of one element */
     bool contig;           /* count elements are one block of count*size bytes at true_lb */
     const struct axon_dloop *loop; /* the layout, when not contig */
     MPI_Datatype basic;    /* the one predefined type the data is made of (reductions), or

@@ -1,0 +1,177 @@
+/* Reduction operations through the API: MPI_Reduce_local with predefined operations on contiguous,
+ * strided and pair types and with user operations (commutative or not); MPI_Op_create, MPI_Op_free and
+ * MPI_Op_commutative; the errors the standard names (MPI_ERR_OP for an operation a type does not allow,
+ * or for freeing a predefined one). Then a user operation on a struct type with padding (its packed
+ * form is not its layout) in MPI_Allreduce and MPI_Reduce, small and large, against a local reference.
+ * Any number of ranks. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, failures;
+
+#define CHECK(cond, ...)                                                                             \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            fprintf(stderr, "rank %d: line %d: ", rank, __LINE__);                                  \
+            fprintf(stderr, __VA_ARGS__);                                                            \
+            fputc('\n', stderr);                                                                     \
+            failures++;                                                                              \
+        }                                                                                            \
+    } while (0)
+
+/* inout = in - inout, element by element: order matters. */
+static void minus(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] = ((int *)in)[i] - ((int *)inout)[i];
+}
+
+struct pair {
+    double v;
+    int i;
+    /* 4 bytes of padding: the type's size is 12, its extent 16 */
+};
+
+/* The larger v wins; on a tie the lower i. */
+static void pair_max(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    struct pair *a = in, *b = inout;
+    for (int k = 0; k < *len; k++)
+        if (a[k].v > b[k].v || (a[k].v == b[k].v && a[k].i < b[k].i))
+            b[k] = a[k];
+}
+
+static int error_class(int rc)
+{
+    int cls = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+static void test_local(void)
+{
+    int a[5] = {1, 2, 3, 4, 5}, b[5] = {10, 20, 30, 40, 50};
+    CHECK(MPI_Reduce_local(a, b, 5, MPI_INT, MPI_SUM) == MPI_SUCCESS, "MPI_SUM on MPI_INT");
+    for (int i = 0; i < 5; i++)
+        CHECK(b[i] == 11 * (i + 1), "sum[%d] = %d", i, b[i]);
+
+    /* Every other double: the odd ones stay as they were. */
+    double x[8], y[8];
+    for (int i = 0; i < 8; i++)
+        x[i] = i, y[i] = 100 + i;
+    MPI_Datatype every_other;
+    MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &every_other);
+    MPI_Type_commit(&every_other);
+    CHECK(MPI_Reduce_local(x, y, 1, every_other, MPI_MAX) == MPI_SUCCESS, "MPI_MAX on a vector");
+    for (int i = 0; i < 8; i++)
+        CHECK(y[i] == 100 + i, "vector max[%d] = %g", i, y[i]);
+    for (int i = 0; i < 8; i++)
+        x[i] = 1000 + i;
+    MPI_Reduce_local(x, y, 1, every_other, MPI_MAX);
+    for (int i = 0; i < 8; i++)
+        CHECK(y[i] == (i % 2 ? 100 + i : 1000 + i), "vector max[%d] = %g", i, y[i]);
+    MPI_Type_free(&every_other);
+
+    struct { double v; int i; } p[2] = {{3.0, 7}, {1.0, 2}}, q[2] = {{3.0, 4}, {2.0, 9}};
+    CHECK(MPI_Reduce_local(p, q, 2, MPI_DOUBLE_INT, MPI_MAXLOC) == MPI_SUCCESS, "MPI_MAXLOC");
+    CHECK(q[0].v == 3.0 && q[0].i == 4 && q[1].v == 2.0 && q[1].i == 9, "maxloc: (%g,%d) (%g,%d)", q[0].v, q[0].i,
+          q[1].v, q[1].i);
+
+    MPI_Op op;
+    int commute = -1;
+    CHECK(MPI_Op_create(minus, 0, &op) == MPI_SUCCESS, "MPI_Op_create");
+    MPI_Op_commutative(op, &commute);
+    CHECK(commute == 0, "a non-commutative operation says %d", commute);
+    MPI_Op_commutative(MPI_SUM, &commute);
+    CHECK(commute == 1, "MPI_SUM says %d", commute);
+    int c[3] = {5, 5, 5}, d[3] = {1, 2, 3};
+    MPI_Reduce_local(c, d, 3, MPI_INT, op);
+    CHECK(d[0] == 4 && d[1] == 3 && d[2] == 2, "minus: %d %d %d", d[0], d[1], d[2]);
+    CHECK(MPI_Op_free(&op) == MPI_SUCCESS && op == MPI_OP_NULL, "MPI_Op_free");
+
+    /* Errors, returned through MPI_COMM_WORLD's handler. */
+    int two[4] = {0};
+    CHECK(error_class(MPI_Reduce_local(two, two + 2, 1, MPI_2INT, MPI_SUM)) == MPI_ERR_OP, "MPI_SUM on MPI_2INT");
+    CHECK(error_class(MPI_Reduce_local(x, y, 1, MPI_DOUBLE, MPI_BAND)) == MPI_ERR_OP, "MPI_BAND on MPI_DOUBLE");
+    MPI_Op sum = MPI_SUM;
+    CHECK(error_class(MPI_Op_free(&sum)) == MPI_ERR_OP, "freeing MPI_SUM");
+    CHECK(error_class(MPI_Reduce_local(a, b, -1, MPI_INT, MPI_SUM)) == MPI_ERR_COUNT, "negative count");
+    int out = 0, in = 1;
+    CHECK(error_class(MPI_Allreduce(two, two + 2, 1, MPI_2INT, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_OP,
+          "MPI_Allreduce with MPI_SUM on MPI_2INT");
+    MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(out == size, "the world still reduces: %d", out);
+}
+
+/* Rank r's element k: values that tie across ranks at some k, so the lower-index rule matters. */
+static struct pair contribution(int r, int k)
+{
+    return (struct pair){(double)((r * 7 + k * 3) % 5), r * 1000 + k};
+}
+
+static void test_struct_op(void)
+{
+    MPI_Datatype pair;
+    int lens[2] = {1, 1};
+    MPI_Aint disps[2] = {offsetof(struct pair, v), offsetof(struct pair, i)};
+    MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT};
+    MPI_Type_create_struct(2, lens, disps, types, &pair);
+    MPI_Type_create_resized(pair, 0, sizeof(struct pair), &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op op;
+    MPI_Op_create(pair_max, 1, &op);
+    int counts[] = {1, 5, 3000};
+    for (int t = 0; t < 3; t++) {
+        int n = counts[t];
+        struct pair *in = malloc(sizeof(*in) * (size_t)n), *out = malloc(sizeof(*out) * (size_t)n);
+        for (int k = 0; k < n; k++)
+            in[k] = contribution(rank, k);
+        for (int root = -1; root < size; root += size > 1 ? size - 1 : 2) {
+            memset(out, 0xff, sizeof(*out) * (size_t)n);
+            if (root < 0)
+                MPI_Allreduce(in, out, n, pair, op, MPI_COMM_WORLD);
+            else
+                MPI_Reduce(in, out, n, pair, op, root, MPI_COMM_WORLD);
+            if (root >= 0 && rank != root)
+                continue;
+            for (int k = 0; k < n; k++) {
+                struct pair want = contribution(0, k);
+                for (int r = 1; r < size; r++) {
+                    struct pair c = contribution(r, k);
+                    if (c.v > want.v || (c.v == want.v && c.i < want.i))
+                        want = c;
+                }
+                if (out[k].v != want.v || out[k].i != want.i) {
+                    CHECK(0, "count %d root %d element %d: (%g,%d), expected (%g,%d)", n, root, k, out[k].v,
+                          out[k].i, want.v, want.i);
+                    break;
+                }
+            }
+        }
+        free(in);
+        free(out);
+    }
+    MPI_Op_free(&op);
+    MPI_Type_free(&pair);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    test_local();
+    test_struct_op();
+    int all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && all == 0)
+        printf("op_local: ok\n");
+    MPI_Finalize();
+    return all ? 1 : 0;
+}
