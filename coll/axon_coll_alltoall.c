@@ -1,57 +1,163 @@
-/* MPI_Alltoall(v,w): pairwise exchange. In round i a rank sends to rank + i and receives from rank - i,
- * so every rank talks to one peer each way per round. In place, the receive blocks are first packed
- * into scratch, which then serves as the send blocks. */
-#include "coll/coll.h"
+/* MPI_Alltoall(v,w). Two algorithms:
+ * - pairwise: in step i a rank sends to rank + i and receives from rank - i, so every rank talks to
+ *   one peer each way per step; n - 1 steps, each block sent once: the choice for large blocks, and
+ *   the only one for the v and w forms. In place, the receive blocks are first packed into scratch,
+ *   which then serves as the send blocks.
+ * - bruck (equal blocks): position i of a rank holds the block for rank + i; in step k every block
+ *   whose position has bit k set moves to rank + 2^k, packed with the others into one message, so
+ *   after ceil(log2 n) steps each block has travelled its position's distance and sits at its
+ *   destination. About (n/2) log2 n blocks cross each link instead of n - 1, in log2 n messages
+ *   instead of n - 1: the choice for small blocks. The schedule tracks where each position's data
+ *   lies (a send block, or the landing area of the step that brought it), so a block is packed once
+ *   per step it travels and copied once at the end; a step that moves one block sends it from where
+ *   it is, and receives it at its destination when it travels no further. */
+#include "coll/axon_coll_move.h"
 
-enum { AXON_ALLTOALL_PAIRWISE };
+enum { AXON_ALLTOALL_PAIRWISE, AXON_ALLTOALL_BRUCK };
 
 static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
-    [AXON_ALLTOALL_PAIRWISE] = {"pairwise", "n-1 rounds, one peer each way per round", 0},
+    [AXON_ALLTOALL_PAIRWISE] = {"pairwise", "n-1 steps, one peer each way per step", 0},
+    [AXON_ALLTOALL_BRUCK] = {"bruck", "ceil(log2 n) steps, each moving the blocks whose distance has that bit",
+                             AXON_COLL_NEEDS_UNIFORM},
 };
-static const struct axon_coll_rule axon_coll_alltoall_rules[] = {{0, -1, AXON_ALLTOALL_PAIRWISE}};
+static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
+    {0, 256, AXON_ALLTOALL_BRUCK},
+    {0, -1, AXON_ALLTOALL_PAIRWISE},
+};
 const struct axon_coll_desc axon_coll_alltoall_desc = {
-    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 1,
-    axon_coll_alltoall_rules, 1};
+    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 2,
+    axon_coll_alltoall_rules, 2};
+
+/* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
+ * out of memory; the schedule has the error). */
+static struct axon_coll_block *axon_coll_alltoall_save(struct axon_coll_sched *s, const struct axon_coll_block *recv)
+{
+    int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
+    struct axon_coll_block *saved = axon_coll_sched_alloc(s, sizeof(*saved) * (size_t)n);
+    if (!saved)
+        return NULL;
+    int64_t total = 0;
+    for (int j = 0; j < n; j++)
+        if (j != r)
+            total += axon_coll_block_bytes(&recv[j]);
+    char *p = axon_coll_sched_alloc(s, (size_t)total);
+    if (!p)
+        return NULL;
+    for (int j = 0; j < n; j++) {
+        axon_coll_block_of_bytes(p, j == r ? 0 : axon_coll_block_bytes(&recv[j]), &saved[j]);
+        if (j == r)
+            continue;
+        axon_coll_block_copy(s, &recv[j], &saved[j]);
+        p += saved[j].count;
+    }
+    return saved;
+}
 
 static void axon_coll_alltoall_pairwise(struct axon_coll_sched *s, const struct axon_coll_block *send,
                                         const struct axon_coll_block *recv)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
-    void **packed = NULL;
-    if (!send) {
-        packed = axon_coll_sched_alloc(s, sizeof(void *) * (size_t)n);
-        if (!packed)
+    if (send) {
+        axon_coll_block_copy(s, &send[r], &recv[r]);
+    } else if (n > 1) {
+        send = axon_coll_alltoall_save(s, recv);
+        if (!send)
             return;
-        for (int j = 0; j < n; j++) {
-            packed[j] = NULL;
-            if (j == r)
-                continue;
-            int64_t bytes = recv[j].count * recv[j].dt.size;
-            packed[j] = axon_coll_sched_alloc(s, (size_t)bytes);
-            if (!packed[j])
-                return;
-            axon_coll_sched_copy(s, recv[j].buf, recv[j].count, &recv[j].dt, packed[j], bytes, &axon_coll_bytes);
-        }
-    } else {
-        axon_coll_sched_copy(s, send[r].buf, send[r].count, &send[r].dt, recv[r].buf, recv[r].count, &recv[r].dt);
     }
     axon_coll_sched_round(s);
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
-        axon_coll_sched_recv(s, recv[from].buf, recv[from].count, &recv[from].dt, from);
-        if (send)
-            axon_coll_sched_send(s, send[to].buf, send[to].count, &send[to].dt, to);
-        else
-            axon_coll_sched_send(s, packed[to], recv[to].count * recv[to].dt.size, &axon_coll_bytes, to);
+        axon_coll_block_recv(s, &recv[from], from);
+        axon_coll_block_send(s, &send[to], to);
         axon_coll_sched_round(s);
     }
+}
+
+static void axon_coll_alltoall_bruck(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                                     const struct axon_coll_block *recv, int64_t bb)
+{
+    int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
+    /* at[i]: where the data of position i lies now; done[i]: it reached its receive block. */
+    struct axon_coll_block *at = axon_coll_sched_alloc(s, sizeof(*at) * (size_t)n);
+    bool *done = axon_coll_sched_alloc(s, sizeof(*done) * (size_t)n);
+    if (!at || !done)
+        return;
+    if (send) {
+        axon_coll_block_copy(s, &send[r], &recv[r]);
+    } else {
+        send = axon_coll_alltoall_save(s, recv);
+        if (!send)
+            return;
+    }
+    for (int i = 0; i < n; i++) {
+        at[i] = send[(r + i) % n];
+        done[i] = i == 0;
+    }
+    /* The packing area of a step, reused: a step starts once the previous one's messages are done. */
+    int most = 0;
+    for (int bit = 1; bit < n; bit <<= 1) {
+        int m = 0;
+        for (int i = 1; i < n; i++)
+            m += (i & bit) != 0;
+        if (m > most)
+            most = m;
+    }
+    char *pack = most > 1 ? axon_coll_sched_alloc(s, (size_t)(most * bb)) : NULL;
+    axon_coll_sched_round(s);
+    struct axon_coll_block b;
+    for (int bit = 1; bit < n; bit <<= 1) {
+        int to = (r + bit) % n, from = (r - bit + n) % n, m = 0, only = 0;
+        for (int i = 1; i < n; i++)
+            if (i & bit) {
+                only = i;
+                m++;
+            }
+        if (m == 1) {
+            /* One block (n <= 2 bit + 1): sent from where it is, and received at its destination, since
+             * a position below n has no higher bit. */
+            axon_coll_block_send(s, &at[only], to);
+            axon_coll_block_recv(s, &recv[(r - only + n) % n], from);
+            done[only] = true;
+            axon_coll_sched_round(s);
+            continue;
+        }
+        char *land = axon_coll_sched_alloc(s, (size_t)(m * bb));
+        int k = 0;
+        for (int i = 1; i < n; i++) {
+            if (!(i & bit))
+                continue;
+            axon_coll_block_of_bytes(pack + k * bb, bb, &b);
+            axon_coll_block_copy(s, &at[i], &b);
+            axon_coll_block_of_bytes(land + k * bb, bb, &at[i]);
+            k++;
+        }
+        axon_coll_block_of_bytes(pack, m * bb, &b);
+        axon_coll_block_send(s, &b, to);
+        axon_coll_block_of_bytes(land, m * bb, &b);
+        axon_coll_block_recv(s, &b, from);
+        axon_coll_sched_round(s);
+    }
+    /* Position i came from rank r - i. */
+    for (int i = 1; i < n; i++)
+        if (!done[i])
+            axon_coll_block_copy(s, &at[i], &recv[(r - i + n) % n]);
+    axon_coll_sched_round(s);
 }
 
 void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
                         const struct axon_coll_block *recv, unsigned have)
 {
-    int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? recv[0].count * recv[0].dt.size : 0;
-    switch (axon_coll_select(AXON_COLL_KIND_ALLTOALL, axon_coll_sched_size(s), bytes, have)) {
+    int n = axon_coll_sched_size(s);
+    int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? axon_coll_block_bytes(&recv[0]) : 0;
+    int alg = axon_coll_select(AXON_COLL_KIND_ALLTOALL, n, bytes, have);
+    /* Steps added before belong to earlier rounds: this data may be what they produce. */
+    axon_coll_sched_round(s);
+    if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)
+        return;
+    switch (n > 1 ? alg : AXON_ALLTOALL_PAIRWISE) {
+    case AXON_ALLTOALL_BRUCK:
+        axon_coll_alltoall_bruck(s, send, recv, bytes);
+        break;
     default:
         axon_coll_alltoall_pairwise(s, send, recv);
         break;

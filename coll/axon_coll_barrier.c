@@ -24,7 +24,10 @@ static void axon_coll_barrier_dissemination(struct axon_coll_sched *s)
 void axon_coll_barrier(struct axon_coll_sched *s)
 {
     /* One algorithm: the selection still runs, so AXON_COLL_BARRIER_ALG is checked like the others. */
-    switch (axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, 0)) {
+    int alg = axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, 0);
+    /* Steps added before belong to earlier rounds: the barrier comes after them. */
+    axon_coll_sched_round(s);
+    switch (alg) {
     default:
         axon_coll_barrier_dissemination(s);
         break;

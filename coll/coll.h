@@ -24,22 +24,24 @@ struct axon_coll_block {
     struct axon_dtype_layout dt;
 };
 
-/* Dissemination barrier. */
+/* The data-movement collectives. Each picks among its algorithms (axon_info lists them), all of which
+ * serve any size, empty data and blocks whose layouts differ between ranks (same type signature); those
+ * marked AXON_COLL_NEEDS_UNIFORM only the forms with equal blocks. Steps added to s before belong to
+ * earlier rounds. */
 void axon_coll_barrier(struct axon_coll_sched *s);
-/* Binomial tree from root. */
 void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
                      int root);
-/* Linear gather: every rank sends mine; the root receives block j from rank j (blocks: the root's,
- * one per rank). mine NULL at the root: in place (its block already holds its data). */
+/* The root receives block j from rank j (blocks: the root's, one per rank; NULL elsewhere). mine NULL at
+ * the root: in place (its block already holds its data). */
 void axon_coll_gather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                       const struct axon_coll_block *blocks, int root, unsigned have);
-/* Linear scatter: the root sends block j to rank j; mine NULL at the root: in place. */
+/* The root sends block j to rank j; mine NULL at the root: in place. */
 void axon_coll_scatter(struct axon_coll_sched *s, const struct axon_coll_block *blocks,
                        const struct axon_coll_block *mine, int root, unsigned have);
-/* Ring allgather: every rank's blocks[j] receives rank j's mine; mine NULL: in place. */
+/* Every rank's blocks[j] receives rank j's mine; mine NULL: in place. */
 void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                          const struct axon_coll_block *blocks, unsigned have);
-/* Pairwise exchange: send[j] goes to rank j's recv[me]; send NULL: in place (recv holds the data). */
+/* send[j] goes to rank j's recv[me]; send NULL: in place (recv holds the data). */
 void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
                         const struct axon_coll_block *recv, unsigned have);
 
