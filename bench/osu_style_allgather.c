@@ -1,0 +1,19 @@
+/* Allgather latency, as OSU's osu_allgather measures it: MPI_Allgather, each call timed alone; the
+ * average over the ranks (-f: also the minimum and maximum). Sizes are the bytes each rank contributes.
+ * The method and the options are in bench/osu_style_coll_common.h.
+ * Usage: osu_style_allgather [-m [MIN:]MAX] [-i iterations] [-x warmup] [-f] */
+#include "osu_style_coll_common.h"
+
+static void call(struct osu_coll *c, int count)
+{
+    MPI_Allgather(c->sbuf, count, MPI_CHAR, c->rbuf, count, MPI_CHAR, MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    const struct osu_coll_desc d = {
+        .program = "osu_style_allgather", .title = "Allgather",
+        .type = MPI_CHAR, .type_name = "MPI_CHAR",
+        .send_blocks = 1, .recv_blocks = OSU_COLL_PER_RANK, .call = call};
+    return osu_coll_blocking_main(&d, argc, argv);
+}
