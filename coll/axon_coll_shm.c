@@ -1,18 +1,22 @@
 /* Shared-memory collectives of a node's communicator (coll/axon_coll_shm.h).
  *
- * The segment: one cache line of flags per rank, then two sets of slots (one per parity of the sequence
- * number), a slot per rank of AXON_COLL_SHM_MAX bytes. Each call on the communicator takes the next
- * sequence number s on every member. A member writes its data (packed) into its slot of parity s % 2 and
- * then stores s into its flag with release order; a member that needs another's data waits for that
- * flag to reach s (acquire) and reads the slot.
+ * The segment: one cache line of flags per rank, then two sets of slots, a slot per rank of
+ * max(AXON_COLL_SHM_MAX, AXON_COLL_SHM_CHUNK) bytes. Each call on the communicator (each chunk of a
+ * large reduction) is the next use u of the slots on every member, and uses the set of parity u % 2. A
+ * member writes its data (packed) into its slot of that set and then stores 2u - 1 into its flag with
+ * release order; a member that needs another's data waits for that flag to reach 2u - 1 (acquire) and
+ * reads the slot.
  *
- * Why two parities are enough: a slot of parity s % 2 was last read during call s - 2, and every reader
- * of call s - 2 has finished reading before it raises its flag for call s - 1. So a member waits, before
- * writing for call s, until every flag is at least s - 1; it remembers the lowest flag it saw, so that in
- * a steady stream of calls this wait costs nothing (a barrier or an allreduce has just seen all flags at
- * s - 1 anyway).
+ * Why two sets are enough: a slot of parity u % 2 was last read during use u - 2, and every reader of
+ * use u - 2 has finished reading before it raises its flag for use u - 1. So a member waits, before
+ * writing for use u, until every flag is at least 2(u - 1) - 1; it remembers the lowest flag it saw, so
+ * that in a steady stream of calls this wait costs nothing (a barrier or an allreduce has just seen
+ * all flags that high anyway).
  *
  * Reductions fold the slots in rank order (s0 op (s1 op (...))), right for non-commutative operations.
+ * Reductions beyond the flat fold go in chunks of a slot, each member folding its share of the chunk
+ * (axon_shm_reduce_chunked); a use of the slots is then one chunk, whose members raise their flag a
+ * second time once their share of the result is in their slot.
  * Waiting goes through axon_ucx_wait: it keeps the transport progressing and yields the core when the
  * node is oversubscribed. A rank that dies leaves the others waiting until the launcher ends the job. */
 #include "coll/axon_coll_shm.h"
@@ -29,7 +33,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { AXON_SHM_LINE = 64, AXON_SHM_NAME_MAX = 64 };
+enum {
+    AXON_SHM_LINE = 64,
+    AXON_SHM_NAME_MAX = 64,
+    AXON_SHM_FLAT_MAX = 8192, /* n * bytes up to which every member folds every contribution */
+};
 
 /* What a member says of its call, so that the others can tell a mismatch cheaply (different
  * collectives, roots or sizes would otherwise give wrong data or a hang). Kept per parity, like the
@@ -64,7 +72,7 @@ struct axon_coll_shm {
     size_t length;
     struct axon_shm_flag *flags;
     char *slots;              /* [2][size][slot] */
-    uint64_t seq;             /* of the last call */
+    uint64_t seq;             /* uses of the slots so far */
     uint64_t min_seen;        /* every flag has been seen at least this high */
     void *fold;               /* slot-sized scratch for reductions into non-contiguous results */
 };
@@ -72,6 +80,11 @@ struct axon_coll_shm {
 int64_t axon_coll_shm_limit(void)
 {
     return axon_config.coll_shm_max > 0 ? axon_config.coll_shm_max : 0;
+}
+
+int64_t axon_coll_shm_chunk(void)
+{
+    return axon_config.coll_shm_chunk >= 4096 ? axon_config.coll_shm_chunk : 4096;
 }
 
 static char *axon_shm_slot(const struct axon_coll_shm *shm, uint64_t seq, int rank)
@@ -173,7 +186,8 @@ int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag
 {
     static unsigned serial;
     *out = NULL;
-    int64_t slot = (axon_coll_shm_limit() + AXON_SHM_LINE - 1) / AXON_SHM_LINE * AXON_SHM_LINE;
+    int64_t want = axon_coll_shm_limit() > axon_coll_shm_chunk() ? axon_coll_shm_limit() : axon_coll_shm_chunk();
+    int64_t slot = (want + AXON_SHM_LINE - 1) / AXON_SHM_LINE * AXON_SHM_LINE;
     char name[AXON_SHM_NAME_MAX] = "";
     char *oks = calloc((size_t)size, 1);
     if (!oks)
@@ -228,6 +242,19 @@ void axon_coll_shm_destroy(struct axon_coll_shm *shm)
 
 /* ---- waiting -------------------------------------------------------------------------------------- */
 
+/* Flag values: use u of the slots (one call, or one chunk of a large reduction) raises 2u - 1 once the
+ * member's data is in its slot, and 2u once its share of a reduction's result is (the chunked
+ * reductions only). */
+static uint64_t axon_shm_data(uint64_t u)
+{
+    return 2 * u - 1;
+}
+
+static uint64_t axon_shm_result(uint64_t u)
+{
+    return 2 * u;
+}
+
 struct axon_shm_wait {
     struct axon_coll_shm *shm;
     uint64_t seq;
@@ -246,7 +273,7 @@ static bool axon_shm_reached(void *arg)
 }
 
 /* Waits until rank's flag (every flag for -1) is at least seq. */
-static void axon_shm_wait(struct axon_coll_shm *shm, int rank, uint64_t seq)
+static void axon_shm_wait_value(struct axon_coll_shm *shm, int rank, uint64_t seq)
 {
     struct axon_shm_wait w = {shm, seq, rank};
     if (!axon_shm_reached(&w))
@@ -255,13 +282,20 @@ static void axon_shm_wait(struct axon_coll_shm *shm, int rank, uint64_t seq)
         shm->min_seen = seq;
 }
 
-/* Starts a call: its sequence number, once the slots of its parity are free (see the top). */
+/* Waits until rank (every rank for -1) has its data of use u in its slot. */
+static void axon_shm_wait(struct axon_coll_shm *shm, int rank, uint64_t u)
+{
+    axon_shm_wait_value(shm, rank, axon_shm_data(u));
+}
+
+/* Starts a use of the slots: its number, once the slots of its parity are free (see the top): every
+ * member has started the previous use, so it is done with the one before. */
 static uint64_t axon_shm_begin(struct axon_coll_shm *shm)
 {
-    uint64_t s = ++shm->seq;
-    if (shm->min_seen + 1 < s)
-        axon_shm_wait(shm, -1, s - 1);
-    return s;
+    uint64_t u = ++shm->seq;
+    if (u > 1 && shm->min_seen < axon_shm_data(u - 1))
+        axon_shm_wait(shm, -1, u - 1);
+    return u;
 }
 
 /* Describes the call and raises the flag; the release order publishes both and the slot. */
@@ -269,7 +303,13 @@ static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s, int kind, int 
 {
     struct axon_shm_flag *f = &shm->flags[shm->rank];
     f->call[s & 1] = (struct axon_shm_call){bytes, root, kind};
-    atomic_store_explicit(&f->seq, s, memory_order_release);
+    atomic_store_explicit(&f->seq, axon_shm_data(s), memory_order_release);
+}
+
+/* Says that this member's share of a chunked reduction's result is in its slot. */
+static void axon_shm_raise_result(struct axon_coll_shm *shm, uint64_t u)
+{
+    atomic_store_explicit(&shm->flags[shm->rank].seq, axon_shm_result(u), memory_order_release);
 }
 
 /* Checks the call of rank j (whose flag has reached s) against ours. */
@@ -337,20 +377,82 @@ int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, con
 
 bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt)
 {
+    (void)count;
     /* Predefined operations reduce packed data; a user function expects its datatype's own layout,
-     * which packed data has only for a contiguous type that starts at its buffer. */
+     * which packed data has only for a contiguous type that starts at its buffer. Any count: what does
+     * not fit the flat fold goes in chunks, of whole elements. */
     if (!axon_coll_op_is_predefined(op) && !(dt->contig && dt->true_lb == 0 && dt->extent == dt->size))
         return false;
-    return count * dt->size <= axon_coll_shm_limit();
+    return axon_coll_shm_limit() > 0 && dt->size <= axon_coll_shm_chunk();
+}
+
+/* Reductions too large for the flat fold go in chunks of a slot: every member puts its chunk in its
+ * slot; each folds its share (1/n of the chunk's elements) of all the slots in rank order and leaves
+ * the result in its own slot, where the others' shares of the same chunk never lie; once every share
+ * is there, every member (the root alone for a reduce) copies the shares out. Each member thus reads
+ * about as much as it writes, whatever the number of members. */
+static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
+                                   const struct axon_dtype_layout *dt, MPI_Datatype datatype,
+                                   struct axon_coll_op *op, int root, int kind)
+{
+    int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
+    int64_t esize = dt->size, per = shm->slot / esize, total = count * esize;
+    bool commute = axon_coll_op_commutative(op);
+    for (int64_t k = 0; k < count; k += per) {
+        int64_t ce = count - k < per ? count - k : per;
+        uint64_t u = axon_shm_begin(shm);
+        char *mine = axon_shm_slot(shm, u, me);
+        int rc_in = axon_coll_data_copy((const char *)in + k * dt->extent, ce, dt, mine, ce * esize, &axon_coll_bytes);
+        axon_shm_raise(shm, u, kind, root, total);
+        axon_shm_wait(shm, -1, u);
+        /* Every member checks every description of the first chunk alike, so all of them stop there
+         * together when they disagree. */
+        if (k == 0 && rc == MPI_SUCCESS)
+            rc = axon_shm_check_all(shm, u, kind, root, total);
+        if (rc == MPI_SUCCESS)
+            rc = rc_in;
+        if (rc != MPI_SUCCESS && k == 0)
+            return rc;
+        int64_t lo = ce * me / n, segc = ce * (me + 1) / n - lo;
+        char *share = mine + lo * esize;
+        if (segc > 0 && commute) {
+            /* In place in this member's slot: the order does not matter. */
+            for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
+                if (j != me)
+                    rc = axon_coll_op_apply(op, axon_shm_slot(shm, u, j) + lo * esize, share, segc, datatype, dt);
+        } else if (segc > 0) {
+            char *acc = shm->fold;
+            memcpy(acc, axon_shm_slot(shm, u, n - 1) + lo * esize, (size_t)(segc * esize));
+            for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
+                rc = axon_coll_op_apply(op, axon_shm_slot(shm, u, j) + lo * esize, acc, segc, datatype, dt);
+            memcpy(share, acc, (size_t)(segc * esize));
+        }
+        axon_shm_raise_result(shm, u);
+        if (root >= 0 && me != root)
+            continue;
+        axon_shm_wait_value(shm, -1, axon_shm_result(u));
+        for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+            int64_t jlo = ce * j / n, jc = ce * (j + 1) / n - jlo;
+            if (jc > 0)
+                rc = axon_coll_data_copy(axon_shm_slot(shm, u, j) + jlo * esize, jc * esize, &axon_coll_bytes,
+                                         (char *)out + (k + jlo) * dt->extent, jc, dt);
+        }
+    }
+    return rc;
 }
 
 int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root)
 {
-    uint64_t s = axon_shm_begin(shm);
     int64_t bytes = count * dt->size;
     int n = shm->size;
     int kind = root >= 0 ? AXON_SHM_REDUCE : AXON_SHM_ALLREDUCE;
+    /* The flat fold reads every member's whole vector. For an allreduce every member does, which pays
+     * only while n times the vector is small; for a reduce the root alone does, while the others
+     * leave at once, which pays as long as the vector fits a slot. */
+    if (bytes > shm->slot || (root < 0 && bytes * n > AXON_SHM_FLAT_MAX))
+        return axon_shm_reduce_chunked(shm, in, out, count, dt, datatype, op, root, kind);
+    uint64_t s = axon_shm_begin(shm);
     int rc = axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
     axon_shm_raise(shm, s, kind, root, bytes);
     if (root >= 0 && shm->rank != root)

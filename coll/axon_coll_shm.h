@@ -28,8 +28,11 @@ struct axon_coll_shm;
 int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_shm **out);
 void axon_coll_shm_destroy(struct axon_coll_shm *shm);
 
-/* Largest message (packed bytes) a call may move here; 0 when shared-memory collectives are off. */
+/* Largest message (packed bytes) a call may move here; 0 when shared-memory collectives are off.
+ * Reductions are the exception: any size, in chunks of axon_coll_shm_chunk() bytes, the size of a
+ * member's slot. */
 int64_t axon_coll_shm_limit(void);
+int64_t axon_coll_shm_chunk(void);
 /* Whether a reduction of count elements of the datatype under op may run here (see the top). */
 bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt);
 

@@ -35,7 +35,8 @@ struct axon_config {
     long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
     long verbose;
     long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
-    long coll_shm_max;  /* largest blocking barrier/bcast/reduce/allreduce through node shared memory */
+    long coll_shm_max;
+    long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */  /* largest blocking barrier/bcast/reduce/allreduce through node shared memory */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else
                          * 1 + the algorithm's index */
 };
