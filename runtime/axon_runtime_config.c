@@ -24,6 +24,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_EAGER_LIMIT", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(eager_limit), NULL,
      "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
      "auto: UCX's threshold for the transport"},
+    {"AXON_ASYNC_PROGRESS", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(async_progress), NULL,
+     "a progress thread moves nonblocking operations while the program computes without calling MPI "
+     "(the library then locks as under MPI_THREAD_MULTIPLE)"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };

@@ -35,6 +35,7 @@ struct axon_config {
     long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
     long verbose;
     long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
+    long async_progress; /* 1: a progress thread moves communication while the program computes */
 };
 
 struct axon_config_entry {
