@@ -1,5 +1,5 @@
-/* MPI_Finalize and MPI_Finalized: shut the transport down in step with the other ranks (nothing in
- * flight is lost), leave the PMIx server, and mark the process finalized. */
+/* MPI_Finalize and MPI_Finalized: stop the progress thread, shut the transport down in step with the
+ * other ranks (nothing in flight is lost), leave the PMIx server, and mark the process finalized. */
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
@@ -16,6 +16,9 @@ int PMPI_Finalize(void)
     /* MPI_COMM_SELF's attribute delete callbacks run first, while MPI is whole (the standard; mpi4py
      * relies on it). */
     axon_mpi_comm_finalize_callbacks();
+    /* From here this thread alone drives the engines: their teardown below runs without the progress
+     * thread inside them. */
+    axon_ucx_progress_thread_stop();
 
     /* Everything matched has been delivered (MPI requires it of a correct program), so the engine
      * can go before the transport: its queues hold only messages nobody will receive. Buffered sends

@@ -1,5 +1,6 @@
 /* MPI_Init and MPI_Init_thread: read the knobs, join the job through the bootstrap, bring up UCX,
- * exchange worker addresses, and make the predefined communicators. No CUDA context is made here. */
+ * exchange worker addresses, make the predefined communicators, and start the progress thread when
+ * AXON_ASYNC_PROGRESS asks for one. No CUDA context is made here. */
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
@@ -39,6 +40,8 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     if (axon_runtime_bootstrap_init(err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
 
+    /* The level granted is the one asked for (at most MULTIPLE), progress thread or not: the thread is
+     * the library's, and the library locks for it on its own (axon_ucx_init). */
     int level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     if (axon_ucx_init(level == MPI_THREAD_MULTIPLE, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
@@ -53,6 +56,9 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
         axon_mpi_init_fail(func, "cannot create the predefined communicators");
     if (axon_coll_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot set up the collectives");
+    /* Last: everything it progresses exists now. */
+    if (axon_ucx.async_progress && axon_ucx_progress_thread_start() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot start the progress thread (AXON_ASYNC_PROGRESS=1)");
 
     axon_mpi_state.thread_level = level;
     axon_mpi_state.main_thread = pthread_self();

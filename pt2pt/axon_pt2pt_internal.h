@@ -57,6 +57,26 @@ static inline void axon_pt2pt_busy_add(struct axon_pt2pt_comm *comm, int delta)
                               memory_order_relaxed);
 }
 
+/* The progress thread's count of operations in flight (AXON_ASYNC_PROGRESS): a nonblocking operation
+ * (a started request of the user's or of a collective's schedule, a collective's own request) counts
+ * from its start to its completion, so the thread polls eagerly while there is one. Blocking calls are
+ * not counted: their caller polls. */
+static inline void axon_pt2pt_async_begin(struct axon_request *req)
+{
+    if (axon_ucx.async_progress && !req->async_counted) {
+        req->async_counted = true;
+        axon_ucx_async_begin();
+    }
+}
+
+static inline void axon_pt2pt_async_end(struct axon_request *req)
+{
+    if (req->async_counted) {
+        req->async_counted = false;
+        axon_ucx_async_end();
+    }
+}
+
 /* Requests (axon_pt2pt_request.c). */
 int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **req);
 /* One of the events a request waits for has happened; completes it at the last. */

@@ -153,6 +153,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->status.MPI_ERROR = MPI_SUCCESS;
     req->bytes = 0;
     req->cancelled = false;
+    req->async_counted = false; /* the caller waits: the progress thread need not hurry */
     req->user_freed = false;
     req->persistent = false;
     req->cursor_live = false;
@@ -188,6 +189,7 @@ int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *d
     int rc = axon_pt2pt_request_init(AXON_REQUEST_RECV, buf, count, dt, source, tag, comm, AXON_SEND_STANDARD, &req);
     if (rc != MPI_SUCCESS)
         return rc;
+    axon_pt2pt_async_begin(req);
     axon_pt2pt_recv_post(req);
     *reqp = req;
     return MPI_SUCCESS;
@@ -270,6 +272,7 @@ int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *
         axon_ucx_unlock();
         return rc;
     }
+    axon_pt2pt_async_begin(req);
     axon_pt2pt_deliver(req, &ux->hdr, ux->data, ux->length, ux->rndv);
     if (ux->rndv)
         ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */

@@ -33,6 +33,7 @@ int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **
     r->kind = kind;
     r->index = index;
     r->pending = 1;
+    r->async_counted = false;
     r->status.MPI_ERROR = MPI_SUCCESS;
     *req = r;
     return MPI_SUCCESS;
@@ -81,7 +82,11 @@ int axon_pt2pt_start(struct axon_request *req)
         return MPI_SUCCESS;
     }
     atomic_store_explicit(&req->complete, 0, memory_order_release);
-    return req->kind == AXON_REQUEST_SEND ? axon_pt2pt_send_post(req) : axon_pt2pt_recv_post(req);
+    axon_pt2pt_async_begin(req);
+    int rc = req->kind == AXON_REQUEST_SEND ? axon_pt2pt_send_post(req) : axon_pt2pt_recv_post(req);
+    if (rc != MPI_SUCCESS)
+        axon_pt2pt_async_end(req); /* left complete, nothing in flight */
+    return rc;
 }
 
 int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request **reqp)
@@ -107,6 +112,7 @@ int axon_request_alloc_coll(struct axon_request **reqp)
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
     atomic_store_explicit(&req->complete, 0, memory_order_release);
+    axon_pt2pt_async_begin(req);
     *reqp = req;
     return MPI_SUCCESS;
 }
@@ -124,6 +130,7 @@ struct axon_request *axon_request_get(uint32_t index)
 
 static void axon_request_release(struct axon_request *req)
 {
+    axon_pt2pt_async_end(req); /* a request freed before it ever completed */
     if (req->cursor_live) {
         axon_dloop_cursor_fini(&req->cursor);
         req->cursor_live = false;
@@ -143,6 +150,7 @@ void axon_pt2pt_request_event(struct axon_request *req)
 {
     if (--req->pending > 0)
         return;
+    axon_pt2pt_async_end(req);
     if (req->user_freed) {
         axon_request_release(req);
         return;

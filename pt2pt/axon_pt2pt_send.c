@@ -151,8 +151,10 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
     int rc = axon_pt2pt_request_init(AXON_REQUEST_SEND, (void *)buf, count, dt, dest, tag, comm, mode, &req);
     if (rc != MPI_SUCCESS)
         return rc;
+    axon_pt2pt_async_begin(req);
     rc = axon_pt2pt_send_post(req);
     if (rc != MPI_SUCCESS) {
+        axon_pt2pt_async_end(req);
         axon_request_free(req);
         return rc;
     }

@@ -61,6 +61,7 @@ struct axon_request {
     MPI_Status status;         /* MPI_SOURCE, MPI_TAG, MPI_ERROR and the byte count when complete */
     int64_t bytes;             /* bytes received (recv) */
     bool cancelled;
+    bool async_counted;        /* in the progress thread's count of operations in flight */
     bool user_freed;           /* MPI_Request_free came first: free the request when it completes */
 
     /* Persistent requests (MPI_Send_init, MPI_Recv_init ...) keep their arguments and are started again

@@ -53,6 +53,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "auto|reduce_then_scatter|recursive_halving|ring", "MPI_Reduce_scatter(_block)'s algorithm"},
     {"AXON_COLL_SCAN_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[9]), "auto|linear|recursive_doubling",
      "MPI_Scan's and MPI_Exscan's algorithm"},
+    {"AXON_ASYNC_PROGRESS", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(async_progress), NULL,
+     "a progress thread moves nonblocking operations while the program computes without calling MPI "
+     "(the library then locks as under MPI_THREAD_MULTIPLE)"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };

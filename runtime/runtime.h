@@ -35,10 +35,11 @@ struct axon_config {
     long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
     long verbose;
     long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
-    long coll_shm_max;
-    long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */  /* largest blocking barrier/bcast/reduce/allreduce through node shared memory */
+    long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
+    long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else
                          * 1 + the algorithm's index */
+    long async_progress; /* 1: a progress thread moves communication while the program computes */
 };
 
 struct axon_config_entry {

@@ -35,6 +35,10 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     ucs_status_t st;
     int rc = MPI_ERR_OTHER;
 
+    /* The progress thread enters the worker and the engines beside the application's thread(s), so the
+     * library locks as under MPI_THREAD_MULTIPLE; the level reported to the user is not changed. */
+    axon_ucx.async_progress = axon_config.async_progress != 0;
+    thread_multiple = thread_multiple || axon_ucx.async_progress;
     axon_ucx.thread_multiple = thread_multiple;
     axon_ucx.yield_when_idle = axon_ucx_decide_yield();
     axon_ucx.nranks = axon_runtime_job.size;
@@ -94,9 +98,10 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
         snprintf(err, errlen, "could not publish the UCX worker address");
         goto err_worker;
     }
-    axon_runtime_log_debug(1, "UCX worker ready (%zu-byte address, thread mode %s, %s when idle)",
+    axon_runtime_log_debug(1, "UCX worker ready (%zu-byte address, thread mode %s, %s when idle%s)",
                            address_len, thread_multiple ? "multi" : "single",
-                           axon_ucx.yield_when_idle ? "yield" : "spin");
+                           axon_ucx.yield_when_idle ? "yield" : "spin",
+                           axon_ucx.async_progress ? ", progress thread" : "");
     return MPI_SUCCESS;
 
 err_worker:

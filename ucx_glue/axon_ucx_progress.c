@@ -1,7 +1,9 @@
 /* Progress and waiting. Every loop in the library that waits for communication calls axon_ucx_wait, so
  * the policy of how to wait lives in one place: spin while this rank has a core to itself, and give the
  * core away between polls when the node runs more ranks than cores (CI runs 7 ranks on 2 cores; a
- * spinning rank there would starve the very peer it waits for). */
+ * spinning rank there would starve the very peer it waits for). Waiters are counted for the progress
+ * thread (axon_ucx_progress_thread.c), which stands back while an application thread waits. */
+#include "ucx_glue/axon_ucx_internal.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include "runtime/runtime.h"
@@ -41,17 +43,38 @@ int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook)
     return MPI_SUCCESS;
 }
 
-unsigned axon_ucx_progress(void)
+atomic_int axon_ucx_waiters;
+
+/* The worker, then the hooks; the caller holds the transport lock. */
+static unsigned axon_ucx_progress_locked(void)
 {
-    axon_ucx_lock();
     unsigned moved = ucp_worker_progress(axon_ucx.worker);
     for (int i = 0; i < axon_ucx_nhooks; i++)
         moved += (unsigned)axon_ucx_hooks[i]();
+    return moved;
+}
+
+unsigned axon_ucx_progress(void)
+{
+    axon_ucx_lock();
+    unsigned moved = axon_ucx_progress_locked();
     axon_ucx_unlock();
     return moved;
 }
 
-void axon_ucx_wait(bool (*done)(void *), void *arg)
+unsigned axon_ucx_progress_try(void)
+{
+    if (!axon_ucx.thread_multiple)
+        return axon_ucx_progress();
+    if (axon_ucx_lock_depth == 0 && pthread_mutex_trylock(&axon_ucx_transport_lock) != 0)
+        return 0;
+    axon_ucx_lock_depth++;
+    unsigned moved = axon_ucx_progress_locked();
+    axon_ucx_unlock();
+    return moved;
+}
+
+static void axon_ucx_wait_loop(bool (*done)(void *), void *arg)
 {
     long idle = 0;
     while (!done(arg)) {
@@ -70,6 +93,18 @@ void axon_ucx_wait(bool (*done)(void *), void *arg)
             nanosleep(&ts, NULL);
         }
     }
+}
+
+void axon_ucx_wait(bool (*done)(void *), void *arg)
+{
+    if (!axon_ucx.async_progress) {
+        axon_ucx_wait_loop(done, arg);
+        return;
+    }
+    /* The progress thread naps while we poll: two threads taking turns at one lock only slow down. */
+    atomic_fetch_add_explicit(&axon_ucx_waiters, 1, memory_order_relaxed);
+    axon_ucx_wait_loop(done, arg);
+    atomic_fetch_sub_explicit(&axon_ucx_waiters, 1, memory_order_relaxed);
 }
 
 static bool axon_ucx_request_done(void *arg)

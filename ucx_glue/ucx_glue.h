@@ -15,14 +15,18 @@ struct axon_ucx {
     ucp_worker_h worker;
     ucp_ep_h *eps;          /* by rank in MPI_COMM_WORLD; NULL until first use */
     int nranks;
-    bool thread_multiple;
+    bool thread_multiple;   /* the worker and the locks are thread-safe: MPI_THREAD_MULTIPLE, or the
+                             * progress thread */
+    bool async_progress;    /* AXON_ASYNC_PROGRESS: a progress thread runs (axon_ucx_progress_thread.c) */
     bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
 };
 
 extern struct axon_ucx axon_ucx;
 
 /* Creates the context and worker and publishes the worker's address through the bootstrap (the caller
- * then runs the exchange). thread_multiple picks the worker's thread mode. */
+ * then runs the exchange). thread_multiple says the application asked for MPI_THREAD_MULTIPLE; with
+ * AXON_ASYNC_PROGRESS the worker and the locks are made thread-safe whatever it asked for, since the
+ * progress thread is a second thread in the library. */
 int axon_ucx_init(bool thread_multiple, char *err, size_t errlen);
 /* The endpoint to a rank of MPI_COMM_WORLD, created on first use from the address it published. */
 int axon_ucx_ep_get(int rank, ucp_ep_h *ep);
@@ -40,11 +44,27 @@ int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook);
 /* One round of progress: the worker, then the hooks, under the transport lock. Returns non-zero when
  * anything moved. */
 unsigned axon_ucx_progress(void);
+/* One round of progress if the transport lock is free at once (the progress thread: a thread that holds
+ * the lock is progressing anyway); 0 when it was not. */
+unsigned axon_ucx_progress_try(void);
 /* Progresses until done(arg) is true. A rank that finds nothing to do for AXON_SPIN_COUNT polls yields
  * its core between polls when the machine is oversubscribed (or AXON_WAIT_MODE=yield). */
 void axon_ucx_wait(bool (*done)(void *), void *arg);
 /* Waits for a UCX request (or status pointer) returned by a _nbx call and frees it. */
 ucs_status_t axon_ucx_request_wait(ucs_status_ptr_t request);
+
+/* The progress thread (AXON_ASYNC_PROGRESS=1), started at the end of MPI_Init and joined at the start
+ * of MPI_Finalize (or at exit, for a program that never finalizes). It polls eagerly while any
+ * nonblocking operation is in flight, naps while an application thread waits in axon_ucx_wait (that
+ * thread progresses), and sleeps when nothing is in flight, waking every millisecond for incoming
+ * traffic and at once when an operation starts. */
+int axon_ucx_progress_thread_start(void);
+void axon_ucx_progress_thread_stop(void);
+/* The count of operations in flight that the progress thread polls for: the engines call begin when a
+ * nonblocking operation starts (it wakes a sleeping thread) and end when it completes. Only with
+ * axon_ucx.async_progress. */
+void axon_ucx_async_begin(void);
+void axon_ucx_async_end(void);
 
 /* Flushes everything in flight, then closes the endpoints and the worker in step with the other ranks
  * (bootstrap barriers around the close), so no peer tears down while another still sends to it. */

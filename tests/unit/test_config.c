@@ -32,6 +32,7 @@ START_TEST(test_defaults_parse)
     ck_assert_int_eq(cfg.wait_mode, AXON_WAIT_AUTO);
     ck_assert_int_eq(cfg.oversubscribed, -1);
     ck_assert_int_eq(cfg.spin_count, 1000);
+    ck_assert_int_eq(cfg.async_progress, 0);
 }
 END_TEST
 
@@ -42,13 +43,16 @@ START_TEST(test_environment_overrides)
     setenv("AXON_WAIT_MODE", "yield", 1);
     setenv("AXON_OVERSUBSCRIBED", "1", 1);
     setenv("AXON_SPIN_COUNT", "42", 1);
+    setenv("AXON_ASYNC_PROGRESS", "yes", 1);
     ck_assert_int_eq(axon_runtime_config_load(&cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.async_progress, 1);
     ck_assert_int_eq(cfg.wait_mode, AXON_WAIT_YIELD);
     ck_assert_int_eq(cfg.oversubscribed, 1);
     ck_assert_int_eq(cfg.spin_count, 42);
     unsetenv("AXON_WAIT_MODE");
     unsetenv("AXON_OVERSUBSCRIBED");
     unsetenv("AXON_SPIN_COUNT");
+    unsetenv("AXON_ASYNC_PROGRESS");
 }
 END_TEST
 
@@ -65,6 +69,12 @@ START_TEST(test_bad_values_named)
     ck_assert_int_eq(axon_runtime_config_load(&cfg, err, sizeof(err)), MPI_ERR_OTHER);
     ck_assert_ptr_nonnull(strstr(err, "AXON_SPIN_COUNT"));
     unsetenv("AXON_SPIN_COUNT");
+    /* A boolean knob takes a word it knows, nothing else: "2" is not "on". */
+    setenv("AXON_ASYNC_PROGRESS", "2", 1);
+    ck_assert_int_eq(axon_runtime_config_load(&cfg, err, sizeof(err)), MPI_ERR_OTHER);
+    ck_assert_ptr_nonnull(strstr(err, "AXON_ASYNC_PROGRESS='2'"));
+    ck_assert_ptr_nonnull(strstr(err, "yes/no"));
+    unsetenv("AXON_ASYNC_PROGRESS");
 }
 END_TEST
 
@@ -105,6 +115,16 @@ START_TEST(test_types)
     axon_runtime_config_format(mode, &cfg, buf, sizeof(buf));
     ck_assert_str_eq(buf, "spin");
     ck_assert_int_eq(axon_runtime_config_parse(mode, "spi", &cfg, err, sizeof(err)), MPI_ERR_OTHER);
+
+    const struct axon_config_entry *async = find("AXON_ASYNC_PROGRESS");
+    ck_assert_ptr_nonnull(async);
+    ck_assert_int_eq(async->type, AXON_CONFIG_BOOL);
+    ck_assert_int_eq(axon_runtime_config_parse(async, "on", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.async_progress, 1);
+    axon_runtime_config_format(async, &cfg, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "yes");
+    ck_assert_int_eq(axon_runtime_config_parse(async, "FALSE", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.async_progress, 0);
 }
 END_TEST
 
