@@ -106,6 +106,9 @@ static int axon_shm_run(struct axon_coll_sched *s)
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {
         axon_coll_sched_discard(s);
+        /* Completed first: a request freed while incomplete would wait for a completion that never
+         * comes, and keep its pool slot. */
+        axon_request_coll_complete(req, rc);
         axon_request_free(req);
         return rc;
     }

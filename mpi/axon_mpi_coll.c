@@ -88,6 +88,9 @@ static int axon_coll_run(const char *func, struct axon_comm *c, struct axon_coll
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {
         axon_coll_sched_discard(s);
+        /* Completed first: a request freed while incomplete would wait for a completion that never
+         * comes, and keep its pool slot. */
+        axon_request_coll_complete(req, rc);
         axon_request_free(req);
         return axon_mpi_error(c, func, rc, "cannot build the collective's schedule");
     }
