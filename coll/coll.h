@@ -58,4 +58,10 @@ void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *o
 void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                     const struct axon_dtype_layout *dt, bool exclusive);
 
+/* Neighborhood exchange (axon_coll_neighbor.c): send[k] to rank to[k], recv[k] from rank from[k]
+ * (MPI_PROC_NULL: skipped), in one round. Messages between two ranks pair in list order: the k-th send
+ * from p to q fills the k-th receive from p at q. */
+void axon_coll_neighbor(struct axon_coll_sched *s, int nsend, const struct axon_coll_block *send, const int *to,
+                        int nrecv, const struct axon_coll_block *recv, const int *from);
+
 #endif

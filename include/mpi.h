@@ -680,6 +680,101 @@ AXON_MPI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Dat
 AXON_MPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm, MPI_Request *request));
 
+/* Persistent collectives (MPI-4): inactive until MPI_Start or MPI_Startall */
+AXON_MPI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+AXON_MPI_API(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+AXON_MPI_API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+AXON_MPI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+                                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+AXON_MPI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+AXON_MPI_API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+AXON_MPI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request));
+AXON_MPI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+/* Neighborhood collectives, on Cartesian and distributed-graph communicators */
+AXON_MPI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                        MPI_Comm comm));
+AXON_MPI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request));
+AXON_MPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                        MPI_Request *request));
+AXON_MPI_API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                            MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                             void *recvbuf, const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                             MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                           MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                            MPI_Info info, MPI_Request *request));
+
 /* Topologies */
 AXON_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
 AXON_MPI_API(int, Cart_create,
@@ -691,6 +786,21 @@ AXON_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords
 AXON_MPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest));
 AXON_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
 AXON_MPI_API(int, Topo_test, (MPI_Comm comm, int *status));
+
+/* Distributed graphs. MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are addresses, as in MPICH: the library
+ * exports the two pointers under these names, so programs built with either header agree on them. */
+extern int *const MPI_UNWEIGHTED;
+extern int *const MPI_WEIGHTS_EMPTY;
+AXON_MPI_API(int, Dist_graph_create_adjacent,
+             (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree,
+              const int destinations[], const int destweights[], MPI_Info info, int reorder,
+              MPI_Comm *comm_dist_graph));
+AXON_MPI_API(int, Dist_graph_create,
+             (MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+              const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph));
+AXON_MPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted));
+AXON_MPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                                         int maxoutdegree, int destinations[], int destweights[]));
 
 /* One-sided communication: declared so that programs link; each call returns
  * MPI_ERR_UNSUPPORTED_OPERATION until Axon implements one-sided communication. */

@@ -1,8 +1,11 @@
-/* The blocking collectives (MPI_Barrier ... MPI_Exscan) and the bodies they share with the nonblocking
- * ones (mpi/axon_mpi_icoll.c): argument checks, the schedule of the call (coll/coll.h) on the
- * communicator's internal context with a tag from its collective sequence number, and the run: blocking
- * calls start the schedule and wait for it, nonblocking ones hand back its request. Intercommunicators
- * are refused for now. */
+/* The blocking collectives (MPI_Barrier ... MPI_Exscan) and what they share with the nonblocking
+ * (mpi/axon_mpi_icoll.c), persistent (mpi/axon_mpi_coll_persist.c) and neighborhood ones: the plan of
+ * each call (its argument checks, the user's buffers as blocks), the schedule of a plan (coll/coll.h) on
+ * the communicator's internal context with a tag from its collective sequence number, and the run:
+ * blocking calls start the schedule and wait for it, nonblocking ones hand back its request. A blocking
+ * call on a communicator within one node may instead run through the node's shared memory
+ * (coll/axon_coll_shm.h).
+ * Intercommunicators are refused for now. */
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
@@ -13,96 +16,104 @@
 
 #include <stdlib.h>
 
-/* ---- shared checks and running -------------------------------------------------------------------- */
+/* ---- plans: building and running ------------------------------------------------------------------ */
 
-#define AXON_COLL_CHECK_COMM(func, comm, c)                                                          \
-    do {                                                                                             \
-        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
-        AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
-        if ((c)->is_inter)                                                                           \
-            return axon_mpi_error(c, func, MPI_ERR_COMM,                                             \
-                                  "collectives on intercommunicators are not supported yet");       \
-    } while (0)
-
-#define AXON_COLL_CHECK_COUNT(func, c, count, what)                                                  \
-    do {                                                                                             \
-        if ((count) < 0)                                                                             \
-            return axon_mpi_error(c, func, MPI_ERR_COUNT, "%s %d is negative", what, (int)(count));  \
-    } while (0)
-
-#define AXON_COLL_CHECK_TYPE(func, c, type, dt, what)                                                \
-    do {                                                                                             \
-        if (!axon_mpi_datatype_get(type, &(dt)))                                                     \
-            return axon_mpi_error(c, func, MPI_ERR_TYPE, "%s 0x%x is not a valid committed datatype", \
-                                  what, (unsigned)(type));                                           \
-    } while (0)
-
-#define AXON_COLL_CHECK_ROOT(func, c, root)                                                          \
-    do {                                                                                             \
-        if ((root) < 0 || (root) >= (c)->size)                                                       \
-            return axon_mpi_error(c, func, MPI_ERR_ROOT, "root %d is not a rank of the communicator (size %d)", \
-                                  (root), (c)->size);                                                \
-    } while (0)
-
-#define AXON_COLL_CHECK_ARRAY(func, c, array, name)                                                  \
-    do {                                                                                             \
-        if (!(array))                                                                                \
-            return axon_mpi_error(c, func, MPI_ERR_ARG, "%s is a NULL pointer", name);               \
-    } while (0)
-
-/* A NULL buffer for data that starts at the buffer (not MPI_BOTTOM with absolute addresses). */
-static bool axon_coll_bad_buffer(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
+static struct axon_coll_block *axon_coll_blocks_alloc(int n)
 {
-    return buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0;
+    return calloc((size_t)(n > 0 ? n : 1), sizeof(struct axon_coll_block));
 }
 
-#define AXON_COLL_CHECK_BUFFER(func, c, buf, count, dt, what)                                        \
-    do {                                                                                             \
-        if (axon_coll_bad_buffer(buf, count, &(dt)))                                                 \
-            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "%s is NULL with count %d", what, (int)(count)); \
-    } while (0)
-
-#define AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, nonempty)                                   \
-    do {                                                                                             \
-        if ((nonempty) && (sendbuf) == (recvbuf) && (sendbuf) != NULL)                               \
-            return axon_mpi_error(c, func, MPI_ERR_BUFFER,                                           \
-                                  "the send and receive buffers are the same (use MPI_IN_PLACE)");   \
-    } while (0)
-
-/* Creates the schedule of the next collective on c. */
-static int axon_coll_sched_of(struct axon_comm *c, struct axon_coll_sched **s)
+/* A plan of kind for c, empty otherwise. */
+static void axon_coll_plan_begin(struct axon_mpi_coll_plan *p, enum axon_mpi_coll_kind kind, struct axon_comm *c)
 {
+    *p = (struct axon_mpi_coll_plan){.kind = kind, .c = c, .datatype = MPI_DATATYPE_NULL};
+}
+
+int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_coll_sched **sp)
+{
+    struct axon_comm *c = p->c;
     unsigned seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
-    return axon_coll_sched_create(&c->coll, c->rank, c->size, (int)(seq % (unsigned)AXON_COMM_TAG_BASE), s);
+    struct axon_coll_sched *s;
+    int rc = axon_coll_sched_create(&c->coll, c->rank, c->size, (int)(seq % (unsigned)AXON_COMM_TAG_BASE), &s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
+    switch (p->kind) {
+    case AXON_MPI_COLL_BARRIER:
+        axon_coll_barrier(s);
+        break;
+    case AXON_MPI_COLL_BCAST:
+        axon_coll_bcast(s, p->mine.buf, p->mine.count, &p->mine.dt, p->root);
+        break;
+    case AXON_MPI_COLL_GATHER:
+        axon_coll_gather(s, mine, p->rblocks, p->root, p->have);
+        break;
+    case AXON_MPI_COLL_SCATTER:
+        axon_coll_scatter(s, p->sblocks, mine, p->root, p->have);
+        break;
+    case AXON_MPI_COLL_ALLGATHER:
+        axon_coll_allgather(s, mine, p->rblocks, p->have);
+        break;
+    case AXON_MPI_COLL_ALLTOALL:
+        axon_coll_alltoall(s, p->in_place ? NULL : p->sblocks, p->rblocks, p->have);
+        break;
+    case AXON_MPI_COLL_REDUCTION:
+        axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
+        switch (p->red) {
+        case AXON_MPI_RED_REDUCE:
+            axon_coll_reduce(s, p->in, p->out, p->count, &p->dt, p->root);
+            break;
+        case AXON_MPI_RED_ALLREDUCE:
+            axon_coll_allreduce(s, p->in, p->out, p->count, &p->dt);
+            break;
+        case AXON_MPI_RED_SCATTER_BLOCK:
+        case AXON_MPI_RED_SCATTER:
+            axon_coll_reduce_scatter(s, p->in, p->out, p->counts, &p->dt);
+            break;
+        case AXON_MPI_RED_SCAN:
+        case AXON_MPI_RED_EXSCAN:
+            axon_coll_scan(s, p->in, p->out, p->count, &p->dt, p->red == AXON_MPI_RED_EXSCAN);
+            break;
+        }
+        break;
+    case AXON_MPI_COLL_NEIGHBOR:
+        axon_coll_neighbor(s, p->nsend, p->sblocks, p->speers, p->nrecv, p->rblocks, p->rpeers);
+        break;
+    }
+    *sp = s;
+    return MPI_SUCCESS;
 }
 
-/* Starts the schedule; blocking (request NULL) waits for it. Owns s. */
-static int axon_coll_run(const char *func, struct axon_comm *c, struct axon_coll_sched *s, MPI_Request *request)
+static void axon_coll_blocks_release(struct axon_coll_block *blocks, int n)
 {
-    struct axon_request *req;
-    int rc = axon_request_alloc_coll(&req);
-    if (rc != MPI_SUCCESS) {
-        axon_coll_sched_discard(s);
-        return axon_mpi_error(c, func, rc, "cannot allocate the collective's request");
-    }
-    rc = axon_coll_sched_start(s, req);
-    if (rc != MPI_SUCCESS) {
-        axon_coll_sched_discard(s);
-        /* Completed first: a request freed while incomplete would wait for a completion that never
-         * comes, and keep its pool slot. */
-        axon_request_coll_complete(req, rc);
-        axon_request_free(req);
-        return axon_mpi_error(c, func, rc, "cannot build the collective's schedule");
-    }
-    if (request) {
-        *request = axon_mpi_request_handle(req);
-        return MPI_SUCCESS;
-    }
-    axon_request_wait(req);
-    rc = req->status.MPI_ERROR;
-    axon_request_free(req);
-    return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, "the collective failed");
+    for (int j = 0; blocks && j < n; j++)
+        if (blocks[j].dt.loop)
+            axon_dloop_release((struct axon_dloop *)blocks[j].dt.loop);
 }
+
+void axon_mpi_coll_plan_fini(struct axon_mpi_coll_plan *p)
+{
+    if (p->kept) {
+        axon_coll_blocks_release(p->sblocks, p->nsend);
+        axon_coll_blocks_release(p->rblocks, p->nrecv);
+        axon_coll_blocks_release(&p->mine, 1);
+        if (p->dt.loop)
+            axon_dloop_release((struct axon_dloop *)p->dt.loop);
+        if (p->op)
+            axon_coll_op_release(p->op);
+        p->kept = false;
+    }
+    free(p->sblocks);
+    free(p->rblocks);
+    free(p->speers);
+    free(p->rpeers);
+    free(p->counts);
+    p->sblocks = p->rblocks = NULL;
+    p->speers = p->rpeers = NULL;
+    p->counts = NULL;
+}
+
+/* ---- the shared-memory path of blocking calls ------------------------------------------------------ */
 
 /* Whether every member of c runs on this node. */
 static bool axon_coll_one_node(const struct axon_comm *c)
@@ -137,61 +148,125 @@ static int axon_coll_shm_of(struct axon_comm *c, struct axon_coll_shm **shm)
     return MPI_SUCCESS;
 }
 
+/* The bytes of one rank's block in an equal-block gather or scatter, as this rank knows them. */
+static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, const struct axon_coll_block *blocks)
+{
+    const struct axon_coll_block *b = p->in_place ? &blocks[p->c->rank] : &p->mine;
+    return b->count * b->dt.size;
+}
+
+/* Whether a blocking call may run through shared memory: only from what every member knows alike
+ * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */
+static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
+{
+    int64_t limit = axon_coll_shm_limit(), n = p->c->size;
+    bool uniform = p->have & AXON_COLL_NEEDS_UNIFORM;
+    switch (p->kind) {
+    case AXON_MPI_COLL_BARRIER:
+        return limit > 0;
+    case AXON_MPI_COLL_BCAST:
+        return p->mine.count * p->mine.dt.size <= limit;
+    case AXON_MPI_COLL_GATHER:
+    case AXON_MPI_COLL_ALLGATHER:
+        return uniform && axon_coll_plan_block_bytes(p, p->rblocks) <= limit;
+    case AXON_MPI_COLL_SCATTER:
+        return uniform && axon_coll_plan_block_bytes(p, p->sblocks) * n <= limit;
+    case AXON_MPI_COLL_ALLTOALL:
+        return uniform && p->rblocks[0].count * p->rblocks[0].dt.size * n <= limit;
+    case AXON_MPI_COLL_REDUCTION:
+        return (p->red == AXON_MPI_RED_REDUCE || p->red == AXON_MPI_RED_ALLREDUCE) &&
+               axon_coll_shm_reduction_fits(p->op, p->count, &p->dt);
+    case AXON_MPI_COLL_NEIGHBOR:
+        return false;
+    }
+    return false;
+}
+
+static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
+{
+    const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
+    switch (p->kind) {
+    case AXON_MPI_COLL_BARRIER:
+        return axon_coll_shm_barrier(shm);
+    case AXON_MPI_COLL_BCAST:
+        return axon_coll_shm_bcast(shm, p->mine.buf, p->mine.count, &p->mine.dt, p->root);
+    case AXON_MPI_COLL_GATHER:
+        return axon_coll_shm_gather(shm, mine, p->rblocks, axon_coll_plan_block_bytes(p, p->rblocks), p->root);
+    case AXON_MPI_COLL_ALLGATHER:
+        return axon_coll_shm_gather(shm, mine, p->rblocks, axon_coll_plan_block_bytes(p, p->rblocks), -1);
+    case AXON_MPI_COLL_SCATTER:
+        return axon_coll_shm_scatter(shm, p->sblocks, mine, axon_coll_plan_block_bytes(p, p->sblocks), p->root);
+    case AXON_MPI_COLL_ALLTOALL:
+        return axon_coll_shm_alltoall(shm, p->in_place ? NULL : p->sblocks, p->rblocks,
+                                      p->rblocks[0].count * p->rblocks[0].dt.size);
+    case AXON_MPI_COLL_REDUCTION:
+        return axon_coll_shm_reduce(shm, p->in, p->out, p->count, &p->dt, p->datatype, p->op,
+                                    p->red == AXON_MPI_RED_REDUCE ? p->root : -1);
+    case AXON_MPI_COLL_NEIGHBOR:
+        break;
+    }
+    return MPI_ERR_INTERN;
+}
+
 #define AXON_COLL_SHM_FAILED                                                                         \
     "the collective failed: its members passed different collectives, roots or counts (AXON_VERBOSE=1 " \
     "says which)"
 
-/* Whether a call goes the shared-memory way: a blocking call (request NULL) that is eligible, on a
- * communicator that has a segment. true with *rc set when making the segment failed (the call fails). */
-static bool axon_coll_shm_ready(struct axon_comm *c, MPI_Request *request, bool eligible, int *rc,
-                                struct axon_coll_shm **shm)
+int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
-    *rc = MPI_SUCCESS;
-    if (request || !eligible)
-        return false;
-    *rc = axon_coll_shm_of(c, shm);
-    return *rc != MPI_SUCCESS || *shm != NULL;
+    struct axon_comm *c = p->c;
+    if (!request && axon_coll_plan_shm_eligible(p)) {
+        struct axon_coll_shm *shm;
+        int rc = axon_coll_shm_of(c, &shm);
+        if (rc == MPI_SUCCESS && shm)
+            rc = axon_coll_plan_shm_run(p, shm);
+        if (rc != MPI_SUCCESS || shm) {
+            axon_mpi_coll_plan_fini(p);
+            return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+        }
+    }
+    struct axon_coll_sched *s;
+    int rc = axon_mpi_coll_plan_sched(p, &s);
+    axon_mpi_coll_plan_fini(p); /* the schedule holds what it needs */
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
+    struct axon_request *req;
+    rc = axon_request_alloc_coll(&req);
+    if (rc != MPI_SUCCESS) {
+        axon_coll_sched_discard(s);
+        return axon_mpi_error(c, func, rc, "cannot allocate the collective's request");
+    }
+    rc = axon_coll_sched_start(s, req);
+    if (rc != MPI_SUCCESS) {
+        axon_coll_sched_discard(s);
+        /* Completed first: a request freed while incomplete would wait for a completion that never
+         * comes, and keep its pool slot. */
+        axon_request_coll_complete(req, rc);
+        axon_request_free(req);
+        return axon_mpi_error(c, func, rc, "cannot build the collective's schedule");
+    }
+    if (request) {
+        *request = axon_mpi_request_handle(req);
+        return MPI_SUCCESS;
+    }
+    axon_request_wait(req);
+    rc = req->status.MPI_ERROR;
+    axon_request_free(req);
+    return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, "the collective failed");
 }
 
-/* Runs call (which names shm_) and returns from the body when the call goes the shared-memory way. */
-#define AXON_COLL_TRY_SHM(func, c, request, eligible, call)                                          \
-    do {                                                                                             \
-        struct axon_coll_shm *shm_;                                                                  \
-        int rc_;                                                                                     \
-        if (axon_coll_shm_ready(c, request, eligible, &rc_, &shm_)) {                                \
-            if (rc_ == MPI_SUCCESS)                                                                  \
-                rc_ = (call);                                                                        \
-            return rc_ == MPI_SUCCESS ? rc_ : axon_mpi_error(c, func, rc_, AXON_COLL_SHM_FAILED);    \
-        }                                                                                            \
-    } while (0)
+/* ---- plans of the calls --------------------------------------------------------------------------- */
 
-#define AXON_COLL_NEW_SCHED(func, c, s)                                                              \
-    do {                                                                                             \
-        int rc_ = axon_coll_sched_of(c, &(s));                                                       \
-        if (rc_ != MPI_SUCCESS)                                                                      \
-            return axon_mpi_error(c, func, rc_, "cannot allocate the collective's schedule");        \
-    } while (0)
-
-static struct axon_coll_block *axon_coll_blocks_alloc(int n)
-{
-    return calloc((size_t)(n > 0 ? n : 1), sizeof(struct axon_coll_block));
-}
-
-/* ---- bodies --------------------------------------------------------------------------------------- */
-
-int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request)
+int axon_mpi_barrier_plan(const char *func, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
-    AXON_COLL_TRY_SHM(func, c, request, true, axon_coll_shm_barrier(shm_));
-    struct axon_coll_sched *s;
-    AXON_COLL_NEW_SCHED(func, c, s);
-    axon_coll_barrier(s);
-    return axon_coll_run(func, c, s, request);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_BARRIER, c);
+    return MPI_SUCCESS;
 }
 
-int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   MPI_Request *request)
+int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                        struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     struct axon_dtype_layout dt;
@@ -200,20 +275,18 @@ int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datat
     AXON_COLL_CHECK_TYPE(func, c, datatype, dt, "datatype");
     AXON_COLL_CHECK_ROOT(func, c, root);
     AXON_COLL_CHECK_BUFFER(func, c, buffer, count, dt, "buffer");
-    AXON_COLL_TRY_SHM(func, c, request, (int64_t)count * dt.size <= axon_coll_shm_limit(),
-                      axon_coll_shm_bcast(shm_, buffer, count, &dt, root));
-    struct axon_coll_sched *s;
-    AXON_COLL_NEW_SCHED(func, c, s);
-    axon_coll_bcast(s, buffer, count, &dt, root);
-    return axon_coll_run(func, c, s, request);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_BCAST, c);
+    p->mine = (struct axon_coll_block){buffer, count, dt};
+    p->root = root;
+    return MPI_SUCCESS;
 }
 
-int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, MPI_Request *request)
+int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
-    struct axon_dtype_layout sdt, rdt;
+    struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     AXON_COLL_CHECK_ROOT(func, c, root);
     bool is_root = c->rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -249,34 +322,23 @@ int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Da
             blocks[j].dt = rdt;
         }
     }
-    struct axon_coll_block mine = {(void *)sendbuf, sendcount, sdt};
-    /* Equal blocks: every member knows one block's size, from its own (the root's in place). */
-    int64_t bytes = in_place ? (int64_t)recvcount * rdt.size : (int64_t)sendcount * sdt.size;
-    struct axon_coll_shm *shm;
-    int rc;
-    if (axon_coll_shm_ready(c, request, !displs && bytes <= axon_coll_shm_limit(), &rc, &shm)) {
-        if (rc == MPI_SUCCESS)
-            rc = axon_coll_shm_gather(shm, in_place ? NULL : &mine, blocks, bytes, root);
-        free(blocks);
-        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-    }
-    struct axon_coll_sched *s;
-    rc = axon_coll_sched_of(c, &s);
-    if (rc != MPI_SUCCESS) {
-        free(blocks);
-        return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
-    }
-    axon_coll_gather(s, in_place ? NULL : &mine, blocks, root, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
-    free(blocks);
-    return axon_coll_run(func, c, s, request);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_GATHER, c);
+    p->root = root;
+    p->in_place = in_place;
+    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    if (!in_place)
+        p->mine = (struct axon_coll_block){(void *)sendbuf, sendcount, sdt};
+    p->rblocks = blocks;
+    p->nrecv = blocks ? n : 0;
+    return MPI_SUCCESS;
 }
 
-int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
-                     const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int root, MPI_Comm comm, MPI_Request *request)
+int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
+                          const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
-    struct axon_dtype_layout sdt, rdt;
+    struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     AXON_COLL_CHECK_ROOT(func, c, root);
     bool is_root = c->rank == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -312,34 +374,23 @@ int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const
             blocks[j].dt = sdt;
         }
     }
-    struct axon_coll_block mine = {recvbuf, recvcount, rdt};
-    /* The root's blocks all travel in its slot. */
-    int64_t bytes = in_place ? (int64_t)sendcount * sdt.size : (int64_t)recvcount * rdt.size;
-    struct axon_coll_shm *shm;
-    int rc;
-    if (axon_coll_shm_ready(c, request, !displs && bytes * n <= axon_coll_shm_limit(), &rc, &shm)) {
-        if (rc == MPI_SUCCESS)
-            rc = axon_coll_shm_scatter(shm, blocks, in_place ? NULL : &mine, bytes, root);
-        free(blocks);
-        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-    }
-    struct axon_coll_sched *s;
-    rc = axon_coll_sched_of(c, &s);
-    if (rc != MPI_SUCCESS) {
-        free(blocks);
-        return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
-    }
-    axon_coll_scatter(s, blocks, in_place ? NULL : &mine, root, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
-    free(blocks);
-    return axon_coll_run(func, c, s, request);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_SCATTER, c);
+    p->root = root;
+    p->in_place = in_place;
+    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    if (!in_place)
+        p->mine = (struct axon_coll_block){recvbuf, recvcount, rdt};
+    p->sblocks = blocks;
+    p->nsend = blocks ? n : 0;
+    return MPI_SUCCESS;
 }
 
-int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request *request)
+int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
-    struct axon_dtype_layout sdt, rdt;
+    struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     bool in_place = sendbuf == MPI_IN_PLACE;
     if (!in_place) {
@@ -367,28 +418,17 @@ int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI
         blocks[j].count = displs ? recvcounts[j] : recvcount;
         blocks[j].dt = rdt;
     }
-    struct axon_coll_block mine = {(void *)sendbuf, sendcount, sdt};
-    int64_t bytes = in_place ? (int64_t)recvcount * rdt.size : (int64_t)sendcount * sdt.size;
-    struct axon_coll_shm *shm;
-    int rc;
-    if (axon_coll_shm_ready(c, request, !displs && bytes <= axon_coll_shm_limit(), &rc, &shm)) {
-        if (rc == MPI_SUCCESS)
-            rc = axon_coll_shm_gather(shm, in_place ? NULL : &mine, blocks, bytes, -1);
-        free(blocks);
-        return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-    }
-    struct axon_coll_sched *s;
-    rc = axon_coll_sched_of(c, &s);
-    if (rc != MPI_SUCCESS) {
-        free(blocks);
-        return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
-    }
-    axon_coll_allgather(s, in_place ? NULL : &mine, blocks, displs ? 0 : AXON_COLL_NEEDS_UNIFORM);
-    free(blocks);
-    return axon_coll_run(func, c, s, request);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_ALLGATHER, c);
+    p->in_place = in_place;
+    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    if (!in_place)
+        p->mine = (struct axon_coll_block){(void *)sendbuf, sendcount, sdt};
+    p->rblocks = blocks;
+    p->nrecv = n;
+    return MPI_SUCCESS;
 }
 
-/* The blocks of one side of an alltoall of any kind (see axon_mpi_alltoall). */
+/* The blocks of one side of an alltoall of any kind (see axon_mpi_alltoall_plan). */
 static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind, const void *buf, int count,
                                 const int counts[], const int displs[], MPI_Datatype type,
                                 const MPI_Datatype types[], const char *side, struct axon_coll_block *blocks)
@@ -421,10 +461,10 @@ static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind,
     return MPI_SUCCESS;
 }
 
-int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
-                      const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                      MPI_Request *request)
+int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
+                           const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
+                           const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
@@ -434,7 +474,7 @@ int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendc
     int rc = MPI_SUCCESS;
     if (!sblocks || !rblocks) {
         rc = axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-        goto out;
+        goto err;
     }
     MPI_Datatype stype = kind == 2 ? MPI_DATATYPE_NULL : *(const MPI_Datatype *)sendtypes;
     MPI_Datatype rtype = kind == 2 ? MPI_DATATYPE_NULL : *(const MPI_Datatype *)recvtypes;
@@ -442,43 +482,33 @@ int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendc
         rc = axon_coll_a2a_blocks(func, c, kind, sendbuf, sendcount, sendcounts, sdispls, stype, sendtypes,
                                   "send", sblocks);
         if (rc != MPI_SUCCESS)
-            goto out;
+            goto err;
     }
     rc = axon_coll_a2a_blocks(func, c, kind, recvbuf, recvcount, recvcounts, rdispls, rtype, recvtypes, "receive",
                               rblocks);
     if (rc != MPI_SUCCESS)
-        goto out;
+        goto err;
     if (!in_place && sendbuf == recvbuf && sendbuf != NULL) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
-        goto out;
+        goto err;
     }
-    /* Each rank's n blocks travel in its slot. */
-    int64_t bytes = rblocks[0].count * rblocks[0].dt.size;
-    struct axon_coll_shm *shm;
-    if (axon_coll_shm_ready(c, request, kind == 0 && bytes * n <= axon_coll_shm_limit(), &rc, &shm)) {
-        if (rc == MPI_SUCCESS)
-            rc = axon_coll_shm_alltoall(shm, in_place ? NULL : sblocks, rblocks, bytes);
-        if (rc != MPI_SUCCESS)
-            rc = axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-        goto out;
-    }
-    struct axon_coll_sched *s;
-    rc = axon_coll_sched_of(c, &s);
-    if (rc != MPI_SUCCESS) {
-        rc = axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
-        goto out;
-    }
-    axon_coll_alltoall(s, in_place ? NULL : sblocks, rblocks, kind == 0 ? AXON_COLL_NEEDS_UNIFORM : 0);
-    rc = axon_coll_run(func, c, s, request);
-out:
+    axon_coll_plan_begin(p, AXON_MPI_COLL_ALLTOALL, c);
+    p->in_place = in_place;
+    p->have = kind == 0 ? AXON_COLL_NEEDS_UNIFORM : 0;
+    p->sblocks = sblocks;
+    p->nsend = in_place ? 0 : n;
+    p->rblocks = rblocks;
+    p->nrecv = n;
+    return MPI_SUCCESS;
+err:
     free(sblocks);
     free(rblocks);
     return rc;
 }
 
-int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int count,
-                       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                       MPI_Request *request)
+int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf,
+                            int count, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     struct axon_dtype_layout dt;
@@ -523,55 +553,97 @@ int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void
     } else {
         AXON_COLL_CHECK_COUNT(func, c, count, "count");
     }
-    int rc = MPI_SUCCESS;
+    int rc;
     const void *in = in_place ? recvbuf : sendbuf;
     if (axon_coll_bad_buffer(in, incount, &dt) || (is_root && axon_coll_bad_buffer(recvbuf, outcount, &dt))) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "a buffer is NULL with a non-zero count");
-        goto out;
+        goto err;
     }
     if (!in_place && is_root && sendbuf == recvbuf && sendbuf != NULL && incount > 0) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
-        goto out;
+        goto err;
     }
-    struct axon_coll_shm *shm;
-    if (axon_coll_shm_ready(c, request,
-                            (kind == AXON_MPI_RED_REDUCE || kind == AXON_MPI_RED_ALLREDUCE) &&
-                                axon_coll_shm_reduction_fits(o, count, &dt),
-                            &rc, &shm)) {
-        if (rc == MPI_SUCCESS)
-            rc = axon_coll_shm_reduce(shm, in, recvbuf, count, &dt, datatype, o,
-                                      kind == AXON_MPI_RED_REDUCE ? root : -1);
-        if (rc != MPI_SUCCESS)
-            rc = axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
-        goto out;
-    }
-    struct axon_coll_sched *s;
-    rc = axon_coll_sched_of(c, &s);
-    if (rc != MPI_SUCCESS) {
-        rc = axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
-        goto out;
-    }
-    axon_coll_sched_set_op(s, o, datatype, &dt);
-    switch (kind) {
-    case AXON_MPI_RED_REDUCE:
-        axon_coll_reduce(s, in, recvbuf, count, &dt, root);
-        break;
-    case AXON_MPI_RED_ALLREDUCE:
-        axon_coll_allreduce(s, in, recvbuf, count, &dt);
-        break;
-    case AXON_MPI_RED_SCATTER_BLOCK:
-    case AXON_MPI_RED_SCATTER:
-        axon_coll_reduce_scatter(s, in, recvbuf, counts, &dt);
-        break;
-    case AXON_MPI_RED_SCAN:
-    case AXON_MPI_RED_EXSCAN:
-        axon_coll_scan(s, in, recvbuf, count, &dt, kind == AXON_MPI_RED_EXSCAN);
-        break;
-    }
-    rc = axon_coll_run(func, c, s, request);
-out:
+    axon_coll_plan_begin(p, AXON_MPI_COLL_REDUCTION, c);
+    p->red = kind;
+    p->root = root;
+    p->in = in;
+    p->out = recvbuf;
+    p->count = count;
+    p->counts = counts;
+    p->datatype = datatype;
+    p->dt = dt;
+    p->op = o;
+    return MPI_SUCCESS;
+err:
     free(counts);
     return rc;
+}
+
+/* ---- plan and run --------------------------------------------------------------------------------- */
+
+/* The body of the blocking and nonblocking forms: the plan of call, then its run. */
+#define AXON_COLL_PLAN_RUN(func, request, call)                                                      \
+    do {                                                                                             \
+        struct axon_mpi_coll_plan plan_;                                                             \
+        int rc_ = (call);                                                                            \
+        return rc_ == MPI_SUCCESS ? axon_mpi_coll_plan_run(func, &plan_, request) : rc_;             \
+    } while (0)
+
+int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request, axon_mpi_barrier_plan(func, comm, &plan_));
+}
+
+int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request, axon_mpi_bcast_plan(func, buffer, count, datatype, root, comm, &plan_));
+}
+
+int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request,
+                       axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                                            displs, recvtype, root, comm, &plan_));
+}
+
+int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
+                     const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request,
+                       axon_mpi_scatter_plan(func, sendbuf, sendcount, sendcounts, displs, sendtype, recvbuf,
+                                             recvcount, recvtype, root, comm, &plan_));
+}
+
+int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request,
+                       axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                                               displs, recvtype, comm, &plan_));
+}
+
+int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
+                      const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
+                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request,
+                       axon_mpi_alltoall_plan(func, kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes,
+                                              recvbuf, recvcount, recvcounts, rdispls, recvtypes, comm, &plan_));
+}
+
+int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int count,
+                       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    AXON_COLL_PLAN_RUN(func, request,
+                       axon_mpi_reduction_plan(func, kind, sendbuf, recvbuf, count, recvcounts, datatype, op, root,
+                                               comm, &plan_));
 }
 
 /* ---- the blocking calls --------------------------------------------------------------------------- */

@@ -1,15 +1,156 @@
-/* The collective calls' shared bodies: each checks its arguments, builds the collective's schedule
- * (coll/coll.h) and runs it, blocking when request is NULL (MPI_Bcast ...) or returning a request
- * (MPI_Ibcast ...). func names the API function for error messages. Only mpi/ includes this. */
+/* The collective calls' shared parts. Each call first checks its arguments and turns them into a plan:
+ * what to run (which collective, with the user's buffers as blocks, coll/coll.h). A blocking or
+ * nonblocking call builds the schedule of its plan at once and runs it (blocking when request is NULL,
+ * MPI_Bcast ..., or handing back the request, MPI_Ibcast ...); a persistent call (MPI_Bcast_init ...)
+ * keeps the plan in its request and builds a schedule from it at every MPI_Start. func names the API
+ * function for error messages. Only mpi/ includes this. */
 #ifndef AXON_MPI_COLL_H
 #define AXON_MPI_COLL_H
 
+/* First: it includes mpi.h with default visibility, which the API's definitions need to be exported. */
 #include "mpi/axon_mpi.h"
 
+#include "coll/coll.h"
+
+/* ---- argument checks shared by every collective call --------------------------------------------- */
+
+#define AXON_COLL_CHECK_COMM(func, comm, c)                                                          \
+    do {                                                                                             \
+        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
+        AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
+        if ((c)->is_inter)                                                                           \
+            return axon_mpi_error(c, func, MPI_ERR_COMM,                                             \
+                                  "collectives on intercommunicators are not supported yet");       \
+    } while (0)
+
+#define AXON_COLL_CHECK_COUNT(func, c, count, what)                                                  \
+    do {                                                                                             \
+        if ((count) < 0)                                                                             \
+            return axon_mpi_error(c, func, MPI_ERR_COUNT, "%s %d is negative", what, (int)(count));  \
+    } while (0)
+
+#define AXON_COLL_CHECK_TYPE(func, c, type, dt, what)                                                \
+    do {                                                                                             \
+        if (!axon_mpi_datatype_get(type, &(dt)))                                                     \
+            return axon_mpi_error(c, func, MPI_ERR_TYPE, "%s 0x%x is not a valid committed datatype", \
+                                  what, (unsigned)(type));                                           \
+    } while (0)
+
+#define AXON_COLL_CHECK_ROOT(func, c, root)                                                          \
+    do {                                                                                             \
+        if ((root) < 0 || (root) >= (c)->size)                                                       \
+            return axon_mpi_error(c, func, MPI_ERR_ROOT, "root %d is not a rank of the communicator (size %d)", \
+                                  (root), (c)->size);                                                \
+    } while (0)
+
+#define AXON_COLL_CHECK_ARRAY(func, c, array, name)                                                  \
+    do {                                                                                             \
+        if (!(array))                                                                                \
+            return axon_mpi_error(c, func, MPI_ERR_ARG, "%s is a NULL pointer", name);               \
+    } while (0)
+
+/* A NULL buffer for data that starts at the buffer (not MPI_BOTTOM with absolute addresses). */
+static inline bool axon_coll_bad_buffer(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
+{
+    return buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0;
+}
+
+#define AXON_COLL_CHECK_BUFFER(func, c, buf, count, dt, what)                                        \
+    do {                                                                                             \
+        if (axon_coll_bad_buffer(buf, count, &(dt)))                                                 \
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "%s is NULL with count %d", what, (int)(count)); \
+    } while (0)
+
+#define AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, nonempty)                                   \
+    do {                                                                                             \
+        if ((nonempty) && (sendbuf) == (recvbuf) && (sendbuf) != NULL)                               \
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER,                                           \
+                                  "the send and receive buffers are the same (use MPI_IN_PLACE)");   \
+    } while (0)
+
+/* The request pointer that every nonblocking and persistent collective takes. */
+#define AXON_ICOLL_CHECK_REQUEST(func, comm, request)                                                \
+    do {                                                                                             \
+        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
+        if (!(request))                                                                              \
+            return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer"); \
+    } while (0)
+
+/* ---- plans ---------------------------------------------------------------------------------------- */
+
+/* kind: what the reduction is. */
+enum axon_mpi_red_kind { AXON_MPI_RED_REDUCE, AXON_MPI_RED_ALLREDUCE, AXON_MPI_RED_SCATTER_BLOCK,
+                         AXON_MPI_RED_SCATTER, AXON_MPI_RED_SCAN, AXON_MPI_RED_EXSCAN };
+
+enum axon_mpi_coll_kind {
+    AXON_MPI_COLL_BARRIER,
+    AXON_MPI_COLL_BCAST,     /* mine: the buffer */
+    AXON_MPI_COLL_GATHER,    /* mine (unless in_place) to the root's rblocks (nrecv, the root only) */
+    AXON_MPI_COLL_SCATTER,   /* the root's sblocks (nsend, the root only) to mine (unless in_place) */
+    AXON_MPI_COLL_ALLGATHER, /* mine (unless in_place) to everyone's rblocks */
+    AXON_MPI_COLL_ALLTOALL,  /* sblocks (unless in_place) to rblocks */
+    AXON_MPI_COLL_REDUCTION, /* red, in, out, count or counts, datatype, dt, op */
+    AXON_MPI_COLL_NEIGHBOR,  /* sblocks to ranks speers, rblocks from ranks rpeers, in posting order */
+};
+
+struct axon_mpi_coll_plan {
+    enum axon_mpi_coll_kind kind;
+    struct axon_comm *c;
+    int root;
+    bool in_place;
+    unsigned have;  /* AXON_COLL_NEEDS_UNIFORM for the equal-block forms (coll/axon_coll_select.h) */
+    struct axon_coll_block mine;
+    int nsend, nrecv;
+    struct axon_coll_block *sblocks, *rblocks;
+    int *speers, *rpeers;
+    enum axon_mpi_red_kind red;
+    const void *in;
+    void *out;
+    int64_t count;
+    int64_t *counts;
+    MPI_Datatype datatype;
+    struct axon_dtype_layout dt;
+    struct axon_coll_op *op;
+    bool kept; /* a persistent request's: holds references on its layouts and operation */
+};
+
+/* Builds the schedule of a plan, as the next collective on its communicator (a new sequence number). */
+int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_coll_sched **s);
+/* Frees what the plan holds (not the plan itself). */
+void axon_mpi_coll_plan_fini(struct axon_mpi_coll_plan *p);
+/* Runs a plan now: blocking when request is NULL, else handing back the collective's request. Consumes
+ * the plan (frees what it holds), whatever happens. */
+int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request);
+
+/* The plans of the calls: the checks of the standard, each error raised on the communicator. On
+ * success the caller owns the plan. */
+int axon_mpi_barrier_plan(const char *func, MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                        struct axon_mpi_coll_plan *p);
+/* Gather and gatherv: recvcounts NULL means recvcount for every rank, displs NULL the blocks in order. */
+int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
+                          const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, struct axon_mpi_coll_plan *p);
+/* kind: 0 alltoall (counts uniform), 1 alltoallv (displacements in extents), 2 alltoallw (byte
+ * displacements, a type per rank). */
+int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
+                           const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
+                           const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf,
+                            int count, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm, struct axon_mpi_coll_plan *p);
+
+/* Plan and run in one call (the blocking and nonblocking forms): request NULL blocks. */
 int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request);
 int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Request *request);
-/* Gather and gatherv: recvcounts NULL means recvcount for every rank, displs NULL the blocks in order. */
 int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                     MPI_Comm comm, MPI_Request *request);
@@ -19,17 +160,58 @@ int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const
 int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Request *request);
-/* kind: 0 alltoall (counts uniform), 1 alltoallv (displacements in extents), 2 alltoallw (byte
- * displacements, a type per rank). */
 int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                       MPI_Request *request);
-/* kind: what the reduction is. */
-enum axon_mpi_red_kind { AXON_MPI_RED_REDUCE, AXON_MPI_RED_ALLREDUCE, AXON_MPI_RED_SCATTER_BLOCK,
-                         AXON_MPI_RED_SCATTER, AXON_MPI_RED_SCAN, AXON_MPI_RED_EXSCAN };
 int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int count,
                        const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        MPI_Request *request);
+
+/* ---- neighborhood collectives (axon_mpi_neighbor.c) ---------------------------------------------- */
+
+enum axon_mpi_neighbor_form {
+    AXON_MPI_NEIGHBOR_ALLGATHER,
+    AXON_MPI_NEIGHBOR_ALLGATHERV,
+    AXON_MPI_NEIGHBOR_ALLTOALL,
+    AXON_MPI_NEIGHBOR_ALLTOALLV,
+    AXON_MPI_NEIGHBOR_ALLTOALLW,
+};
+
+/* The arguments of any neighborhood collective, the unused ones left zero. Displacements are in
+ * extents (sdispls, rdispls) or, for the w form, in bytes (sbytes, rbytes). */
+struct axon_mpi_neighbor_args {
+    enum axon_mpi_neighbor_form form;
+    const void *sendbuf;
+    int sendcount;
+    const int *sendcounts, *sdispls;
+    const MPI_Aint *sbytes;
+    MPI_Datatype sendtype;
+    const MPI_Datatype *sendtypes;
+    void *recvbuf;
+    int recvcount;
+    const int *recvcounts, *rdispls;
+    const MPI_Aint *rbytes;
+    MPI_Datatype recvtype;
+    const MPI_Datatype *recvtypes;
+};
+
+/* The plan of a neighborhood collective on comm's topology (MPI_ERR_TOPOLOGY without one). */
+int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,
+                           struct axon_mpi_coll_plan *p);
+/* Plan and run: request NULL blocks. */
+int axon_mpi_neighbor(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,
+                      MPI_Request *request);
+
+/* ---- persistent collectives (axon_mpi_coll_persist.c) --------------------------------------------- */
+
+/* The checks of a persistent call's own arguments (info, request), before those of the collective. */
+int axon_mpi_coll_persist_check(const char *func, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+/* Keeps the plan (consumed, whatever happens) in a new inactive persistent request. */
+int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request);
+/* MPI_Start of a persistent collective request (persistent, inactive: checked by the caller). */
+int axon_mpi_coll_persist_start(const char *func, struct axon_request *req);
+/* MPI_Request_free of one: MPI_ERR_REQUEST (raised) while it is active. */
+int axon_mpi_coll_persist_free(const char *func, struct axon_request *req);
 
 #endif

@@ -4,14 +4,6 @@
  * free itself. */
 #include "mpi/axon_mpi_coll.h"
 
-/* The request pointer every nonblocking collective takes. */
-#define AXON_ICOLL_CHECK_REQUEST(func, comm, request)                                                \
-    do {                                                                                             \
-        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
-        if (!(request))                                                                              \
-            return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer"); \
-    } while (0)
-
 AXON_MPI_WEAK(Ibarrier)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {

@@ -1,10 +1,12 @@
 /* Persistent point-to-point requests: MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init,
- * MPI_Recv_init, MPI_Start and MPI_Startall.
+ * MPI_Recv_init, MPI_Start and MPI_Startall (which also start persistent collectives, whose requests
+ * mpi/axon_mpi_coll_persist.c makes and runs).
  *
  * A persistent request is an ordinary engine request that keeps its arguments; MPI_Start puts the same
  * object in motion again (no allocation per round), the completion calls leave it inactive instead of
  * freeing it, and MPI_Request_free frees it (at once when inactive, at completion when active). A
  * buffered one copies its data into the attached buffer at each start and is complete at once. */
+#include "mpi/axon_mpi_coll.h"
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 static int axon_mpi_persistent_init(const char *func, enum axon_request_kind kind, enum axon_send_mode mode,
@@ -78,6 +80,8 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 /* Starts one persistent request, after the checks. */
 static int axon_mpi_start_one(const char *func, struct axon_request *req)
 {
+    if (req->kind == AXON_REQUEST_COLL)
+        return axon_mpi_coll_persist_start(func, req);
     if (req->mode != AXON_SEND_BUFFERED || req->kind != AXON_REQUEST_SEND) {
         int rc = axon_pt2pt_start(req);
         if (rc != MPI_SUCCESS) {

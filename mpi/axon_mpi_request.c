@@ -2,6 +2,7 @@
  * -all, -any and -some forms, MPI_Request_free, MPI_Request_get_status, MPI_Cancel, MPI_Test_cancelled,
  * MPI_Get_count, MPI_Get_elements). */
 #include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_coll.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -353,7 +354,14 @@ int PMPI_Request_free(MPI_Request *request)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
     struct axon_request *req;
     AXON_MPI_REQUEST_LOOKUP(func, *request, req);
-    axon_request_free(req);
+    if (req->persistent && req->kind == AXON_REQUEST_COLL) {
+        /* Its plan goes too; refused while it runs. */
+        int rc = axon_mpi_coll_persist_free(func, req);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    } else {
+        axon_request_free(req);
+    }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }

@@ -1,11 +1,12 @@
 /* Cartesian topologies: MPI_Cart_create, MPI_Cart_get, MPI_Cartdim_get, MPI_Cart_rank, MPI_Cart_coords,
- * MPI_Cart_shift, MPI_Cart_sub and MPI_Topo_test.
+ * MPI_Cart_shift, MPI_Cart_sub and MPI_Topo_test, and the neighbors of a grid's process for the
+ * neighborhood collectives (mpi/axon_mpi_topo.h).
  *
  * A communicator's grid (dimensions and periodicity) rides on it as an attribute under a keyval of the
  * library's own: MPI_Comm_dup copies it and MPI_Comm_free drops it through the keyval's callbacks, so
  * the communicator layer needs to know nothing of topologies. Ranks are laid out in row-major order (the
  * last dimension varies fastest), as the standard prescribes; reorder is accepted and not used. */
-#include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_topo.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -267,6 +268,42 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     return MPI_SUCCESS;
 }
 
+int axon_topo_cart_neighbors(MPI_Comm comm, int rank, int *count, int **ranks)
+{
+    struct axon_cart *cart = axon_cart_of(comm);
+    if (!cart)
+        return MPI_ERR_TOPOLOGY;
+    int n = cart->ndims;
+    int *out = malloc(sizeof(int) * (size_t)(2 * n + 1)), *coords = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!out || !coords) {
+        free(out), free(coords);
+        return MPI_ERR_NO_MEM;
+    }
+    axon_cart_coords_of(cart, rank, coords);
+    for (int d = 0; d < n; d++) {
+        int dim = cart->dims[d], here = coords[d];
+        for (int k = 0; k < 2; k++) {
+            int x = here + (k ? 1 : -1);
+            if (cart->periods[d])
+                x = (x + dim) % dim;
+            if (x < 0 || x >= dim) {
+                out[2 * d + k] = MPI_PROC_NULL;
+                continue;
+            }
+            coords[d] = x;
+            int r = 0;
+            for (int i = 0; i < n; i++)
+                r = r * cart->dims[i] + coords[i];
+            out[2 * d + k] = r;
+            coords[d] = here;
+        }
+    }
+    free(coords);
+    *count = 2 * n;
+    *ranks = out;
+    return MPI_SUCCESS;
+}
+
 AXON_MPI_WEAK(Cart_sub)
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
@@ -325,6 +362,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!status)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "status is a NULL pointer");
-    *status = axon_cart_of(comm) ? MPI_CART : MPI_UNDEFINED;
+    *status = axon_cart_of(comm) ? MPI_CART : axon_topo_dist_graph_of(comm) ? MPI_DIST_GRAPH : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }

@@ -117,6 +117,30 @@ int axon_request_alloc_coll(struct axon_request **reqp)
     return MPI_SUCCESS;
 }
 
+int axon_request_alloc_coll_persistent(struct axon_pt2pt_comm *comm, void *upper, struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_COLL, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->persistent = true;
+    req->upper = upper;
+    req->comm = comm;
+    axon_pt2pt_busy_add(comm, 1);
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
+void axon_request_coll_restart(struct axon_request *req)
+{
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->pending = 1;
+    req->active = true;
+    atomic_store_explicit(&req->complete, 0, memory_order_release);
+}
+
 void axon_request_coll_complete(struct axon_request *req, int err)
 {
     req->status.MPI_ERROR = err;

@@ -80,6 +80,8 @@ struct axon_request {
     struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams */
     bool cursor_live;
 
+    void *upper;               /* a persistent collective: the MPI layer's record of the call (its plan) */
+
     struct axon_match_entry match;   /* a posted receive */
     void *ucx_request;
     unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
@@ -132,6 +134,11 @@ int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request
  * under the transport lock (a request the user freed meanwhile goes back to the pool then). */
 int axon_request_alloc_coll(struct axon_request **req);
 void axon_request_coll_complete(struct axon_request *req, int err);
+/* A persistent collective's request (MPI_Bcast_init ...): inactive, holding upper (the MPI layer's record
+ * of the call), and naming comm until it is freed, so a communicator freed meanwhile stays alive. */
+int axon_request_alloc_coll_persistent(struct axon_pt2pt_comm *comm, void *upper, struct axon_request **req);
+/* Makes it ready for its next run (active, not complete, a fresh status) before its schedule starts. */
+void axon_request_coll_restart(struct axon_request *req);
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
 bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */
