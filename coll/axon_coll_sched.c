@@ -387,6 +387,42 @@ int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype
     return rc;
 }
 
+int axon_coll_data_pack_range(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int64_t off,
+                              void *packed, int64_t len)
+{
+    if (len <= 0)
+        return MPI_SUCCESS;
+    if (dt->contig) {
+        memcpy(packed, (const char *)buf + dt->true_lb + off, (size_t)len);
+        return MPI_SUCCESS;
+    }
+    struct axon_dloop_cursor cur;
+    if (axon_dloop_cursor_init(&cur, dt->loop, count, dt->extent) != 0)
+        return MPI_ERR_NO_MEM;
+    axon_dloop_cursor_seek(&cur, off);
+    axon_dloop_pack(&cur, buf, packed, len);
+    axon_dloop_cursor_fini(&cur);
+    return MPI_SUCCESS;
+}
+
+int axon_coll_data_unpack_range(void *buf, int64_t count, const struct axon_dtype_layout *dt, int64_t off,
+                                const void *packed, int64_t len)
+{
+    if (len <= 0)
+        return MPI_SUCCESS;
+    if (dt->contig) {
+        memcpy((char *)buf + dt->true_lb + off, packed, (size_t)len);
+        return MPI_SUCCESS;
+    }
+    struct axon_dloop_cursor cur;
+    if (axon_dloop_cursor_init(&cur, dt->loop, count, dt->extent) != 0)
+        return MPI_ERR_NO_MEM;
+    axon_dloop_cursor_seek(&cur, off);
+    axon_dloop_unpack(&cur, buf, packed, len);
+    axon_dloop_cursor_fini(&cur);
+    return MPI_SUCCESS;
+}
+
 /* A user operation on a datatype whose packed form is not its layout (gaps, an offset, a resized
  * extent): the function expects count elements extent apart, as in the user's buffers. So both packed
  * vectors are laid out that way in scratch, the function runs there, and the result is packed back. */

@@ -58,6 +58,12 @@ void axon_coll_sched_copy(struct axon_coll_sched *s, const void *src, int64_t sc
  * schedules (coll/axon_coll_shm.c). */
 int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype_layout *sdt, void *dst,
                         int64_t dcount, const struct axon_dtype_layout *ddt);
+/* Bytes [off, off + len) of the packed form of count elements of dt at buf, copied out to packed, or in
+ * from it: the pieces of a message moved in chunks whose edges need not fall between elements. */
+int axon_coll_data_pack_range(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int64_t off,
+                              void *packed, int64_t len);
+int axon_coll_data_unpack_range(void *buf, int64_t count, const struct axon_dtype_layout *dt, int64_t off,
+                                const void *packed, int64_t len);
 /* inout = in op inout over count packed elements of the schedule's datatype. */
 void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *inout, int64_t count);
 

@@ -357,11 +357,44 @@ int axon_coll_shm_barrier(struct axon_coll_shm *shm)
     return axon_shm_check(shm, s, (shm->rank + 1) % shm->size, AXON_SHM_BARRIER, -1, 0);
 }
 
+/* A message larger than a slot goes in chunks through the root's slot; the root may write the next
+ * chunk into the other set while the others still read this one. */
+static int axon_shm_bcast_chunked(struct axon_coll_shm *shm, void *buf, int64_t count,
+                                  const struct axon_dtype_layout *dt, int root)
+{
+    int64_t bytes = count * dt->size;
+    int rc = MPI_SUCCESS;
+    for (int64_t off = 0; off < bytes; off += shm->slot) {
+        int64_t len = bytes - off < shm->slot ? bytes - off : shm->slot;
+        uint64_t u = axon_shm_begin(shm);
+        char *slot = axon_shm_slot(shm, u, root);
+        if (shm->rank == root) {
+            int rc_chunk = axon_coll_data_pack_range(buf, count, dt, off, slot, len);
+            axon_shm_raise(shm, u, AXON_SHM_BCAST, root, bytes);
+            if (rc == MPI_SUCCESS)
+                rc = rc_chunk;
+            continue;
+        }
+        axon_shm_raise(shm, u, AXON_SHM_BCAST, root, bytes);
+        axon_shm_wait(shm, root, u);
+        if (off == 0) {
+            int rc_check = axon_shm_check(shm, u, root, AXON_SHM_BCAST, root, bytes);
+            if (rc_check != MPI_SUCCESS)
+                return rc_check;
+        }
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_data_unpack_range(buf, count, dt, off, slot, len);
+    }
+    return rc;
+}
+
 int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, const struct axon_dtype_layout *dt,
                         int root)
 {
-    uint64_t s = axon_shm_begin(shm);
     int64_t bytes = count * dt->size;
+    if (bytes > shm->slot)
+        return axon_shm_bcast_chunked(shm, buf, count, dt, root);
+    uint64_t s = axon_shm_begin(shm);
     char *slot = axon_shm_slot(shm, s, root);
     int rc = MPI_SUCCESS;
     if (shm->rank == root) {
@@ -476,9 +509,42 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     return rc;
 }
 
+/* Blocks larger than a slot go in chunks: each member's chunk in its slot, read by the root (by all
+ * for an allgather) once every flag says it is there. */
+static int axon_shm_gather_chunked(struct axon_coll_shm *shm, const struct axon_coll_block *mine,
+                                   const struct axon_coll_block *blocks, int64_t bytes, int root, int kind)
+{
+    int me = shm->rank, rc = MPI_SUCCESS;
+    const struct axon_coll_block *src = mine ? mine : &blocks[me];
+    for (int64_t off = 0; off < bytes; off += shm->slot) {
+        int64_t len = bytes - off < shm->slot ? bytes - off : shm->slot;
+        uint64_t u = axon_shm_begin(shm);
+        int rc_chunk = axon_coll_data_pack_range(src->buf, src->count, &src->dt, off, axon_shm_slot(shm, u, me), len);
+        axon_shm_raise(shm, u, kind, root, bytes);
+        if (rc == MPI_SUCCESS)
+            rc = rc_chunk;
+        if (root >= 0 && me != root)
+            continue;
+        axon_shm_wait(shm, -1, u);
+        if (off == 0) {
+            int rc_check = axon_shm_check_all(shm, u, kind, root, bytes);
+            if (rc_check != MPI_SUCCESS)
+                return rc_check;
+        }
+        for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++)
+            if (j != me || mine)
+                rc = axon_coll_data_unpack_range(blocks[j].buf, blocks[j].count, &blocks[j].dt, off,
+                                                 axon_shm_slot(shm, u, j), len);
+    }
+    return rc;
+}
+
 int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block *mine,
                          const struct axon_coll_block *blocks, int64_t bytes, int root)
 {
+    if (bytes > shm->slot)
+        return axon_shm_gather_chunked(shm, mine, blocks, bytes, root,
+                                       root >= 0 ? AXON_SHM_GATHER : AXON_SHM_ALLGATHER);
     uint64_t s = axon_shm_begin(shm);
     int me = shm->rank, kind = root >= 0 ? AXON_SHM_GATHER : AXON_SHM_ALLGATHER;
     const struct axon_coll_block *src = mine ? mine : &blocks[me];

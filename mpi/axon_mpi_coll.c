@@ -164,11 +164,12 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
     switch (p->kind) {
     case AXON_MPI_COLL_BARRIER:
         return limit > 0;
+    /* Broadcasts, gathers and reductions of any size: beyond a slot they go in chunks. */
     case AXON_MPI_COLL_BCAST:
-        return p->mine.count * p->mine.dt.size <= limit;
+        return limit > 0;
     case AXON_MPI_COLL_GATHER:
     case AXON_MPI_COLL_ALLGATHER:
-        return uniform && axon_coll_plan_block_bytes(p, p->rblocks) <= limit;
+        return uniform && limit > 0;
     case AXON_MPI_COLL_SCATTER:
         return uniform && axon_coll_plan_block_bytes(p, p->sblocks) * n <= limit;
     case AXON_MPI_COLL_ALLTOALL:

@@ -25,9 +25,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
      "auto: UCX's threshold for the transport"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
-     "largest data of one rank in a blocking barrier, bcast, reduce, allreduce, gather, allgather, scatter "
-     "or alltoall that runs through the node's shared memory when the communicator's ranks share it "
-     "(scatter and alltoall: all of a rank's blocks); reductions of any size go there in chunks; 0: never"},
+     "blocking collectives run through the node's shared memory when the communicator's ranks share it: "
+     "barrier, and bcast, reduce, allreduce, gather, allgather of any size (in chunks beyond a slot); "
+     "scatter and alltoall up to this many bytes of a rank's blocks; 0: none of them"},
     {"AXON_COLL_SHM_CHUNK", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(coll_shm_chunk), NULL,
      "bytes of each rank's slot in that shared memory: the chunk in which large reductions are pipelined"},
     /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
