@@ -24,6 +24,7 @@ enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_
 struct axon_coll_step {
     enum axon_coll_step_kind kind;
     int peer;
+    struct axon_pt2pt_comm *pc;  /* send, recv: the engine context of peer's group */
     const void *src;             /* send, copy, reduce (in) */
     void *dst;                   /* recv, copy, reduce (inout) */
     int64_t count, dcount;
@@ -155,6 +156,13 @@ int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int t
     return MPI_SUCCESS;
 }
 
+void axon_coll_sched_set_group(struct axon_coll_sched *s, struct axon_pt2pt_comm *pc, int rank, int size)
+{
+    s->pc = pc;
+    s->rank = rank;
+    s->size = size;
+}
+
 int axon_coll_sched_rank(const struct axon_coll_sched *s)
 {
     return s->rank;
@@ -257,6 +265,7 @@ static struct axon_coll_step *axon_coll_step_add(struct axon_coll_sched *s, enum
     /* The adders set the fields their kind uses; the rest is never read. */
     st->kind = kind;
     st->peer = MPI_PROC_NULL;
+    st->pc = s->pc;
     st->handle = NULL;
     return st;
 }
@@ -482,11 +491,11 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
         struct axon_coll_step *st = &s->steps[i];
         switch (st->kind) {
         case AXON_COLL_SEND:
-            axon_coll_note(s, axon_coll_transport->isend(st->src, st->count, &st->dt, st->peer, s->tag, s->pc,
+            axon_coll_note(s, axon_coll_transport->isend(st->src, st->count, &st->dt, st->peer, s->tag, st->pc,
                                                          &st->handle));
             break;
         case AXON_COLL_RECV:
-            axon_coll_note(s, axon_coll_transport->irecv(st->dst, st->count, &st->dt, st->peer, s->tag, s->pc,
+            axon_coll_note(s, axon_coll_transport->irecv(st->dst, st->count, &st->dt, st->peer, s->tag, st->pc,
                                                          &st->handle));
             break;
         case AXON_COLL_COPY:

@@ -30,6 +30,10 @@ extern const struct axon_dtype_layout axon_coll_bytes;
 /* rank and size are the caller's in the communicator whose engine context pc is (pc may be NULL under
  * a test transport). */
 int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_sched **out);
+/* The group that the steps added next talk within: its engine context, and the caller's rank in it and
+ * its size, which algorithms read back below. An intercommunicator's collective moves between its
+ * local group and the bridge to the remote one (coll/axon_coll_inter.c); the tag stays the schedule's. */
+void axon_coll_sched_set_group(struct axon_coll_sched *s, struct axon_pt2pt_comm *pc, int rank, int size);
 int axon_coll_sched_rank(const struct axon_coll_sched *s);
 int axon_coll_sched_size(const struct axon_coll_sched *s);
 /* The operation of the schedule's reduce steps: op (retained until the schedule ends) on elements of

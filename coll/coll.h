@@ -64,4 +64,31 @@ void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_
 void axon_coll_neighbor(struct axon_coll_sched *s, int nsend, const struct axon_coll_block *send, const int *to,
                         int nrecv, const struct axon_coll_block *recv, const int *from);
 
+/* Intercommunicators (axon_coll_inter.c). The schedule is made on the bridge (peers are remote ranks);
+ * rank is the caller's in its local group. Roots are MPI_ROOT, MPI_PROC_NULL or a remote rank; blocks
+ * of the other group (gather and scatter at the root, allgather, alltoall) are remote_size long; a
+ * reduce_scatter's counts are the local group's. */
+struct axon_coll_inter {
+    struct axon_pt2pt_comm *bridge, *local;
+    int rank, local_size, remote_size;
+};
+void axon_coll_inter_barrier(struct axon_coll_sched *s, const struct axon_coll_inter *ic);
+void axon_coll_inter_bcast(struct axon_coll_sched *s, const struct axon_coll_inter *ic, void *buf, int64_t count,
+                           const struct axon_dtype_layout *dt, int root);
+void axon_coll_inter_gather(struct axon_coll_sched *s, const struct axon_coll_inter *ic,
+                            const struct axon_coll_block *mine, const struct axon_coll_block *blocks, int root);
+void axon_coll_inter_scatter(struct axon_coll_sched *s, const struct axon_coll_inter *ic,
+                             const struct axon_coll_block *blocks, const struct axon_coll_block *mine, int root);
+void axon_coll_inter_allgather(struct axon_coll_sched *s, const struct axon_coll_inter *ic,
+                               const struct axon_coll_block *mine, const struct axon_coll_block *blocks);
+void axon_coll_inter_alltoall(struct axon_coll_sched *s, const struct axon_coll_inter *ic,
+                              const struct axon_coll_block *send, const struct axon_coll_block *recv);
+void axon_coll_inter_reduce(struct axon_coll_sched *s, const struct axon_coll_inter *ic, const void *in, void *out,
+                            int64_t count, const struct axon_dtype_layout *dt, int root);
+void axon_coll_inter_allreduce(struct axon_coll_sched *s, const struct axon_coll_inter *ic, const void *in,
+                               void *out, int64_t count, const struct axon_dtype_layout *dt);
+void axon_coll_inter_reduce_scatter(struct axon_coll_sched *s, const struct axon_coll_inter *ic, const void *in,
+                                    void *out, const int64_t *counts, const struct axon_dtype_layout *dt,
+                                    unsigned have);
+
 #endif

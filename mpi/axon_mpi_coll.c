@@ -5,7 +5,7 @@
  * blocking calls start the schedule and wait for it, nonblocking ones hand back its request. A blocking
  * call on a communicator within one node may instead run through the node's shared memory
  * (coll/axon_coll_shm.h).
- * Intercommunicators are refused for now. */
+ * An intercommunicator's collectives are schedules too (coll/axon_coll_inter.c). */
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
@@ -29,14 +29,69 @@ static void axon_coll_plan_begin(struct axon_mpi_coll_plan *p, enum axon_mpi_col
     *p = (struct axon_mpi_coll_plan){.kind = kind, .c = c, .datatype = MPI_DATATYPE_NULL};
 }
 
+/* The schedule of a plan on an intercommunicator (coll/axon_coll_inter.c). */
+static void axon_coll_plan_sched_inter(const struct axon_mpi_coll_plan *p, struct axon_coll_sched *s)
+{
+    struct axon_comm *c = p->c;
+    const struct axon_coll_inter ic = {&c->coll, &c->local_comm->coll, c->rank, c->size, c->remote_size};
+    switch (p->kind) {
+    case AXON_MPI_COLL_BARRIER:
+        axon_coll_inter_barrier(s, &ic);
+        break;
+    case AXON_MPI_COLL_BCAST:
+        axon_coll_inter_bcast(s, &ic, p->mine.buf, p->mine.count, &p->mine.dt, p->root);
+        break;
+    case AXON_MPI_COLL_GATHER:
+        axon_coll_inter_gather(s, &ic, &p->mine, p->rblocks, p->root);
+        break;
+    case AXON_MPI_COLL_SCATTER:
+        axon_coll_inter_scatter(s, &ic, p->sblocks, &p->mine, p->root);
+        break;
+    case AXON_MPI_COLL_ALLGATHER:
+        axon_coll_inter_allgather(s, &ic, &p->mine, p->rblocks);
+        break;
+    case AXON_MPI_COLL_ALLTOALL:
+        axon_coll_inter_alltoall(s, &ic, p->sblocks, p->rblocks);
+        break;
+    case AXON_MPI_COLL_REDUCTION:
+        axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
+        switch (p->red) {
+        case AXON_MPI_RED_REDUCE:
+            axon_coll_inter_reduce(s, &ic, p->in, p->out, p->count, &p->dt, p->root);
+            break;
+        case AXON_MPI_RED_ALLREDUCE:
+            axon_coll_inter_allreduce(s, &ic, p->in, p->out, p->count, &p->dt);
+            break;
+        case AXON_MPI_RED_SCATTER_BLOCK:
+        case AXON_MPI_RED_SCATTER:
+            axon_coll_inter_reduce_scatter(s, &ic, p->in, p->out, p->counts, &p->dt,
+                                           p->red == AXON_MPI_RED_SCATTER_BLOCK ? AXON_COLL_NEEDS_UNIFORM : 0);
+            break;
+        case AXON_MPI_RED_SCAN:
+        case AXON_MPI_RED_EXSCAN:
+            break; /* refused by the plan */
+        }
+        break;
+    case AXON_MPI_COLL_NEIGHBOR:
+        break; /* no topology on an intercommunicator */
+    }
+}
+
 int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_coll_sched **sp)
 {
     struct axon_comm *c = p->c;
     unsigned seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
     struct axon_coll_sched *s;
-    int rc = axon_coll_sched_create(&c->coll, c->rank, c->size, (int)(seq % (unsigned)AXON_COMM_TAG_BASE), &s);
+    /* An intercommunicator's schedule starts on the bridge: its peers are the remote group. */
+    int rc = axon_coll_sched_create(&c->coll, c->rank, c->is_inter ? c->remote_size : c->size,
+                                    (int)(seq % (unsigned)AXON_COMM_TAG_BASE), &s);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (c->is_inter) {
+        axon_coll_plan_sched_inter(p, s);
+        *sp = s;
+        return MPI_SUCCESS;
+    }
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
     switch (p->kind) {
     case AXON_MPI_COLL_BARRIER:
@@ -216,7 +271,7 @@ static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axo
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
-    if (!request && axon_coll_plan_shm_eligible(p)) {
+    if (!request && !c->is_inter && axon_coll_plan_shm_eligible(p)) {
         struct axon_coll_shm *shm;
         int rc = axon_coll_shm_of(c, &shm);
         if (rc == MPI_SUCCESS && shm)
@@ -272,13 +327,15 @@ int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype 
     struct axon_comm *c;
     struct axon_dtype_layout dt;
     AXON_COLL_CHECK_COMM(func, comm, c);
+    AXON_COLL_CHECK_ROOT(func, c, root);
+    axon_coll_plan_begin(p, AXON_MPI_COLL_BCAST, c);
+    p->root = root;
+    if (c->is_inter && root == MPI_PROC_NULL)
+        return MPI_SUCCESS; /* takes no part: the other arguments mean nothing */
     AXON_COLL_CHECK_COUNT(func, c, count, "count");
     AXON_COLL_CHECK_TYPE(func, c, datatype, dt, "datatype");
-    AXON_COLL_CHECK_ROOT(func, c, root);
     AXON_COLL_CHECK_BUFFER(func, c, buffer, count, dt, "buffer");
-    axon_coll_plan_begin(p, AXON_MPI_COLL_BCAST, c);
     p->mine = (struct axon_coll_block){buffer, count, dt};
-    p->root = root;
     return MPI_SUCCESS;
 }
 
@@ -290,15 +347,19 @@ int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, M
     struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     AXON_COLL_CHECK_ROOT(func, c, root);
-    bool is_root = c->rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
-    if (!is_root && sendbuf == MPI_IN_PLACE)
-        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
-    if (!in_place) {
+    bool is_root = axon_coll_is_root(c, root), in_place = is_root && sendbuf == MPI_IN_PLACE;
+    /* On an intercommunicator only the other group sends. */
+    bool sends = c->is_inter ? !is_root && root != MPI_PROC_NULL : !in_place;
+    if (sends && sendbuf == MPI_IN_PLACE)
+        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root%s",
+                              c->is_inter ? " of an intracommunicator" : "");
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, sendbuf);
+    if (sends) {
         AXON_COLL_CHECK_COUNT(func, c, sendcount, "sendcount");
         AXON_COLL_CHECK_TYPE(func, c, sendtype, sdt, "sendtype");
         AXON_COLL_CHECK_BUFFER(func, c, sendbuf, sendcount, sdt, "sendbuf");
     }
-    int n = c->size;
+    int n = axon_coll_peers(c);
     if (is_root) {
         AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
         if (displs) {
@@ -308,7 +369,7 @@ int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, M
         } else {
             AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
             AXON_COLL_CHECK_BUFFER(func, c, recvbuf, (int64_t)recvcount * n, rdt, "recvbuf");
-            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, recvcount > 0);
+            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, sends && recvcount > 0);
         }
     }
     struct axon_coll_block *blocks = NULL;
@@ -327,7 +388,7 @@ int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, M
     p->root = root;
     p->in_place = in_place;
     p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
-    if (!in_place)
+    if (sends)
         p->mine = (struct axon_coll_block){(void *)sendbuf, sendcount, sdt};
     p->rblocks = blocks;
     p->nrecv = blocks ? n : 0;
@@ -342,15 +403,19 @@ int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, 
     struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     AXON_COLL_CHECK_ROOT(func, c, root);
-    bool is_root = c->rank == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
-    if (!is_root && recvbuf == MPI_IN_PLACE)
-        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
-    if (!in_place) {
+    bool is_root = axon_coll_is_root(c, root), in_place = is_root && recvbuf == MPI_IN_PLACE;
+    /* On an intercommunicator only the other group receives. */
+    bool receives = c->is_inter ? !is_root && root != MPI_PROC_NULL : !in_place;
+    if (receives && recvbuf == MPI_IN_PLACE)
+        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root%s",
+                              c->is_inter ? " of an intracommunicator" : "");
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, recvbuf);
+    if (receives) {
         AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
         AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
         AXON_COLL_CHECK_BUFFER(func, c, recvbuf, recvcount, rdt, "recvbuf");
     }
-    int n = c->size;
+    int n = axon_coll_peers(c);
     if (is_root) {
         AXON_COLL_CHECK_TYPE(func, c, sendtype, sdt, "sendtype");
         if (displs) {
@@ -360,7 +425,7 @@ int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, 
         } else {
             AXON_COLL_CHECK_COUNT(func, c, sendcount, "sendcount");
             AXON_COLL_CHECK_BUFFER(func, c, sendbuf, (int64_t)sendcount * n, sdt, "sendbuf");
-            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, sendcount > 0);
+            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, receives && sendcount > 0);
         }
     }
     struct axon_coll_block *blocks = NULL;
@@ -379,7 +444,7 @@ int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, 
     p->root = root;
     p->in_place = in_place;
     p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
-    if (!in_place)
+    if (receives)
         p->mine = (struct axon_coll_block){recvbuf, recvcount, rdt};
     p->sblocks = blocks;
     p->nsend = blocks ? n : 0;
@@ -393,13 +458,14 @@ int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount
     struct axon_comm *c;
     struct axon_dtype_layout sdt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, sendbuf);
     bool in_place = sendbuf == MPI_IN_PLACE;
     if (!in_place) {
         AXON_COLL_CHECK_COUNT(func, c, sendcount, "sendcount");
         AXON_COLL_CHECK_TYPE(func, c, sendtype, sdt, "sendtype");
         AXON_COLL_CHECK_BUFFER(func, c, sendbuf, sendcount, sdt, "sendbuf");
     }
-    int n = c->size;
+    int n = axon_coll_peers(c);
     AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
     if (displs) {
         AXON_COLL_CHECK_ARRAY(func, c, recvcounts, "recvcounts");
@@ -434,7 +500,7 @@ static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind,
                                 const int counts[], const int displs[], MPI_Datatype type,
                                 const MPI_Datatype types[], const char *side, struct axon_coll_block *blocks)
 {
-    int n = c->size;
+    int n = axon_coll_peers(c);
     struct axon_dtype_layout dt;
     if (kind == 0) {
         AXON_COLL_CHECK_COUNT(func, c, count, side);
@@ -469,8 +535,9 @@ int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int 
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, sendbuf);
     bool in_place = sendbuf == MPI_IN_PLACE;
-    int n = c->size;
+    int n = axon_coll_peers(c);
     struct axon_coll_block *sblocks = axon_coll_blocks_alloc(n), *rblocks = axon_coll_blocks_alloc(n);
     int rc = MPI_SUCCESS;
     if (!sblocks || !rblocks) {
@@ -514,10 +581,22 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
     struct axon_comm *c;
     struct axon_dtype_layout dt;
     AXON_COLL_CHECK_COMM(func, comm, c);
+    if (kind == AXON_MPI_RED_SCAN || kind == AXON_MPI_RED_EXSCAN)
+        AXON_COLL_CHECK_INTRACOMM(func, c);
     int n = c->size;
     if (kind == AXON_MPI_RED_REDUCE)
         AXON_COLL_CHECK_ROOT(func, c, root);
-    bool is_root = kind != AXON_MPI_RED_REDUCE || c->rank == root;
+    /* is_root: has a result; contributes: has data to reduce (on an intercommunicator, the root's
+     * group of a reduce only receives, and MPI_PROC_NULL takes no part). */
+    bool is_root = kind != AXON_MPI_RED_REDUCE || axon_coll_is_root(c, root);
+    bool contributes = !(c->is_inter && kind == AXON_MPI_RED_REDUCE && (root == MPI_ROOT || root == MPI_PROC_NULL));
+    if (c->is_inter && kind == AXON_MPI_RED_REDUCE && root == MPI_PROC_NULL) {
+        axon_coll_plan_begin(p, AXON_MPI_COLL_REDUCTION, c);
+        p->red = kind;
+        p->root = root;
+        return MPI_SUCCESS; /* takes no part: the other arguments mean nothing */
+    }
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, sendbuf);
     bool in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
         return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
@@ -556,11 +635,12 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
     }
     int rc;
     const void *in = in_place ? recvbuf : sendbuf;
-    if (axon_coll_bad_buffer(in, incount, &dt) || (is_root && axon_coll_bad_buffer(recvbuf, outcount, &dt))) {
+    if ((contributes && axon_coll_bad_buffer(in, incount, &dt)) ||
+        (is_root && axon_coll_bad_buffer(recvbuf, outcount, &dt))) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "a buffer is NULL with a non-zero count");
         goto err;
     }
-    if (!in_place && is_root && sendbuf == recvbuf && sendbuf != NULL && incount > 0) {
+    if (!in_place && is_root && contributes && sendbuf == recvbuf && sendbuf != NULL && incount > 0) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
         goto err;
     }
@@ -676,7 +756,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     static const char func[] = "MPI_Gatherv";
     AXON_MPI_REQUIRE_ACTIVE(func);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && !c->is_inter && c->rank == root && !displs)
+    if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs ? displs : none,
@@ -698,7 +778,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     static const char func[] = "MPI_Scatterv";
     AXON_MPI_REQUIRE_ACTIVE(func);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && !c->is_inter && c->rank == root && !displs)
+    if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_scatter(func, sendbuf, 0, sendcounts, displs ? displs : none, sendtype, recvbuf, recvcount,

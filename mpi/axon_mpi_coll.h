@@ -14,13 +14,19 @@
 
 /* ---- argument checks shared by every collective call --------------------------------------------- */
 
+/* Intracommunicators and intercommunicators alike (what each argument means on an intercommunicator is
+ * for the call to check). */
 #define AXON_COLL_CHECK_COMM(func, comm, c)                                                          \
     do {                                                                                             \
         AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
         AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
+    } while (0)
+
+/* The calls that the standard defines on intracommunicators only (scans, neighborhood collectives). */
+#define AXON_COLL_CHECK_INTRACOMM(func, c)                                                           \
+    do {                                                                                             \
         if ((c)->is_inter)                                                                           \
-            return axon_mpi_error(c, func, MPI_ERR_COMM,                                             \
-                                  "collectives on intercommunicators are not supported yet");       \
+            return axon_mpi_error(c, func, MPI_ERR_COMM, "not defined on an intercommunicator");     \
     } while (0)
 
 #define AXON_COLL_CHECK_COUNT(func, c, count, what)                                                  \
@@ -36,11 +42,35 @@
                                   what, (unsigned)(type));                                           \
     } while (0)
 
+/* A rooted call's root: a rank of the communicator; on an intercommunicator MPI_ROOT (the root itself),
+ * MPI_PROC_NULL (the rest of the root's group) or the root's rank in the remote group. */
 #define AXON_COLL_CHECK_ROOT(func, c, root)                                                          \
     do {                                                                                             \
-        if ((root) < 0 || (root) >= (c)->size)                                                       \
-            return axon_mpi_error(c, func, MPI_ERR_ROOT, "root %d is not a rank of the communicator (size %d)", \
-                                  (root), (c)->size);                                                \
+        if ((c)->is_inter ? (root) != MPI_ROOT && (root) != MPI_PROC_NULL &&                         \
+                                ((root) < 0 || (root) >= (c)->remote_size)                           \
+                          : (root) < 0 || (root) >= (c)->size)                                       \
+            return axon_mpi_error(c, func, MPI_ERR_ROOT, "root %d is not a rank of the %scommunicator (size %d)", \
+                                  (root), (c)->is_inter ? "remote group of the inter" : "",          \
+                                  (c)->is_inter ? (c)->remote_size : (c)->size);                     \
+    } while (0)
+
+/* Whether the caller is the root of a rooted call. */
+static inline bool axon_coll_is_root(const struct axon_comm *c, int root)
+{
+    return c->is_inter ? root == MPI_ROOT : c->rank == root;
+}
+
+/* The ranks that a call's per-rank blocks stand for: the remote group's on an intercommunicator. */
+static inline int axon_coll_peers(const struct axon_comm *c)
+{
+    return c->is_inter ? c->remote_size : c->size;
+}
+
+/* MPI_IN_PLACE, which no collective takes on an intercommunicator. */
+#define AXON_COLL_CHECK_NOT_IN_PLACE(func, c, buf)                                                   \
+    do {                                                                                             \
+        if ((c)->is_inter && (buf) == MPI_IN_PLACE)                                                  \
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE on an intercommunicator");  \
     } while (0)
 
 #define AXON_COLL_CHECK_ARRAY(func, c, array, name)                                                  \

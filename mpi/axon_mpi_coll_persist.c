@@ -106,7 +106,7 @@ int axon_mpi_coll_persist_free(const char *func, struct axon_request *req)
 #define AXON_PERSIST_CHECK_DISPLS(func, comm, root, displs)                                          \
     do {                                                                                             \
         struct axon_comm *c_ = axon_mpi_comm_get(comm);                                              \
-        if (c_ && !c_->is_inter && c_->rank == (root) && !(displs))                                  \
+        if (c_ && axon_coll_is_root(c_, root) && !(displs))                                          \
             return axon_mpi_error(c_, func, MPI_ERR_ARG, "displs is a NULL pointer");                \
     } while (0)
 

@@ -37,7 +37,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     static const char func[] = "MPI_Igatherv";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && !c->is_inter && c->rank == root && !displs)
+    if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs ? displs : none,
@@ -61,7 +61,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     static const char func[] = "MPI_Iscatterv";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && !c->is_inter && c->rank == root && !displs)
+    if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_scatter(func, sendbuf, 0, sendcounts, displs ? displs : none, sendtype, recvbuf, recvcount,

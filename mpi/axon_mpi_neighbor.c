@@ -120,6 +120,7 @@ int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
+    AXON_COLL_CHECK_INTRACOMM(func, c);
     int indegree = 0, outdegree = 0, *sources = NULL, *destinations = NULL;
     bool cart = false;
     int rc = axon_neighbor_lists(func, c, comm, &indegree, &sources, &outdegree, &destinations, &cart);
