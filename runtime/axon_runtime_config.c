@@ -17,7 +17,7 @@ struct axon_config axon_config;
 static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_WAIT_MODE", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(wait_mode), "auto|spin|yield",
      "how a waiting rank behaves: spin, yield its core between polls, or auto (yield when oversubscribed)"},
-    {"AXON_SPIN_COUNT", AXON_CONFIG_INT, "1000", AXON_CONFIG_FIELD(spin_count), NULL,
+    {"AXON_SPIN_COUNT", AXON_CONFIG_INT, "10", AXON_CONFIG_FIELD(spin_count), NULL,
      "progress polls without news before a waiting rank starts to yield"},
     {"AXON_OVERSUBSCRIBED", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(oversubscribed), NULL,
      "whether this node runs more ranks than cores (mpirun sets it; auto: compare local ranks to cores)"},

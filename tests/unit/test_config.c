@@ -31,7 +31,7 @@ START_TEST(test_defaults_parse)
     ck_assert_int_eq(axon_runtime_config_load(&cfg, err, sizeof(err)), MPI_SUCCESS);
     ck_assert_int_eq(cfg.wait_mode, AXON_WAIT_AUTO);
     ck_assert_int_eq(cfg.oversubscribed, -1);
-    ck_assert_int_eq(cfg.spin_count, 1000);
+    ck_assert_int_eq(cfg.spin_count, 10);
     ck_assert_int_eq(cfg.async_progress, 0);
 }
 END_TEST
