@@ -13,6 +13,7 @@
 #include "coll/axon_coll_op.h"
 #include "ucx_glue/ucx_glue.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -474,6 +475,10 @@ static int axon_coll_reduce_packed(const struct axon_coll_sched *s, const void *
 
 static struct axon_coll_sched *axon_coll_list; /* outstanding schedules, oldest first */
 static int axon_coll_count;
+/* Whether the list may be non-empty, read without the lock: the hook runs on every poll of every wait,
+ * and with no collective outstanding it must cost one load. A schedule added by another thread while
+ * this one reads false is seen at the next poll. */
+static atomic_bool axon_coll_any;
 static bool axon_coll_in_progress;             /* the hook runs (a nested progress skips it) */
 
 static void axon_coll_note(struct axon_coll_sched *s, int rc)
@@ -576,6 +581,7 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
             p = &(*p)->next;
         *p = s;
         axon_coll_count++;
+        atomic_store_explicit(&axon_coll_any, true, memory_order_relaxed);
     }
     axon_ucx_unlock();
     return MPI_SUCCESS;
@@ -583,6 +589,8 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
 
 int axon_coll_progress(void)
 {
+    if (!atomic_load_explicit(&axon_coll_any, memory_order_relaxed))
+        return 0;
     axon_ucx_lock();
     if (axon_coll_in_progress || !axon_coll_list) {
         axon_ucx_unlock();
@@ -602,6 +610,8 @@ int axon_coll_progress(void)
         }
     }
     axon_coll_in_progress = false;
+    if (!axon_coll_list)
+        atomic_store_explicit(&axon_coll_any, false, memory_order_relaxed);
     axon_ucx_unlock();
     return moved ? 1 : 0;
 }
@@ -619,7 +629,7 @@ int axon_coll_init(void)
     static bool hooked;
     if (hooked)
         return MPI_SUCCESS;
-    int rc = axon_ucx_progress_hook_add(axon_coll_progress);
+    int rc = axon_ucx_progress_hook_add(axon_coll_progress, &axon_coll_any);
     if (rc == MPI_SUCCESS)
         hooked = true;
     return rc;
@@ -641,6 +651,7 @@ void axon_coll_finalize(void)
         axon_coll_end(s);
     }
     axon_coll_count = 0;
+    atomic_store_explicit(&axon_coll_any, false, memory_order_relaxed);
     while (axon_coll_free_list) {
         struct axon_coll_sched *s = axon_coll_free_list;
         axon_coll_free_list = s->next;

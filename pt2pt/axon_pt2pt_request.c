@@ -5,11 +5,16 @@
 #include "runtime/axon_runtime_pool.h"
 #include "ucx_glue/ucx_glue.h"
 
+#include <stddef.h>
+
 static struct axon_pool axon_request_pool;
 
 int axon_pt2pt_request_pool_init(void)
 {
-    return axon_runtime_pool_init(&axon_request_pool, "requests", sizeof(struct axon_request));
+    int rc = axon_runtime_pool_init(&axon_request_pool, "requests", sizeof(struct axon_request));
+    if (rc == MPI_SUCCESS)
+        axon_runtime_pool_set_clear_size(&axon_request_pool, offsetof(struct axon_request, cursor));
+    return rc;
 }
 
 void axon_pt2pt_request_pool_single_thread(void)

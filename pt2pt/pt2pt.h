@@ -77,13 +77,16 @@ struct axon_request {
     void *buf;
     int64_t count;
     struct axon_dtype_layout dt;
-    struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams */
-    bool cursor_live;
+    bool cursor_live;          /* cursor below is set */
 
     void *upper;               /* a persistent collective: the MPI layer's record of the call (its plan) */
 
     struct axon_match_entry match;   /* a posted receive */
     void *ucx_request;
+
+    /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
+     * use. */
+    struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams (cursor_live) */
     unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
 };
 

@@ -12,6 +12,7 @@ int axon_runtime_pool_init(struct axon_pool *pool, const char *name, size_t obje
     memset(pool, 0, sizeof(*pool));
     pool->name = name;
     pool->object_size = (object_size + 15) & ~(size_t)15; /* keep every object 16-byte aligned */
+    pool->clear_size = pool->object_size;
     pool->chunks = calloc(AXON_POOL_MAX_CHUNKS, sizeof(char *));
     if (!pool->chunks)
         return MPI_ERR_NO_MEM;
@@ -79,6 +80,11 @@ static inline void axon_pool_unlock(struct axon_pool *pool)
         pthread_mutex_unlock(&pool->lock);
 }
 
+void axon_runtime_pool_set_clear_size(struct axon_pool *pool, size_t bytes)
+{
+    pool->clear_size = bytes < pool->object_size ? bytes : pool->object_size;
+}
+
 void axon_runtime_pool_set_thread_safe(struct axon_pool *pool, bool thread_safe)
 {
     pool->thread_safe = thread_safe;
@@ -98,7 +104,7 @@ int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *ind
     pool->nlive++;
     axon_pool_unlock(pool);
     void *obj = axon_pool_address(pool, i);
-    memset(obj, 0, pool->object_size);
+    memset(obj, 0, pool->clear_size);
     __atomic_store_n(axon_pool_live_flag(pool, i), 1, __ATOMIC_RELEASE);
     *object = obj;
     *index = i;

@@ -20,6 +20,7 @@ struct axon_pool {
     const char *name;        /* for messages */
     pthread_mutex_t lock;
     bool thread_safe;        /* take the lock (the default) */
+    size_t clear_size;       /* bytes of a new object that alloc zeroes (object_size unless told less) */
     /* [AXON_POOL_MAX_CHUNKS], filled as the pool grows. A chunk is its objects followed by one byte per
      * object, 1 while it is allocated: a stale handle is caught, and growth never moves what a reader
      * in another thread may be looking at. */
@@ -35,6 +36,9 @@ void axon_runtime_pool_fini(struct axon_pool *pool);
 /* Whether the pool guards itself against concurrent callers (true after init). */
 void axon_runtime_pool_set_thread_safe(struct axon_pool *pool, bool thread_safe);
 /* A zeroed object and its index; MPI_ERR_NO_MEM when the pool cannot grow. */
+/* Only the first bytes of an object are zeroed by alloc: the rest is for the user to set before use (a
+ * request's layout cursor and message header, hundreds of bytes written on every message otherwise). */
+void axon_runtime_pool_set_clear_size(struct axon_pool *pool, size_t bytes);
 int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *index);
 void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index);
 /* The live object at index, or NULL (index never handed out, or freed). */

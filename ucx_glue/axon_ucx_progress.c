@@ -32,14 +32,19 @@ void axon_ucx_unlock(void)
 
 #define AXON_UCX_MAX_HOOKS 8
 
-static axon_ucx_progress_hook_t axon_ucx_hooks[AXON_UCX_MAX_HOOKS];
+static struct {
+    axon_ucx_progress_hook_t fn;
+    const atomic_bool *active;
+} axon_ucx_hooks[AXON_UCX_MAX_HOOKS];
 static int axon_ucx_nhooks;
 
-int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook)
+int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook, const atomic_bool *active)
 {
     if (axon_ucx_nhooks == AXON_UCX_MAX_HOOKS)
         return MPI_ERR_INTERN;
-    axon_ucx_hooks[axon_ucx_nhooks++] = hook;
+    axon_ucx_hooks[axon_ucx_nhooks].fn = hook;
+    axon_ucx_hooks[axon_ucx_nhooks].active = active;
+    axon_ucx_nhooks++;
     return MPI_SUCCESS;
 }
 
@@ -50,12 +55,17 @@ static unsigned axon_ucx_progress_locked(void)
 {
     unsigned moved = ucp_worker_progress(axon_ucx.worker);
     for (int i = 0; i < axon_ucx_nhooks; i++)
-        moved += (unsigned)axon_ucx_hooks[i]();
+        if (!axon_ucx_hooks[i].active || atomic_load_explicit(axon_ucx_hooks[i].active, memory_order_relaxed))
+            moved += (unsigned)axon_ucx_hooks[i].fn();
     return moved;
 }
 
 unsigned axon_ucx_progress(void)
 {
+    /* The wait loops call this between polls of the flag they wait on: no lock calls when none is
+     * needed. */
+    if (!axon_ucx.thread_multiple)
+        return axon_ucx_progress_locked();
     axon_ucx_lock();
     unsigned moved = axon_ucx_progress_locked();
     axon_ucx_unlock();

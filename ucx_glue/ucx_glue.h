@@ -6,6 +6,7 @@
 #ifndef AXON_UCX_GLUE_H
 #define AXON_UCX_GLUE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <ucp/api/ucp.h>
@@ -38,9 +39,11 @@ int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 void axon_ucx_lock(void);
 void axon_ucx_unlock(void);
 
-/* A function the progress call runs after the worker's progress (pt2pt and coll queues). */
+/* A function the progress call runs after the worker's progress (pt2pt and coll queues), whenever
+ * *active is true (always when active is NULL): a hook with nothing to do costs one load per poll,
+ * not a call. */
 typedef int (*axon_ucx_progress_hook_t)(void);
-int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook);
+int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook, const atomic_bool *active);
 /* One round of progress: the worker, then the hooks, under the transport lock. Returns non-zero when
  * anything moved. */
 unsigned axon_ucx_progress(void);
