@@ -22,6 +22,11 @@ const struct axon_dtype_layout axon_coll_bytes = {.size = 1, .extent = 1, .true_
 
 enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
 
+struct axon_coll_scratch {
+    void *p;
+    size_t size;
+};
+
 struct axon_coll_step {
     enum axon_coll_step_kind kind;
     int peer;
@@ -58,7 +63,7 @@ struct axon_coll_sched {
     MPI_Datatype datatype;
     struct axon_dtype_layout op_dt;
 
-    void **scratch;
+    struct axon_coll_scratch *scratch;
     int nscratch, cap_scratch;
     struct axon_dloop **loops;   /* layouts retained while the schedule lives */
     int nloops, cap_loops;
@@ -226,6 +231,74 @@ bool axon_coll_sched_commutative(const struct axon_coll_sched *s)
     return !s->op || axon_coll_op_commutative(s->op);
 }
 
+/* ---- large scratch: a cache across schedules ------------------------------------------------------ */
+
+/* Large scratch (a reduction's vectors, a rotation's copy) goes back to a small cache when its schedule
+ * ends. malloc hands out fresh pages beyond its mmap threshold (128 KiB) and gives them back on free,
+ * so every call of a large collective would touch new pages: a reduce of 1 MiB at 2 ranks spent most of
+ * its 1.2 ms in page faults. Guarded by the transport lock. */
+enum {
+    AXON_COLL_CACHE_SLOTS = 8,
+    AXON_COLL_CACHE_MIN = 64 * 1024,              /* smaller pieces come from malloc's free lists */
+};
+#define AXON_COLL_CACHE_MAX_BYTES ((size_t)128 << 20)
+static struct axon_coll_scratch axon_coll_cache[AXON_COLL_CACHE_SLOTS];
+static size_t axon_coll_cache_bytes;
+
+/* A cached block of at least bytes (the smallest such), or NULL. */
+static struct axon_coll_scratch axon_coll_cache_take(size_t bytes)
+{
+    struct axon_coll_scratch got = {NULL, 0};
+    axon_ucx_lock();
+    int best = -1;
+    for (int i = 0; i < AXON_COLL_CACHE_SLOTS; i++)
+        if (axon_coll_cache[i].p && axon_coll_cache[i].size >= bytes &&
+            (best < 0 || axon_coll_cache[i].size < axon_coll_cache[best].size))
+            best = i;
+    if (best >= 0) {
+        got = axon_coll_cache[best];
+        axon_coll_cache[best] = (struct axon_coll_scratch){NULL, 0};
+        axon_coll_cache_bytes -= got.size;
+    }
+    axon_ucx_unlock();
+    return got;
+}
+
+/* Keeps a block for later schedules, in place of a smaller one when the cache is full; frees what it
+ * does not keep. */
+static void axon_coll_cache_give(struct axon_coll_scratch b)
+{
+    if (b.size >= AXON_COLL_CACHE_MIN) {
+        axon_ucx_lock();
+        int slot = -1;
+        for (int i = 0; i < AXON_COLL_CACHE_SLOTS; i++) {
+            if (!axon_coll_cache[i].p) {
+                slot = i;
+                break;
+            }
+            if (axon_coll_cache[i].size < b.size && (slot < 0 || axon_coll_cache[i].size < axon_coll_cache[slot].size))
+                slot = i;
+        }
+        if (slot >= 0 && axon_coll_cache_bytes - axon_coll_cache[slot].size + b.size <= AXON_COLL_CACHE_MAX_BYTES) {
+            struct axon_coll_scratch old = axon_coll_cache[slot];
+            axon_coll_cache[slot] = b;
+            axon_coll_cache_bytes += b.size - old.size;
+            b = old;
+        }
+        axon_ucx_unlock();
+    }
+    free(b.p);
+}
+
+static void axon_coll_cache_drain(void)
+{
+    for (int i = 0; i < AXON_COLL_CACHE_SLOTS; i++) {
+        free(axon_coll_cache[i].p);
+        axon_coll_cache[i] = (struct axon_coll_scratch){NULL, 0};
+    }
+    axon_coll_cache_bytes = 0;
+}
+
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
 {
     /* Small pieces come from the arena, 16-byte aligned for any element type. */
@@ -237,14 +310,18 @@ void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
     }
     if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch), NULL))
         return NULL;
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
+    struct axon_coll_scratch b = {NULL, 0};
+    if (bytes >= AXON_COLL_CACHE_MIN)
+        b = axon_coll_cache_take(bytes);
+    if (!b.p)
+        b = (struct axon_coll_scratch){malloc(bytes ? bytes : 1), bytes};
+    if (!b.p) {
         if (s->err == MPI_SUCCESS)
             s->err = MPI_ERR_NO_MEM;
         return NULL;
     }
-    s->scratch[s->nscratch++] = p;
-    return p;
+    s->scratch[s->nscratch++] = b;
+    return b.p;
 }
 
 void axon_coll_sched_round(struct axon_coll_sched *s)
@@ -337,7 +414,7 @@ void axon_coll_sched_on_end(struct axon_coll_sched *s, void (*fn)(void *arg, int
 void axon_coll_sched_discard(struct axon_coll_sched *s)
 {
     for (int i = 0; i < s->nscratch; i++)
-        free(s->scratch[i]);
+        axon_coll_cache_give(s->scratch[i]);
     for (int i = 0; i < s->nloops; i++)
         axon_dloop_release(s->loops[i]);
     if (s->op)
@@ -658,5 +735,6 @@ void axon_coll_finalize(void)
         free(s);
     }
     axon_coll_free_count = 0;
+    axon_coll_cache_drain();
     axon_ucx_unlock();
 }
