@@ -210,6 +210,12 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
     return b->count * b->dt.size;
 }
 
+/* Two ranks moving this much or more do better with point-to-point: shared memory copies every byte
+ * twice (into the slot, out of it), while a rendezvous copies it once, straight between the ranks'
+ * buffers (2 ranks on the 2-core VM: the crossover of bcast and allgather lies at 256-512 KiB; at 1 MiB
+ * shared memory took 1.4-1.6x as long). With more ranks one write serves many readers. */
+#define AXON_COLL_SHM_PAIR_MAX ((int64_t)256 * 1024)
+
 /* Whether a blocking call may run through shared memory: only from what every member knows alike
  * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */
 static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
@@ -221,10 +227,10 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
         return limit > 0;
     /* Broadcasts, gathers and reductions of any size: beyond a slot they go in chunks. */
     case AXON_MPI_COLL_BCAST:
-        return limit > 0;
+        return limit > 0 && (n > 2 || p->mine.count * p->mine.dt.size <= AXON_COLL_SHM_PAIR_MAX);
     case AXON_MPI_COLL_GATHER:
     case AXON_MPI_COLL_ALLGATHER:
-        return uniform && limit > 0;
+        return uniform && limit > 0 && (n > 2 || axon_coll_plan_block_bytes(p, p->rblocks) <= AXON_COLL_SHM_PAIR_MAX);
     case AXON_MPI_COLL_SCATTER:
         return uniform && axon_coll_plan_block_bytes(p, p->sblocks) * n <= limit;
     case AXON_MPI_COLL_ALLTOALL:
