@@ -345,37 +345,55 @@ int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
-int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                         MPI_Comm comm, struct axon_mpi_coll_plan *p)
+/* The side of a rooted call that every rank has (gather: what it sends; scatter: what it receives),
+ * and the root's blocks, one per rank that the call serves (the remote group's on an
+ * intercommunicator). Gather and scatter are mirror images: the same checks with the names swapped. */
+struct axon_coll_rooted {
+    bool gather;
+    void *buf;                  /* each rank's side; MPI_IN_PLACE at the root only */
+    int count;
+    MPI_Datatype type;
+    void *rbuf;                 /* the root's side */
+    int rcount;
+    const int *rcounts, *displs; /* the v forms (displs non-NULL) */
+    MPI_Datatype rtype;
+};
+
+static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted *a, int root, MPI_Comm comm,
+                                 struct axon_mpi_coll_plan *p)
 {
+    /* The arguments' names: this rank's side, then the root's. */
+    static const char *const names[2][8] = {
+        {"recvcount", "recvtype", "recvbuf", "sendtype", "sendcounts", "a send count", "sendcount", "sendbuf"},
+        {"sendcount", "sendtype", "sendbuf", "recvtype", "recvcounts", "a receive count", "recvcount", "recvbuf"}};
+    const char *const *name = names[a->gather];
     struct axon_comm *c;
-    struct axon_dtype_layout sdt = {0}, rdt = {0};
+    struct axon_dtype_layout dt = {0}, rdt = {0};
     AXON_COLL_CHECK_COMM(func, comm, c);
     AXON_COLL_CHECK_ROOT(func, c, root);
-    bool is_root = axon_coll_is_root(c, root), in_place = is_root && sendbuf == MPI_IN_PLACE;
-    /* On an intercommunicator only the other group sends. */
-    bool sends = c->is_inter ? !is_root && root != MPI_PROC_NULL : !in_place;
-    if (sends && sendbuf == MPI_IN_PLACE)
+    bool is_root = axon_coll_is_root(c, root), in_place = is_root && a->buf == MPI_IN_PLACE;
+    /* Whether this rank's own side takes part: on an intercommunicator only the other group's does. */
+    bool moves = c->is_inter ? !is_root && root != MPI_PROC_NULL : !in_place;
+    if (moves && a->buf == MPI_IN_PLACE)
         return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root%s",
                               c->is_inter ? " of an intracommunicator" : "");
-    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, sendbuf);
-    if (sends) {
-        AXON_COLL_CHECK_COUNT(func, c, sendcount, "sendcount");
-        AXON_COLL_CHECK_TYPE(func, c, sendtype, sdt, "sendtype");
-        AXON_COLL_CHECK_BUFFER(func, c, sendbuf, sendcount, sdt, "sendbuf");
+    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, a->buf);
+    if (moves) {
+        AXON_COLL_CHECK_COUNT(func, c, a->count, name[0]);
+        AXON_COLL_CHECK_TYPE(func, c, a->type, dt, name[1]);
+        AXON_COLL_CHECK_BUFFER(func, c, a->buf, a->count, dt, name[2]);
     }
     int n = axon_coll_peers(c);
     if (is_root) {
-        AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
-        if (displs) {
-            AXON_COLL_CHECK_ARRAY(func, c, recvcounts, "recvcounts");
+        AXON_COLL_CHECK_TYPE(func, c, a->rtype, rdt, name[3]);
+        if (a->displs) {
+            AXON_COLL_CHECK_ARRAY(func, c, a->rcounts, name[4]);
             for (int j = 0; j < n; j++)
-                AXON_COLL_CHECK_COUNT(func, c, recvcounts[j], "a receive count");
+                AXON_COLL_CHECK_COUNT(func, c, a->rcounts[j], name[5]);
         } else {
-            AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
-            AXON_COLL_CHECK_BUFFER(func, c, recvbuf, (int64_t)recvcount * n, rdt, "recvbuf");
-            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, sends && recvcount > 0);
+            AXON_COLL_CHECK_COUNT(func, c, a->rcount, name[6]);
+            AXON_COLL_CHECK_BUFFER(func, c, a->rbuf, (int64_t)a->rcount * n, rdt, name[7]);
+            AXON_COLL_CHECK_ALIAS(func, c, a->buf, a->rbuf, moves && a->rcount > 0);
         }
     }
     struct axon_coll_block *blocks = NULL;
@@ -384,77 +402,44 @@ int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, M
         if (!blocks)
             return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
         for (int j = 0; j < n; j++) {
-            int64_t at = displs ? displs[j] : (int64_t)j * recvcount;
-            blocks[j].buf = (char *)recvbuf + at * rdt.extent;
-            blocks[j].count = displs ? recvcounts[j] : recvcount;
+            int64_t at = a->displs ? a->displs[j] : (int64_t)j * a->rcount;
+            blocks[j].buf = (char *)a->rbuf + at * rdt.extent;
+            blocks[j].count = a->displs ? a->rcounts[j] : a->rcount;
             blocks[j].dt = rdt;
         }
     }
-    axon_coll_plan_begin(p, AXON_MPI_COLL_GATHER, c);
+    axon_coll_plan_begin(p, a->gather ? AXON_MPI_COLL_GATHER : AXON_MPI_COLL_SCATTER, c);
     p->root = root;
     p->in_place = in_place;
-    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
-    if (sends)
-        p->mine = (struct axon_coll_block){(void *)sendbuf, sendcount, sdt};
-    p->rblocks = blocks;
-    p->nrecv = blocks ? n : 0;
+    p->have = a->displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    if (moves)
+        p->mine = (struct axon_coll_block){a->buf, a->count, dt};
+    if (a->gather) {
+        p->rblocks = blocks;
+        p->nrecv = blocks ? n : 0;
+    } else {
+        p->sblocks = blocks;
+        p->nsend = blocks ? n : 0;
+    }
     return MPI_SUCCESS;
+}
+
+int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, struct axon_mpi_coll_plan *p)
+{
+    const struct axon_coll_rooted a = {true, (void *)sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                                       displs, recvtype};
+    return axon_coll_rooted_plan(func, &a, root, comm, p);
 }
 
 int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
                           const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
-    struct axon_comm *c;
-    struct axon_dtype_layout sdt = {0}, rdt = {0};
-    AXON_COLL_CHECK_COMM(func, comm, c);
-    AXON_COLL_CHECK_ROOT(func, c, root);
-    bool is_root = axon_coll_is_root(c, root), in_place = is_root && recvbuf == MPI_IN_PLACE;
-    /* On an intercommunicator only the other group receives. */
-    bool receives = c->is_inter ? !is_root && root != MPI_PROC_NULL : !in_place;
-    if (receives && recvbuf == MPI_IN_PLACE)
-        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root%s",
-                              c->is_inter ? " of an intracommunicator" : "");
-    AXON_COLL_CHECK_NOT_IN_PLACE(func, c, recvbuf);
-    if (receives) {
-        AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
-        AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
-        AXON_COLL_CHECK_BUFFER(func, c, recvbuf, recvcount, rdt, "recvbuf");
-    }
-    int n = axon_coll_peers(c);
-    if (is_root) {
-        AXON_COLL_CHECK_TYPE(func, c, sendtype, sdt, "sendtype");
-        if (displs) {
-            AXON_COLL_CHECK_ARRAY(func, c, sendcounts, "sendcounts");
-            for (int j = 0; j < n; j++)
-                AXON_COLL_CHECK_COUNT(func, c, sendcounts[j], "a send count");
-        } else {
-            AXON_COLL_CHECK_COUNT(func, c, sendcount, "sendcount");
-            AXON_COLL_CHECK_BUFFER(func, c, sendbuf, (int64_t)sendcount * n, sdt, "sendbuf");
-            AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, receives && sendcount > 0);
-        }
-    }
-    struct axon_coll_block *blocks = NULL;
-    if (is_root) {
-        blocks = axon_coll_blocks_alloc(n);
-        if (!blocks)
-            return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-        for (int j = 0; j < n; j++) {
-            int64_t at = displs ? displs[j] : (int64_t)j * sendcount;
-            blocks[j].buf = (char *)sendbuf + at * sdt.extent;
-            blocks[j].count = displs ? sendcounts[j] : sendcount;
-            blocks[j].dt = sdt;
-        }
-    }
-    axon_coll_plan_begin(p, AXON_MPI_COLL_SCATTER, c);
-    p->root = root;
-    p->in_place = in_place;
-    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
-    if (receives)
-        p->mine = (struct axon_coll_block){recvbuf, recvcount, rdt};
-    p->sblocks = blocks;
-    p->nsend = blocks ? n : 0;
-    return MPI_SUCCESS;
+    const struct axon_coll_rooted a = {false, recvbuf, recvcount, recvtype, (void *)sendbuf, sendcount, sendcounts,
+                                       displs, sendtype};
+    return axon_coll_rooted_plan(func, &a, root, comm, p);
 }
 
 int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
