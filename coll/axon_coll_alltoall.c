@@ -20,13 +20,15 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
     [AXON_ALLTOALL_BRUCK] = {"bruck", "ceil(log2 n) steps, each moving the blocks whose distance has that bit",
                              AXON_COLL_NEEDS_UNIFORM},
 };
+/* Up to 3 ranks Bruck sends as many messages as pairwise (n - 1) and only adds packing. */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
+    {3, -1, AXON_ALLTOALL_PAIRWISE},
     {0, 256, AXON_ALLTOALL_BRUCK},
     {0, -1, AXON_ALLTOALL_PAIRWISE},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
     "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 2,
-    axon_coll_alltoall_rules, 2};
+    axon_coll_alltoall_rules, 3};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
  * out of memory; the schedule has the error). */
