@@ -422,6 +422,26 @@ bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, 
     return axon_coll_shm_limit() > 0 && dt->size <= axon_coll_shm_chunk();
 }
 
+/* The fold of count elements in every member's slot of use u, in rank order, into out (elements of
+ * layout dt): in place when out is one packed block, else through scratch. own, when not NULL, is this
+ * member's packed data, read in place of its slot (which it then need not have written). */
+static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, const void *own, void *out, int64_t count,
+                             const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op)
+{
+    int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
+    int64_t bytes = count * dt->size;
+    bool direct = dt->contig;
+    char *acc = direct ? (char *)out + dt->true_lb : shm->fold;
+#define AXON_SHM_PART(j) ((j) == me && own ? own : (const void *)axon_shm_slot(shm, u, j))
+    memcpy(acc, AXON_SHM_PART(n - 1), (size_t)bytes);
+    for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
+        rc = axon_coll_op_apply(op, AXON_SHM_PART(j), acc, count, datatype, dt);
+#undef AXON_SHM_PART
+    if (rc == MPI_SUCCESS && !direct)
+        rc = axon_coll_data_copy(acc, bytes, &axon_coll_bytes, out, count, dt);
+    return rc;
+}
+
 /* Reductions too large for the flat fold go in chunks of a slot: every member puts its chunk in its
  * slot; each folds its share (1/n of the chunk's elements) of all the slots in rank order and leaves
  * the result in its own slot, where the others' shares of the same chunk never lie; once every share
@@ -438,7 +458,13 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
         int64_t ce = count - k < per ? count - k : per;
         uint64_t u = axon_shm_begin(shm);
         char *mine = axon_shm_slot(shm, u, me);
-        int rc_in = axon_coll_data_copy((const char *)in + k * dt->extent, ce, dt, mine, ce * esize, &axon_coll_bytes);
+        /* The root of a reduce between two members is the only reader: it folds its own data where it
+         * is (unless that is the result's place, MPI_IN_PLACE). */
+        const char *own = n <= 2 && me == root && dt->contig && in != out ? (const char *)in + dt->true_lb + k * esize
+                                                                           : NULL;
+        int rc_in = own ? MPI_SUCCESS
+                        : axon_coll_data_copy((const char *)in + k * dt->extent, ce, dt, mine, ce * esize,
+                                              &axon_coll_bytes);
         axon_shm_raise(shm, u, kind, root, total);
         axon_shm_wait(shm, -1, u);
         /* Every member checks every description of the first chunk alike, so all of them stop there
@@ -449,6 +475,13 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
             rc = rc_in;
         if (rc != MPI_SUCCESS && k == 0)
             return rc;
+        if (n <= 2) {
+            /* Two members: folding the whole chunk straight into the result reads no more than
+             * folding a share and then gathering the shares, and needs no second wait. */
+            if (rc == MPI_SUCCESS && (root < 0 || me == root))
+                rc = axon_shm_fold_out(shm, u, own, (char *)out + k * dt->extent, ce, dt, datatype, op);
+            continue;
+        }
         int64_t lo = ce * me / n, segc = ce * (me + 1) / n - lo;
         char *share = mine + lo * esize;
         if (segc > 0 && commute) {
@@ -489,7 +522,10 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     if (bytes > shm->slot || (root < 0 && bytes * n > AXON_SHM_FLAT_MAX))
         return axon_shm_reduce_chunked(shm, in, out, count, dt, datatype, op, root, kind);
     uint64_t s = axon_shm_begin(shm);
-    int rc = axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
+    /* A reduce's root is the only reader: it folds its own data where it is (see the chunked form). */
+    const char *own = shm->rank == root && dt->contig && in != out ? (const char *)in + dt->true_lb : NULL;
+    int rc = own ? MPI_SUCCESS
+                 : axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
     axon_shm_raise(shm, s, kind, root, bytes);
     if (root >= 0 && shm->rank != root)
         return rc;
@@ -498,15 +534,7 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
         rc = axon_shm_check_all(shm, s, kind, root, bytes);
     if (rc != MPI_SUCCESS || bytes == 0)
         return rc;
-    /* The fold runs in the result itself when it is one packed block, else in scratch. */
-    bool direct = dt->contig;
-    char *acc = direct ? (char *)out + dt->true_lb : shm->fold;
-    memcpy(acc, axon_shm_slot(shm, s, n - 1), (size_t)bytes);
-    for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
-        rc = axon_coll_op_apply(op, axon_shm_slot(shm, s, j), acc, count, datatype, dt);
-    if (rc == MPI_SUCCESS && !direct)
-        rc = axon_coll_data_copy(acc, bytes, &axon_coll_bytes, out, count, dt);
-    return rc;
+    return axon_shm_fold_out(shm, s, own, out, count, dt, datatype, op);
 }
 
 /* Blocks larger than a slot go in chunks: each member's chunk in its slot, read by the root (by all
