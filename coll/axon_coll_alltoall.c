@@ -1,4 +1,4 @@
-/* MPI_Alltoall(v,w). Two algorithms:
+/* MPI_Alltoall(v,w). Three algorithms:
  * - pairwise: in step i a rank sends to rank + i and receives from rank - i, so every rank talks to
  *   one peer each way per step; n - 1 steps, each block sent once: the choice for large blocks, and
  *   the only one for the v and w forms. In place, the receive blocks are first packed into scratch,
@@ -10,25 +10,33 @@
  *   instead of n - 1: the choice for small blocks. The schedule tracks where each position's data
  *   lies (a send block, or the landing area of the step that brought it), so a block is packed once
  *   per step it travels and copied once at the end; a step that moves one block sends it from where
- *   it is, and receives it at its destination when it travels no further. */
+ *   it is, and receives it at its destination when it travels no further.
+ * - scattered: every message to and from a batch of 32 peers posted at once, so medium blocks pay one
+ *   round trip per batch rather than one per peer (pairwise), without flooding the fabric with all
+ *   n - 1 large messages at once. */
 #include "coll/axon_coll_move.h"
 
-enum { AXON_ALLTOALL_PAIRWISE, AXON_ALLTOALL_BRUCK };
+enum { AXON_ALLTOALL_PAIRWISE, AXON_ALLTOALL_BRUCK, AXON_ALLTOALL_SCATTERED };
+enum { AXON_ALLTOALL_BATCH = 32 };
 
 static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
     [AXON_ALLTOALL_PAIRWISE] = {"pairwise", "n-1 steps, one peer each way per step", 0},
     [AXON_ALLTOALL_BRUCK] = {"bruck", "ceil(log2 n) steps, each moving the blocks whose distance has that bit",
                              AXON_COLL_NEEDS_UNIFORM},
+    [AXON_ALLTOALL_SCATTERED] = {"scattered", "the messages of 32 peers at a time posted together", 0},
 };
-/* Up to 3 ranks Bruck sends as many messages as pairwise (n - 1) and only adds packing. */
+/* MPICH's split by block size (256 B, 32 KiB). Two ranks exchange one message either way; up to 3
+ * ranks Bruck sends as many messages as the others and only adds packing. */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
-    {3, -1, AXON_ALLTOALL_PAIRWISE},
+    {2, -1, AXON_ALLTOALL_PAIRWISE},
+    {3, 32768, AXON_ALLTOALL_SCATTERED},
     {0, 256, AXON_ALLTOALL_BRUCK},
+    {0, 32768, AXON_ALLTOALL_SCATTERED},
     {0, -1, AXON_ALLTOALL_PAIRWISE},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
-    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 2,
-    axon_coll_alltoall_rules, 3};
+    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 3,
+    axon_coll_alltoall_rules, 5};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
  * out of memory; the schedule has the error). */
@@ -71,6 +79,33 @@ static void axon_coll_alltoall_pairwise(struct axon_coll_sched *s, const struct 
         int to = (r + i) % n, from = (r - i + n) % n;
         axon_coll_block_recv(s, &recv[from], from);
         axon_coll_block_send(s, &send[to], to);
+        axon_coll_sched_round(s);
+    }
+}
+
+static void axon_coll_alltoall_scattered(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                                         const struct axon_coll_block *recv)
+{
+    int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
+    if (send) {
+        axon_coll_block_copy(s, &send[r], &recv[r]);
+    } else {
+        send = axon_coll_alltoall_save(s, recv);
+        if (!send)
+            return;
+    }
+    axon_coll_sched_round(s);
+    for (int first = 1; first < n; first += AXON_ALLTOALL_BATCH) {
+        int end = first + AXON_ALLTOALL_BATCH < n ? first + AXON_ALLTOALL_BATCH : n;
+        /* Receives first: each is posted before its message can arrive unexpected. */
+        for (int i = first; i < end; i++) {
+            int from = (r - i + n) % n;
+            axon_coll_block_recv(s, &recv[from], from);
+        }
+        for (int i = first; i < end; i++) {
+            int to = (r + i) % n;
+            axon_coll_block_send(s, &send[to], to);
+        }
         axon_coll_sched_round(s);
     }
 }
@@ -159,6 +194,9 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
     switch (n > 1 ? alg : AXON_ALLTOALL_PAIRWISE) {
     case AXON_ALLTOALL_BRUCK:
         axon_coll_alltoall_bruck(s, send, recv, bytes);
+        break;
+    case AXON_ALLTOALL_SCATTERED:
+        axon_coll_alltoall_scattered(s, send, recv);
         break;
     default:
         axon_coll_alltoall_pairwise(s, send, recv);
