@@ -25,7 +25,7 @@ void axon_pt2pt_unexpected_release(struct axon_pt2pt_unexpected *ux)
 {
     if (ux->owned)
         free(ux->data);
-    else if (!ux->rndv && ux->data)
+    else if (!ux->rndv && ux->data && ux->data != (void *)ux->small)
         ucp_am_data_release(axon_ucx.worker, ux->data);
     axon_runtime_pool_free(&axon_unexpected_pool, ux->index);
 }
@@ -71,11 +71,16 @@ static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t 
     ux->length = length;
     ux->rndv = rndv;
     ucs_status_t keep = UCS_OK;
-    if (rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)) {
+    if (!rndv && length <= sizeof(ux->small)) {
+        /* The common small message: copied into the entry, no malloc and no UCX descriptor held (the
+         * message rate of a window of sends that arrive before their receives depends on it). */
+        ux->data = ux->small;
+        memcpy(ux->data, data, length);
+    } else if (rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)) {
         ux->data = data;
         keep = UCS_INPROGRESS;
     } else {
-        ux->data = malloc(length ? length : 1);
+        ux->data = malloc(length);
         if (!ux->data)
             axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for an unexpected message");
         memcpy(ux->data, data, length);
@@ -115,6 +120,8 @@ int axon_pt2pt_init(void)
     if (rc == MPI_SUCCESS)
         rc = axon_runtime_pool_init(&axon_unexpected_pool, "unexpected messages",
                                     sizeof(struct axon_pt2pt_unexpected));
+    if (rc == MPI_SUCCESS)
+        axon_runtime_pool_set_clear_size(&axon_unexpected_pool, offsetof(struct axon_pt2pt_unexpected, small));
     /* Below MPI_THREAD_MULTIPLE one thread at a time runs the engine (a progress thread, when there is
      * one, must make these pools thread-safe again): their locks would only cost time per message. */
     if (rc == MPI_SUCCESS && !axon_ucx.thread_multiple) {

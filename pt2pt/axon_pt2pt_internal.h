@@ -24,6 +24,8 @@ struct axon_pt2pt_hdr {
 };
 
 /* A message that arrived before its receive was posted (or before its communicator existed). */
+enum { AXON_PT2PT_UNEXPECTED_INLINE = 128 }; /* payload bytes an unexpected entry holds itself */
+
 struct axon_pt2pt_unexpected {
     struct axon_match_entry match;
     struct axon_pt2pt_unexpected *early_next; /* in the list of messages for an unknown context */
@@ -35,6 +37,9 @@ struct axon_pt2pt_unexpected {
     bool owned;              /* data is our malloc'ed copy (UCX did not let us keep its buffer) */
     bool claimed;            /* taken out by a matched probe (MPI_Mprobe): waits for its MPI_Mrecv */
     struct axon_pt2pt_comm *comm; /* of a claimed message */
+    /* A small payload's copy lives here (data points to it), not in a malloc'ed block: not cleared when
+     * the entry is taken from the pool. */
+    _Alignas(16) unsigned char small[AXON_PT2PT_UNEXPECTED_INLINE];
 };
 
 /* The unexpected message of a pool index (a matched probe's handle), or NULL. */
