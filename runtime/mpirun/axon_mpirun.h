@@ -1,16 +1,18 @@
 /* mpirun: a launcher for one machine. It is a PMIx server (libpmix's server API) that forks the ranks of
- * one job, answers their fences, forwards their output, stdin and signals, and ends the whole job at the
- * first failure with the failure's exit code. This header joins the parts main() calls: the command line
- * (axon_mpirun_args.c, pure logic so unit tests can call it), the PMIx server (axon_mpirun_server.c),
- * the starting of ranks (axon_mpirun_spawn.c), the job and its event loop (axon_mpirun_launch.c, with
- * the ranks' output in axon_mpirun_output.c; axon_mpirun_job.h joins those three), and main()
- * (axon_mpirun_main.c). */
+ * one job, binds them to CPUs, answers their fences, forwards their output, stdin and signals, and ends
+ * the whole job at the first failure with the failure's exit code. This header joins the parts main()
+ * calls: the command line (axon_mpirun_args.c, pure logic so unit tests can call it), the binding of ranks
+ * to CPUs (axon_mpirun_bind.c), the PMIx server (axon_mpirun_server.c), the starting of ranks
+ * (axon_mpirun_spawn.c), the job and its event loop (axon_mpirun_launch.c, with the ranks' output in
+ * axon_mpirun_output.c; axon_mpirun_job.h joins those three), and main() (axon_mpirun_main.c). */
 #ifndef AXON_MPIRUN_H
 #define AXON_MPIRUN_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifndef AXON_VERSION
@@ -18,6 +20,20 @@
 #endif
 
 /* ---- command line (axon_mpirun_args.c) ----------------------------------------------------------- */
+
+/* What --bind-to asks for (Open MPI's and MPICH's levels). */
+enum axon_mpirun_bind_level {
+    AXON_MPIRUN_BIND_DEFAULT = 0, /* no --bind-to: core while the ranks fit the cores, else none */
+    AXON_MPIRUN_BIND_NONE,
+    AXON_MPIRUN_BIND_HWTHREAD,
+    AXON_MPIRUN_BIND_CORE,
+    AXON_MPIRUN_BIND_L1CACHE,
+    AXON_MPIRUN_BIND_L2CACHE,
+    AXON_MPIRUN_BIND_L3CACHE,
+    AXON_MPIRUN_BIND_NUMA,
+    AXON_MPIRUN_BIND_PACKAGE, /* also spelled "socket" */
+    AXON_MPIRUN_BIND_BOARD,   /* hwloc knows no boards: the whole machine */
+};
 
 /* One variable to set in every rank's environment (-x, -genv, -env). */
 struct axon_mpirun_env_var {
@@ -31,6 +47,10 @@ struct axon_mpirun_options {
     int timeout;          /* seconds; 0 = no limit (--timeout, else MPIEXEC_TIMEOUT) */
     bool tag_output;      /* --tag-output */
     bool oversubscribe;   /* --oversubscribe: accepted; oversubscription is always allowed */
+    int bind_to;          /* enum axon_mpirun_bind_level: --bind-to, the last one given */
+    bool bind_if_supported; /* --bind-to X:if-supported: no warning when this machine has no X */
+    bool report_bindings; /* --report-bindings, or --bind-to X:report */
+    bool hwthread_cpus;   /* --use-hwthread-cpus: hardware threads are the slots (default binding hwthread) */
     const char *wdir;     /* -wdir: working directory of the ranks, or NULL */
     struct axon_mpirun_env_var *env;
     size_t nenv;
@@ -54,6 +74,51 @@ void axon_mpirun_args_free(struct axon_mpirun_options *opts);
 const char *axon_mpirun_args_usage(void);
 /* Is this host name this machine (localhost, 127.0.0.1, our name or its short form)? */
 bool axon_mpirun_args_host_is_local(const char *host);
+
+/* ---- binding ranks to CPUs (axon_mpirun_bind.c) -------------------------------------------------- */
+
+/* Mapping, without hwloc: the object a rank is placed on. Local rank i takes object i of nobjs, round-robin
+ * when there are more ranks than objects (Open MPI's overload); -1 when there are no objects. */
+int axon_mpirun_bind_object_index(int local_rank, int nobjs);
+/* The level a job binds to: an explicit request as it is; by default core (hwthread with
+ * --use-hwthread-cpus) while the ranks fit the cores (hardware threads), none when they oversubscribe, so
+ * the ranks share all CPUs freely. A machine with no cores known counts hardware threads as cores. */
+enum axon_mpirun_bind_level axon_mpirun_bind_resolve(enum axon_mpirun_bind_level requested, bool hwthread_cpus,
+                                                     int nranks, int ncores, int npus);
+/* The level's name as --bind-to spells it ("core", "package", ...). */
+const char *axon_mpirun_bind_level_name(enum axon_mpirun_bind_level level);
+
+/* The CPUs of one rank. */
+struct axon_mpirun_bind_rank {
+    cpu_set_t *set;  /* CPU_ALLOC'd; NULL: not bound */
+    size_t setsize;  /* bytes of set, for sched_setaffinity */
+    unsigned index;  /* the object's logical index in hwloc's order */
+    char *cpus;      /* the CPUs as a list ("0-3,8"), for --report-bindings and warnings */
+};
+
+/* Where the ranks of a job run. */
+struct axon_mpirun_binding {
+    enum axon_mpirun_bind_level level; /* what the ranks are bound to; NONE: they are not */
+    int nranks;
+    struct axon_mpirun_bind_rank *ranks; /* nranks entries; NULL when no rank is bound */
+};
+
+struct hwloc_topology;
+/* Plans the binding of opts->nranks ranks on this machine: hwloc's topology restricted to the CPUs mpirun
+ * may use (its own binding, within its cgroup). Never fails the job: without a topology the ranks are
+ * not bound. A binding that was asked for and cannot be made leaves a message (starting "mpirun:
+ * warning:", no newline) in warn, else warn is empty. Release b with axon_mpirun_bind_free. */
+void axon_mpirun_bind_plan(struct axon_mpirun_binding *b, const struct axon_mpirun_options *opts, char *warn,
+                           size_t warnlen);
+/* The same on a given (loaded) topology; unit tests give synthetic ones. */
+void axon_mpirun_bind_plan_topology(struct axon_mpirun_binding *b, struct hwloc_topology *topo,
+                                    enum axon_mpirun_bind_level requested, bool hwthread_cpus,
+                                    bool if_supported, int nranks, char *warn, size_t warnlen);
+/* One line per rank, like "mpirun: rank 0 bound to core 0 (cpus 0)" or "mpirun: rank 3 not bound". */
+void axon_mpirun_bind_report(const struct axon_mpirun_binding *b, FILE *f);
+/* Binds the calling process as rank `rank`: 0 or an errno value. Async-signal-safe (a child before exec). */
+int axon_mpirun_bind_apply(const struct axon_mpirun_binding *b, int rank);
+void axon_mpirun_bind_free(struct axon_mpirun_binding *b);
 
 /* ---- PMIx server (axon_mpirun_server.c) ---------------------------------------------------------- */
 
@@ -117,8 +182,8 @@ int axon_mpirun_launch_signals_install(void);
 void axon_mpirun_launch_signals_uninstall(void);
 /* Runs the whole job: forks the ranks, loops until they have all ended, returns mpirun's exit code and
  * tells whether the job failed (MPI_Abort with code 0 fails with exit code 0). The server must be
- * started; its event pipe's read end is event_read_fd. */
-int axon_mpirun_launch_run(const struct axon_mpirun_options *opts, struct axon_mpirun_server *srv,
-                           int event_read_fd, bool *failed);
+ * started; its event pipe's read end is event_read_fd. Each rank is bound as `binding` says. */
+int axon_mpirun_launch_run(const struct axon_mpirun_options *opts, const struct axon_mpirun_binding *binding,
+                           struct axon_mpirun_server *srv, int event_read_fd, bool *failed);
 
 #endif

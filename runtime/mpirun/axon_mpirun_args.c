@@ -1,6 +1,7 @@
 /* mpirun's command line: turns argv into struct axon_mpirun_options. It accepts the spellings of Open MPI
  * and MPICH (Hydra) that make sense on one machine, because job scripts written for either should run
- * unchanged; options that only steer placement across machines are accepted and ignored, and any host
+ * unchanged; --bind-to and --report-bindings are kept for axon_mpirun_bind.c, options that only steer
+ * placement across machines are accepted and ignored, and any host
  * that is not this machine is an error that points to Slurm. Pure logic: no output and no exit(); every
  * error comes back as a message, so unit tests can call it directly. */
 #include "axon_mpirun.h"
@@ -29,7 +30,9 @@ enum axon_mpirun_opt_kind {
     AXON_OPT_HOSTFILE, /* --hostfile F */
     AXON_OPT_HOST,     /* --host H1,H2 */
     AXON_OPT_WDIR,     /* -wdir DIR */
-    AXON_OPT_BIND,     /* --bind-to X: checked, then ignored */
+    AXON_OPT_BIND,     /* --bind-to X[:qualifiers] */
+    AXON_OPT_REPORT,   /* --report-bindings */
+    AXON_OPT_HWTHREADS, /* --use-hwthread-cpus */
     AXON_OPT_IGNORE0,  /* a flag without a value, accepted and ignored */
     AXON_OPT_IGNORE1,  /* an option with one value, accepted and ignored */
     AXON_OPT_IGNORE2,  /* an option with two values (--mca NAME VALUE), accepted and ignored */
@@ -60,11 +63,11 @@ static const struct axon_mpirun_opt axon_mpirun_opts[] = {
     {"-hosts", AXON_OPT_HOST},
     {"-wdir", AXON_OPT_WDIR}, {"--wdir", AXON_OPT_WDIR}, {"-wd", AXON_OPT_WDIR}, {"--wd", AXON_OPT_WDIR},
     {"--bind-to", AXON_OPT_BIND}, {"-bind-to", AXON_OPT_BIND},
-    /* Placement and reporting options: one machine has nothing to place or report. */
-    {"--allow-run-as-root", AXON_OPT_IGNORE0}, {"--report-bindings", AXON_OPT_IGNORE0},
-    {"-report-bindings", AXON_OPT_IGNORE0}, {"--display-map", AXON_OPT_IGNORE0}, {"--quiet", AXON_OPT_IGNORE0},
-    {"-q", AXON_OPT_IGNORE0}, {"--use-hwthread-cpus", AXON_OPT_IGNORE0}, {"-genvall", AXON_OPT_IGNORE0},
-    {"-envall", AXON_OPT_IGNORE0},
+    {"--report-bindings", AXON_OPT_REPORT}, {"-report-bindings", AXON_OPT_REPORT},
+    {"--use-hwthread-cpus", AXON_OPT_HWTHREADS}, {"-use-hwthread-cpus", AXON_OPT_HWTHREADS},
+    /* Placement options: ranks are placed in order on the one machine (see --bind-to). */
+    {"--allow-run-as-root", AXON_OPT_IGNORE0}, {"--display-map", AXON_OPT_IGNORE0}, {"--quiet", AXON_OPT_IGNORE0},
+    {"-q", AXON_OPT_IGNORE0}, {"-genvall", AXON_OPT_IGNORE0}, {"-envall", AXON_OPT_IGNORE0},
     {"--map-by", AXON_OPT_IGNORE1}, {"-map-by", AXON_OPT_IGNORE1}, {"--rank-by", AXON_OPT_IGNORE1},
     {"-rank-by", AXON_OPT_IGNORE1},
     /* Open MPI's MCA parameters: scripts pass them; they mean nothing to Axon. */
@@ -91,7 +94,14 @@ static const char axon_mpirun_usage_text[] =
     "  --host H1,H2, -H H1,H2  hosts; each must be this machine\n"
     "  --oversubscribe         accepted: more ranks than cores are always allowed, and ranks are told\n"
     "                          (AXON_OVERSUBSCRIBED=1) so they yield their core while they wait\n"
-    "  --bind-to X, --map-by X, --rank-by X, --report-bindings, --allow-run-as-root,\n"
+    "  --bind-to X, -bind-to X\n"
+    "                          bind each rank to a hwthread, core, l1cache, l2cache, l3cache, numa,\n"
+    "                          socket (package), board or none: rank i to the object holding the\n"
+    "                          i-th core, round-robin when ranks outnumber cores (default: core, or\n"
+    "                          none when the ranks outnumber the cores); :if-supported accepted\n"
+    "  --report-bindings       print each rank's CPUs on stderr\n"
+    "  --use-hwthread-cpus     hardware threads count as cores (default binding: hwthread)\n"
+    "  --map-by X, --rank-by X, --allow-run-as-root,\n"
     "  --mca NAME VALUE        accepted and ignored\n"
     "  -h, --help              this text\n"
     "  -V, --version           the version\n"
@@ -131,6 +141,8 @@ static int axon_mpirun_opt_nvalues(enum axon_mpirun_opt_kind kind)
     case AXON_OPT_HELP:
     case AXON_OPT_VERSION:
     case AXON_OPT_OVERSUB:
+    case AXON_OPT_REPORT:
+    case AXON_OPT_HWTHREADS:
     case AXON_OPT_IGNORE0:
         return 0;
     case AXON_OPT_SETENV:
@@ -319,18 +331,41 @@ static enum axon_mpirun_args_result axon_mpirun_args_hostfile(const char *path, 
     return r;
 }
 
-static enum axon_mpirun_args_result axon_mpirun_args_bind(const char *opt, const char *value, char *err,
-                                                          size_t errlen)
+/* --bind-to LEVEL[:QUALIFIER[,QUALIFIER]...]. Open MPI's qualifiers: if-supported (no warning when the
+ * machine lacks the level) and report (as --report-bindings) matter here; the others (overload-allowed:
+ * more ranks than objects are always allowed, ordered, MPICH's counts) are accepted and ignored. */
+static enum axon_mpirun_args_result axon_mpirun_args_bind(struct axon_mpirun_options *opts, const char *opt,
+                                                          const char *value, char *err, size_t errlen)
 {
-    static const char *const levels[] = {"none", "hwthread", "core", "l1cache", "l2cache", "l3cache",
-                                         "socket", "package", "numa", "board"};
-    size_t len = strcspn(value, ":"); /* Open MPI's qualifiers: core:overload-allowed */
-    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-        if (axon_mpirun_args_name_eq(levels[i], value, len))
-            return AXON_MPIRUN_ARGS_RUN;
+    static const struct {
+        const char *name;
+        enum axon_mpirun_bind_level level;
+    } levels[] = {{"none", AXON_MPIRUN_BIND_NONE},       {"hwthread", AXON_MPIRUN_BIND_HWTHREAD},
+                  {"core", AXON_MPIRUN_BIND_CORE},       {"l1cache", AXON_MPIRUN_BIND_L1CACHE},
+                  {"l2cache", AXON_MPIRUN_BIND_L2CACHE}, {"l3cache", AXON_MPIRUN_BIND_L3CACHE},
+                  {"socket", AXON_MPIRUN_BIND_PACKAGE},  {"package", AXON_MPIRUN_BIND_PACKAGE},
+                  {"numa", AXON_MPIRUN_BIND_NUMA},       {"board", AXON_MPIRUN_BIND_BOARD}};
+    size_t len = strcspn(value, ":");
+    size_t i = 0;
+    while (i < sizeof(levels) / sizeof(levels[0]) && !axon_mpirun_args_name_eq(levels[i].name, value, len))
+        i++;
+    if (i == sizeof(levels) / sizeof(levels[0]))
+        return axon_mpirun_args_fail(err, errlen,
+                                     "mpirun: %s takes hwthread, core, l1cache, l2cache, l3cache, numa, socket, "
+                                     "package, board or none, not '%s'",
+                                     opt, value);
+    opts->bind_to = levels[i].level;
+    opts->bind_if_supported = false;
+    for (const char *q = value + len; *q;) {
+        q++; /* past the ':' or ',' */
+        size_t qlen = strcspn(q, ":,");
+        if (axon_mpirun_args_name_eq("if-supported", q, qlen))
+            opts->bind_if_supported = true;
+        else if (axon_mpirun_args_name_eq("report", q, qlen))
+            opts->report_bindings = true;
+        q += qlen;
     }
-    return axon_mpirun_args_fail(err, errlen,
-                                 "mpirun: %s takes core, numa, socket, hwthread or none, not '%s'", opt, value);
+    return AXON_MPIRUN_ARGS_RUN;
 }
 
 static enum axon_mpirun_args_result axon_mpirun_args_count(const char *opt, const char *value, int *out,
@@ -369,7 +404,9 @@ static enum axon_mpirun_args_result axon_mpirun_args_apply(struct axon_mpirun_op
             return axon_mpirun_args_fail(err, errlen, "mpirun: %s needs a directory", o->name);
         opts->wdir = v[0];
         return AXON_MPIRUN_ARGS_RUN;
-    case AXON_OPT_BIND: return axon_mpirun_args_bind(o->name, v[0], err, errlen);
+    case AXON_OPT_BIND: return axon_mpirun_args_bind(opts, o->name, v[0], err, errlen);
+    case AXON_OPT_REPORT: opts->report_bindings = true; return AXON_MPIRUN_ARGS_RUN;
+    case AXON_OPT_HWTHREADS: opts->hwthread_cpus = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_IGNORE0:
     case AXON_OPT_IGNORE1:
     case AXON_OPT_IGNORE2: return AXON_MPIRUN_ARGS_RUN;

@@ -39,6 +39,7 @@ struct axon_mpirun_rank {
 
 struct axon_mpirun_job {
     const struct axon_mpirun_options *opts;
+    const struct axon_mpirun_binding *binding; /* the CPUs of each rank */
     struct axon_mpirun_server *srv;
     struct axon_mpirun_rank *ranks;
     int nranks;

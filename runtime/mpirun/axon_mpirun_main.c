@@ -1,6 +1,7 @@
 /* mpirun's main(): reads the command line, checks the program and the working directory before anything
- * starts (so a typo costs no PMIx server), starts the PMIx server, runs the job and cleans up: the
- * server's temp directory is removed however the job ended. It prints nothing of its own on success. */
+ * starts (so a typo costs no PMIx server), plans the ranks' binding (before libpmix starts its threads),
+ * starts the PMIx server, runs the job and cleans up: the server's temp directory is removed however the
+ * job ended. It prints nothing of its own on success, but for --report-bindings and binding warnings. */
 #include "axon_mpirun.h"
 
 #include <errno.h>
@@ -45,7 +46,8 @@ static int axon_mpirun_main_check(const struct axon_mpirun_options *opts)
 }
 
 /* Runs the job; *server_down tells whether libpmix is finalized (else the process must _exit). */
-static int axon_mpirun_main_run(const struct axon_mpirun_options *opts, bool *server_down)
+static int axon_mpirun_main_run(const struct axon_mpirun_options *opts, const struct axon_mpirun_binding *binding,
+                                bool *server_down)
 {
     *server_down = true;
     int events[2];
@@ -68,7 +70,7 @@ static int axon_mpirun_main_run(const struct axon_mpirun_options *opts, bool *se
         fprintf(stderr, "%s\n", err);
         code = 1;
     } else {
-        code = axon_mpirun_launch_run(opts, &srv, events[0], &failed);
+        code = axon_mpirun_launch_run(opts, binding, &srv, events[0], &failed);
     }
     *server_down = axon_mpirun_server_stop(&srv, !failed);
     if (!*server_down)
@@ -83,6 +85,7 @@ int main(int argc, char **argv)
 {
     axon_mpirun_main_std_fds();
     struct axon_mpirun_options opts;
+    struct axon_mpirun_binding binding = {0};
     char err[1024];
     int code = 0;
     bool server_down = true;
@@ -99,10 +102,17 @@ int main(int argc, char **argv)
         break;
     case AXON_MPIRUN_ARGS_RUN:
         code = axon_mpirun_main_check(&opts);
-        if (code == 0)
-            code = axon_mpirun_main_run(&opts, &server_down);
+        if (code != 0)
+            break;
+        axon_mpirun_bind_plan(&binding, &opts, err, sizeof(err));
+        if (err[0])
+            fprintf(stderr, "%s\n", err);
+        if (opts.report_bindings)
+            axon_mpirun_bind_report(&binding, stderr);
+        code = axon_mpirun_main_run(&opts, &binding, &server_down);
         break;
     }
+    axon_mpirun_bind_free(&binding);
     axon_mpirun_args_free(&opts);
     fflush(stdout);
     fflush(stderr);

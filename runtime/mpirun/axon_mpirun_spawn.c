@@ -1,8 +1,9 @@
 /* Starting mpirun's ranks. It finds the program as execvp will (so main() can refuse a typo before any
  * server starts), builds each rank's environment, and forks the rank into a process group of its own (so
- * a kill reaches the rank's children too) that dies with mpirun (PR_SET_PDEATHSIG), with pipes for its
- * output and, for rank 0, mpirun's stdin. A rank that cannot start fails the job with the reason, which
- * the child reports on a pipe that exec closes. */
+ * a kill reaches the rank's children too) that dies with mpirun (PR_SET_PDEATHSIG), bound to its CPUs
+ * (axon_mpirun_bind.c's plan), with pipes for its output and, for rank 0, mpirun's stdin. A rank that
+ * cannot start fails the job with the reason, which the child reports on a pipe that exec closes; a rank
+ * that cannot be bound is a warning, reported on the same pipe, and runs unbound. */
 #include "axon_mpirun_job.h"
 
 #include <errno.h>
@@ -172,7 +173,7 @@ static int axon_mpirun_spawn_env(const struct axon_mpirun_job *job, int rank, ch
 
 /* What a child tells the parent when it cannot exec; nothing arrives when exec succeeds. */
 struct axon_mpirun_child_error {
-    int stage; /* 0: chdir, 1: exec, 2: setup */
+    int stage; /* 0: chdir, 1: exec, 2: setup; 3: binding (a warning: the child goes on) */
     int err;
 };
 
@@ -204,6 +205,12 @@ static noreturn void axon_mpirun_child_exec(const struct axon_mpirun_job *job, i
     int in = rank == 0 ? fds->in[0] : job->devnull;
     if (dup2(in, 0) < 0 || dup2(fds->out[1], 1) < 0 || dup2(fds->err[1], 2) < 0)
         axon_mpirun_child_fail(fds->report[1], 2, errno);
+    int bind_err = axon_mpirun_bind_apply(job->binding, rank);
+    if (bind_err) {
+        struct axon_mpirun_child_error ce = {.stage = 3, .err = bind_err};
+        ssize_t n = write(fds->report[1], &ce, sizeof(ce));
+        (void)n;
+    }
     /* Nothing of mpirun's (PMIx sockets, other ranks' pipes, the caller's descriptors) reaches the rank;
      * CLOEXEC rather than close, so the report pipe stays open until exec. */
     (void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
@@ -242,16 +249,23 @@ static int axon_mpirun_fds_open(struct axon_mpirun_child_fds *fds, bool with_std
     return 0;
 }
 
-/* Waits for the child's exec (the report pipe closes) or its report of why it could not. */
-static void axon_mpirun_spawn_await_exec(struct axon_mpirun_job *job, int report_fd)
+/* Waits for the child's exec (the report pipe closes) or its report of why it could not; a warning that
+ * the rank could not be bound may come first. */
+static void axon_mpirun_spawn_await_exec(struct axon_mpirun_job *job, int rank, int report_fd)
 {
     struct axon_mpirun_child_error ce;
     ssize_t n;
-    do {
-        n = read(report_fd, &ce, sizeof(ce));
-    } while (n < 0 && errno == EINTR);
-    if (n != (ssize_t)sizeof(ce))
-        return;
+    while (true) {
+        do {
+            n = read(report_fd, &ce, sizeof(ce));
+        } while (n < 0 && errno == EINTR);
+        if (n != (ssize_t)sizeof(ce))
+            return;
+        if (ce.stage != 3)
+            break;
+        fprintf(stderr, "mpirun: warning: cannot bind rank %d to cpus %s: %s; it runs unbound\n", rank,
+                job->binding->ranks[rank].cpus, strerror(ce.err));
+    }
     const char *prog = job->opts->prog_argv[0];
     if (ce.stage == 0)
         axon_mpirun_job_fail(job, 1, 0, "mpirun: cannot change to directory '%s': %s", job->opts->wdir,
@@ -313,7 +327,7 @@ void axon_mpirun_spawn_rank(struct axon_mpirun_job *job, int rank)
         close(fds.in[0]);
         axon_mpirun_stdin_attach(job, fds.in[1]);
     }
-    axon_mpirun_spawn_await_exec(job, fds.report[0]);
+    axon_mpirun_spawn_await_exec(job, rank, fds.report[0]);
     close(fds.report[0]);
 out_env:
     axon_mpirun_envp_free(&envp);

@@ -1,6 +1,7 @@
 /* Unit tests of mpirun's command line (runtime/mpirun/axon_mpirun_args.c, compiled into this test): every
  * spelling of every option, the defaults, bad values, unknown options, where options end and that the
- * program keeps its own arguments, -x and MPIEXEC_TIMEOUT, and the host checks with real host files. */
+ * program keeps its own arguments, -x and MPIEXEC_TIMEOUT, --bind-to's levels and qualifiers, and the
+ * host checks with real host files. */
 #include "runtime/mpirun/axon_mpirun.h"
 
 #include <check.h>
@@ -69,6 +70,10 @@ START_TEST(test_defaults)
     ck_assert_int_eq(opts.timeout, 0);
     ck_assert(!opts.tag_output);
     ck_assert(!opts.oversubscribe);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_DEFAULT);
+    ck_assert(!opts.bind_if_supported);
+    ck_assert(!opts.report_bindings);
+    ck_assert(!opts.hwthread_cpus);
     ck_assert_ptr_null(opts.wdir);
     ck_assert_uint_eq(opts.nenv, 0);
     ck_assert_int_eq(opts.prog_argc, 1);
@@ -246,10 +251,63 @@ START_TEST(test_flags_accepted)
                      AXON_MPIRUN_ARGS_RUN);
     ck_assert(opts.tag_output);
     ck_assert(opts.oversubscribe);
+    ck_assert(opts.report_bindings);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_HWTHREAD); /* the last --bind-to wins */
     ck_assert_int_eq(opts.prog_argc, 1);
+}
+END_TEST
+
+START_TEST(test_bind_to)
+{
+    static const struct {
+        const char *value;
+        enum axon_mpirun_bind_level level;
+    } levels[] = {{"none", AXON_MPIRUN_BIND_NONE},       {"hwthread", AXON_MPIRUN_BIND_HWTHREAD},
+                  {"core", AXON_MPIRUN_BIND_CORE},       {"CORE", AXON_MPIRUN_BIND_CORE},
+                  {"l1cache", AXON_MPIRUN_BIND_L1CACHE}, {"l2cache", AXON_MPIRUN_BIND_L2CACHE},
+                  {"l3cache", AXON_MPIRUN_BIND_L3CACHE}, {"numa", AXON_MPIRUN_BIND_NUMA},
+                  {"socket", AXON_MPIRUN_BIND_PACKAGE},  {"package", AXON_MPIRUN_BIND_PACKAGE},
+                  {"board", AXON_MPIRUN_BIND_BOARD}};
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        ck_assert_int_eq(parse("--bind-to", levels[i].value, "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+        ck_assert_int_eq(opts.bind_to, levels[i].level);
+        ck_assert(!opts.bind_if_supported);
+        ck_assert(!opts.report_bindings);
+    }
+    /* MPICH's spelling, the '=' form, and Open MPI's qualifiers. */
+    ck_assert_int_eq(parse("-bind-to", "core", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_CORE);
+    ck_assert_int_eq(parse("--bind-to=numa", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_NUMA);
     ck_assert_int_eq(parse("--bind-to", "core:overload-allowed", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_CORE);
+    ck_assert(!opts.bind_if_supported);
+    ck_assert_int_eq(parse("--bind-to", "l3cache:overload-allowed,if-supported", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_L3CACHE);
+    ck_assert(opts.bind_if_supported);
+    ck_assert_int_eq(parse("--bind-to", "socket:IF-SUPPORTED:report", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_PACKAGE);
+    ck_assert(opts.bind_if_supported);
+    ck_assert(opts.report_bindings);
+    ck_assert_int_eq(parse("-bind-to", "core:2", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_CORE);
+    /* A later --bind-to drops the earlier one's qualifiers. */
+    ck_assert_int_eq(parse("--bind-to", "numa:if-supported", "--bind-to", "core", "prog", NULL),
+                     AXON_MPIRUN_ARGS_RUN);
+    ck_assert(!opts.bind_if_supported);
+    /* --report-bindings, --use-hwthread-cpus. */
+    ck_assert_int_eq(parse("-report-bindings", "-use-hwthread-cpus", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(opts.report_bindings);
+    ck_assert(opts.hwthread_cpus);
+    ck_assert_int_eq(opts.bind_to, AXON_MPIRUN_BIND_DEFAULT);
+    ck_assert_int_eq(parse("--report-bindings=yes", "prog", NULL), AXON_MPIRUN_ARGS_ERROR);
+    /* Bad levels. */
     ck_assert_int_eq(parse("--bind-to", "elbow", "prog", NULL), AXON_MPIRUN_ARGS_ERROR);
     ck_assert_ptr_nonnull(strstr(err, "elbow"));
+    ck_assert_ptr_nonnull(strstr(err, "hwthread, core"));
+    ck_assert_int_eq(parse("--bind-to", "", "prog", NULL), AXON_MPIRUN_ARGS_ERROR);
+    ck_assert_int_eq(parse("--bind-to", ":core", "prog", NULL), AXON_MPIRUN_ARGS_ERROR);
+    ck_assert_int_eq(parse("--bind-to", NULL), AXON_MPIRUN_ARGS_ERROR);
 }
 END_TEST
 
@@ -360,6 +418,7 @@ int main(void)
     tcase_add_test(tc, test_genv);
     tcase_add_test(tc, test_mca_ignored);
     tcase_add_test(tc, test_flags_accepted);
+    tcase_add_test(tc, test_bind_to);
     tcase_add_test(tc, test_timeout);
     tcase_add_test(tc, test_wdir);
     tcase_add_test(tc, test_hosts_local);
