@@ -33,15 +33,18 @@ static void axon_coll_allgather_ring(struct axon_coll_sched *s, const struct axo
                                      const struct axon_coll_block *blocks)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
-    if (mine)
-        axon_coll_block_copy(s, mine, &blocks[r]);
     axon_coll_sched_round(s);
     int right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         axon_coll_block_recv(s, &blocks[(r - i - 1 + n) % n], left);
-        axon_coll_block_send(s, &blocks[(r - i + n) % n], right);
+        /* The own block leaves from the send buffer, and its copy into place runs while it travels. */
+        axon_coll_block_send(s, i == 0 && mine ? mine : &blocks[(r - i + n) % n], right);
+        if (i == 0 && mine)
+            axon_coll_block_copy(s, mine, &blocks[r]);
         axon_coll_sched_round(s);
     }
+    if (n == 1 && mine)
+        axon_coll_block_copy(s, mine, &blocks[r]);
 }
 
 /* Blocks j .. j+m-1: in place when the blocks are regular, else in packed scratch (bb bytes each). */

@@ -67,34 +67,38 @@ static void axon_coll_alltoall_pairwise(struct axon_coll_sched *s, const struct 
                                         const struct axon_coll_block *recv)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
-    if (send) {
-        axon_coll_block_copy(s, &send[r], &recv[r]);
-    } else if (n > 1) {
+    /* The own block's copy goes into the first round of messages, after they are posted, so that it runs
+     * while they travel; in place the own block is where it belongs already. */
+    const struct axon_coll_block *own = send ? &send[r] : NULL;
+    if (!send && n > 1) {
         send = axon_coll_alltoall_save(s, recv);
         if (!send)
             return;
+        axon_coll_sched_round(s);
     }
-    axon_coll_sched_round(s);
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
         axon_coll_block_recv(s, &recv[from], from);
         axon_coll_block_send(s, &send[to], to);
+        if (i == 1 && own)
+            axon_coll_block_copy(s, own, &recv[r]);
         axon_coll_sched_round(s);
     }
+    if (n == 1 && own)
+        axon_coll_block_copy(s, own, &recv[r]);
 }
 
 static void axon_coll_alltoall_scattered(struct axon_coll_sched *s, const struct axon_coll_block *send,
                                          const struct axon_coll_block *recv)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
-    if (send) {
-        axon_coll_block_copy(s, &send[r], &recv[r]);
-    } else {
+    const struct axon_coll_block *own = send ? &send[r] : NULL; /* copied while the first batch travels */
+    if (!send) {
         send = axon_coll_alltoall_save(s, recv);
         if (!send)
             return;
+        axon_coll_sched_round(s);
     }
-    axon_coll_sched_round(s);
     for (int first = 1; first < n; first += AXON_ALLTOALL_BATCH) {
         int end = first + AXON_ALLTOALL_BATCH < n ? first + AXON_ALLTOALL_BATCH : n;
         /* Receives first: each is posted before its message can arrive unexpected. */
@@ -106,6 +110,8 @@ static void axon_coll_alltoall_scattered(struct axon_coll_sched *s, const struct
             int to = (r + i) % n;
             axon_coll_block_send(s, &send[to], to);
         }
+        if (first == 1 && own)
+            axon_coll_block_copy(s, own, &recv[r]);
         axon_coll_sched_round(s);
     }
 }
