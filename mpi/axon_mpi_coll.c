@@ -210,11 +210,12 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
     return b->count * b->dt.size;
 }
 
-/* Two ranks moving this much or more do better with point-to-point: shared memory copies every byte
- * twice (into the slot, out of it), while a rendezvous copies it once, straight between the ranks'
- * buffers (2 ranks on the 2-core VM: the crossover of bcast and allgather lies at 256-512 KiB; at 1 MiB
- * shared memory took 1.4-1.6x as long). With more ranks one write serves many readers. */
-#define AXON_COLL_SHM_PAIR_MAX ((int64_t)256 * 1024)
+/* Two ranks moving more than this do better with point-to-point: shared memory copies every byte twice
+ * (into the slot, out of it), while a rendezvous copies it once, straight between the ranks' buffers
+ * (2 ranks on the 2-core VM: shared memory wins up to 64 KiB; at 128 KiB point-to-point took 0.7x as
+ * long for allgather, 0.9x for bcast, at 1 MiB 0.6-0.7x). With more ranks one write serves many
+ * readers. */
+#define AXON_COLL_SHM_PAIR_MAX ((int64_t)64 * 1024)
 
 /* Whether a blocking call may run through shared memory: only from what every member knows alike
  * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */
