@@ -3,6 +3,7 @@
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
+#include "cuda_support/cuda_support.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -29,6 +30,7 @@ int PMPI_Finalize(void)
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();
     int rc = axon_ucx_finalize();
+    axon_cuda_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
     if (rc != MPI_SUCCESS) {
         axon_runtime_bootstrap_finalize();

@@ -1,9 +1,11 @@
 /* MPI_Init and MPI_Init_thread: read the knobs, join the job through the bootstrap, bring up UCX,
  * exchange worker addresses, make the predefined communicators, and start the progress thread when
- * AXON_ASYNC_PROGRESS asks for one. No CUDA context is made here. */
+ * AXON_ASYNC_PROGRESS asks for one. CUDA support loads the driver here (AXON_CUDA), but no CUDA context
+ * is made. */
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
+#include "cuda_support/cuda_support.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -38,6 +40,9 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     if (axon_runtime_config_load(&axon_config, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
     if (axon_runtime_bootstrap_init(err, sizeof(err)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, err);
+    /* dlopen and cuInit only: no CUDA context is made here. */
+    if (axon_cuda_init(axon_config.cuda, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
 
     /* The level granted is the one asked for (at most MULTIPLE), progress thread or not: the thread is

@@ -56,6 +56,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_ASYNC_PROGRESS", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(async_progress), NULL,
      "a progress thread moves nonblocking operations while the program computes without calling MPI "
      "(the library then locks as under MPI_THREAD_MULTIPLE)"},
+    {"AXON_CUDA", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(cuda), NULL,
+     "CUDA support: auto (on when libcuda.so.1 loads and shows a GPU), 0 (off: every buffer is host memory, "
+     "the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };

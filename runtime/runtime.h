@@ -40,6 +40,7 @@ struct axon_config {
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else
                          * 1 + the algorithm's index */
     long async_progress; /* 1: a progress thread moves communication while the program computes */
+    long cuda;           /* AXON_CUDA: -1 auto, 0 off, 1 required (enum axon_cuda_mode) */
 };
 
 struct axon_config_entry {

@@ -1,12 +1,13 @@
 /* axon_info: what this installation of Axon is and what it finds on this machine: its version and
- * configure options, the UCX it runs on and the transports UCX offers here, whether a CUDA driver can be
- * loaded, every AXON_* knob with its default, its current value and one line of help, and the
- * collectives' algorithms with the rules that choose among them. */
+ * configure options, the UCX it runs on and the transports UCX offers here, the CUDA driver and GPUs it
+ * finds (version, names, which GPUs reach each other's memory), every AXON_* knob with its default,
+ * its current value and one line of help, and the collectives' algorithms with the rules that choose
+ * among them. */
 #include "config.h"
 #include "coll/axon_coll_select.h"
+#include "cuda_support/cuda_support.h"
 #include "runtime/runtime.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,19 +57,53 @@ static void axon_info_ucx(void)
 
 static void axon_info_cuda(void)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        printf("CUDA driver:      not found (libcuda.so.1 cannot be loaded: every buffer is host memory)\n");
+#if !AXON_HAVE_CUDA_H
+    printf("CUDA driver:      not looked for: this build has no CUDA support (configure found no cuda.h)\n");
+    printf("CUDA support:     off: every buffer is host memory\n");
+#else
+    /* The machine is probed whatever AXON_CUDA says, so this describes what a rank would find; the knob
+     * is reported with the result. */
+    char err[256];
+    struct axon_config cfg;
+    if (axon_runtime_config_load(&cfg, err, sizeof(err)) != MPI_SUCCESS)
+        cfg.cuda = AXON_CUDA_MODE_AUTO;
+    axon_cuda_init(AXON_CUDA_MODE_AUTO, err, sizeof(err));
+    if (!axon_cuda_enabled()) {
+        printf("CUDA driver:      %s\n", axon_cuda_status());
+        printf("CUDA support:     off: every buffer is host memory\n");
         return;
     }
-    int version = 0;
-    int (*get_version)(int *) = (int (*)(int *))dlsym(lib, "cuDriverGetVersion");
-    if (get_version && get_version(&version) == 0)
-        printf("CUDA driver:      found, version %d.%d (CUDA support in Axon: not yet built)\n",
-               version / 1000, (version % 1000) / 10);
+    int version = axon_cuda_driver_version(), n = axon_cuda_device_count();
+    printf("CUDA driver:      %d.%d, %d GPU%s\n", version / 1000, version % 1000 / 10, n, n == 1 ? "" : "s");
+    if (cfg.cuda == AXON_CUDA_MODE_OFF)
+        printf("CUDA support:     off (AXON_CUDA=0): every buffer is host memory\n");
     else
-        printf("CUDA driver:      libcuda.so.1 loads but does not answer cuDriverGetVersion\n");
-    dlclose(lib);
+        printf("CUDA support:     on: user buffers are classified by memory type (GPU buffers in MPI calls: "
+               "not yet, MPIX_Query_cuda_support() returns 0)\n");
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        if (axon_cuda_device_get_name(i, name, sizeof(name)) != MPI_SUCCESS)
+            snprintf(name, sizeof(name), "(name unknown)");
+        printf("  GPU %-2d          %s\n", i, name);
+    }
+    if (n > 1) {
+        /* Row i, column j: GPU i can read and write GPU j's memory directly (NVLink or PCIe P2P). */
+        printf("  P2P access (row reaches column):\n      ");
+        for (int j = 0; j < n; j++)
+            printf(" %3d", j);
+        printf("\n");
+        for (int i = 0; i < n; i++) {
+            printf("  %3d ", i);
+            for (int j = 0; j < n; j++) {
+                bool can = false;
+                int rc = i == j ? MPI_SUCCESS : axon_cuda_device_get_peer_access(i, j, &can);
+                printf(" %3s", i == j ? "-" : rc != MPI_SUCCESS ? "?" : can ? "Y" : "N");
+            }
+            printf("\n");
+        }
+    }
+    axon_cuda_finalize();
+#endif
 }
 
 static void axon_info_knobs(void)

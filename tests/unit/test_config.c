@@ -33,6 +33,7 @@ START_TEST(test_defaults_parse)
     ck_assert_int_eq(cfg.oversubscribed, -1);
     ck_assert_int_eq(cfg.spin_count, 10);
     ck_assert_int_eq(cfg.async_progress, 0);
+    ck_assert_int_eq(cfg.cuda, -1); /* AXON_CUDA=auto */
 }
 END_TEST
 
@@ -125,6 +126,19 @@ START_TEST(test_types)
     ck_assert_str_eq(buf, "yes");
     ck_assert_int_eq(axon_runtime_config_parse(async, "FALSE", &cfg, err, sizeof(err)), MPI_SUCCESS);
     ck_assert_int_eq(cfg.async_progress, 0);
+
+    /* AXON_CUDA: auto, off or required. */
+    const struct axon_config_entry *cuda = find("AXON_CUDA");
+    ck_assert_ptr_nonnull(cuda);
+    ck_assert_int_eq(cuda->type, AXON_CONFIG_TRISTATE);
+    ck_assert_int_eq(axon_runtime_config_parse(cuda, "1", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.cuda, 1);
+    ck_assert_int_eq(axon_runtime_config_parse(cuda, "0", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.cuda, 0);
+    ck_assert_int_eq(axon_runtime_config_parse(cuda, "auto", &cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(cfg.cuda, -1);
+    ck_assert_int_eq(axon_runtime_config_parse(cuda, "sometimes", &cfg, err, sizeof(err)), MPI_ERR_OTHER);
+    ck_assert_ptr_nonnull(strstr(err, "AXON_CUDA='sometimes'"));
 }
 END_TEST
 

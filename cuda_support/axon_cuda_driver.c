@@ -1,0 +1,358 @@
+/* The CUDA driver at run time: this file owns libcuda.so.1's handle, the table of driver entry points
+ * (struct axon_cuda_driver), the decision whether CUDA support is on (AXON_CUDA, a driver, a GPU), the
+ * GPUs' handles, and the primary contexts the layer retains for its copies.
+ *
+ * The library never links libcuda or libcudart: linking would make the driver a load-time dependency
+ * of every program, GPU or not. The entry points come from cuGetProcAddress (CUDA 12 and later) asked
+ * for the ABI our prototypes follow, else from dlsym of the versioned symbol names; both give the
+ * legacy default-stream variants, the ones a program gets from the runtime by default. MPI_Init does
+ * dlopen and cuInit only: cuInit creates no context, and frameworks that choose their device after
+ * MPI_Init (and tools that watch context creation) depend on that. A unit test installs its own table
+ * with axon_cuda_driver_install, as coll's tests install a transport. */
+#include "cuda_support/axon_cuda_internal.h"
+#include "runtime/runtime.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+atomic_bool axon_cuda_active;
+
+/* Why support is off (or "on"): for axon_info and for AXON_CUDA=1's error. */
+static char axon_cuda_why[320] = "not initialized";
+
+const char *axon_cuda_status(void)
+{
+    return axon_cuda_why;
+}
+
+#if AXON_HAVE_CUDA_H
+
+struct axon_cuda_state axon_cuda;
+
+static void *axon_cuda_lib;                       /* libcuda.so.1, kept open once opened */
+static struct axon_cuda_driver axon_cuda_loaded;  /* the real driver's entry points */
+static bool axon_cuda_loaded_ok;
+static pthread_mutex_t axon_cuda_retain_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *axon_cuda_driver_error_string(CUresult rc)
+{
+    const char *s = NULL;
+    const struct axon_cuda_driver *d = axon_cuda.drv ? axon_cuda.drv : axon_cuda_loaded_ok ? &axon_cuda_loaded : NULL;
+    if (d && d->get_error_string && d->get_error_string(rc, &s) == CUDA_SUCCESS && s)
+        return s;
+    static __thread char buf[32];
+    snprintf(buf, sizeof(buf), "CUDA error %d", (int)rc);
+    return buf;
+}
+
+/* ---- loading --------------------------------------------------------------------------------------- */
+
+struct axon_cuda_entry {
+    const char *name;      /* base name, for cuGetProcAddress */
+    const char *symbol;    /* the exported name of the variant our prototype matches, for dlsym */
+    size_t offset;         /* of the field in struct axon_cuda_driver */
+    bool required;
+};
+
+#define AXON_CUDA_ENTRY(field, name, symbol, required) \
+    {name, symbol, offsetof(struct axon_cuda_driver, field), required}
+
+static const struct axon_cuda_entry axon_cuda_entries[] = {
+    AXON_CUDA_ENTRY(init, "cuInit", "cuInit", true),
+    AXON_CUDA_ENTRY(driver_get_version, "cuDriverGetVersion", "cuDriverGetVersion", true),
+    AXON_CUDA_ENTRY(get_error_string, "cuGetErrorString", "cuGetErrorString", true),
+    AXON_CUDA_ENTRY(device_get_count, "cuDeviceGetCount", "cuDeviceGetCount", true),
+    AXON_CUDA_ENTRY(device_get, "cuDeviceGet", "cuDeviceGet", true),
+    AXON_CUDA_ENTRY(device_get_name, "cuDeviceGetName", "cuDeviceGetName", true),
+    AXON_CUDA_ENTRY(device_can_access_peer, "cuDeviceCanAccessPeer", "cuDeviceCanAccessPeer", true),
+    AXON_CUDA_ENTRY(device_primary_ctx_get_state, "cuDevicePrimaryCtxGetState", "cuDevicePrimaryCtxGetState", true),
+    AXON_CUDA_ENTRY(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", true),
+    AXON_CUDA_ENTRY(device_primary_ctx_release, "cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", true),
+    AXON_CUDA_ENTRY(ctx_get_current, "cuCtxGetCurrent", "cuCtxGetCurrent", true),
+    AXON_CUDA_ENTRY(ctx_push_current, "cuCtxPushCurrent", "cuCtxPushCurrent_v2", true),
+    AXON_CUDA_ENTRY(ctx_pop_current, "cuCtxPopCurrent", "cuCtxPopCurrent_v2", true),
+    AXON_CUDA_ENTRY(pointer_get_attribute, "cuPointerGetAttribute", "cuPointerGetAttribute", true),
+    AXON_CUDA_ENTRY(pointer_get_attributes, "cuPointerGetAttributes", "cuPointerGetAttributes", true),
+    AXON_CUDA_ENTRY(mem_get_address_range, "cuMemGetAddressRange", "cuMemGetAddressRange_v2", true),
+    AXON_CUDA_ENTRY(mem_retain_allocation_handle, "cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle", false),
+    AXON_CUDA_ENTRY(mem_release, "cuMemRelease", "cuMemRelease", false),
+    AXON_CUDA_ENTRY(mem_copy, "cuMemcpy", "cuMemcpy", true),
+    AXON_CUDA_ENTRY(stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize", true),
+};
+
+typedef CUresult (*axon_cuda_get_proc_address_t)(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                                 CUdriverProcAddressQueryResult *status);
+
+/* Opens libcuda.so.1 and fills axon_cuda_loaded. */
+static int axon_cuda_driver_load(char *why, size_t whylen)
+{
+    if (axon_cuda_loaded_ok)
+        return MPI_SUCCESS;
+    if (!axon_cuda_lib) {
+        /* RTLD_LOCAL: the driver's symbols stay out of the global namespace, where they could shadow
+         * or be shadowed by the application's own CUDA libraries. */
+        axon_cuda_lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!axon_cuda_lib) {
+            const char *e = dlerror();
+            snprintf(why, whylen, "no CUDA driver (%s)", e ? e : "libcuda.so.1 cannot be loaded");
+            return MPI_ERR_OTHER;
+        }
+    }
+    /* cuGetProcAddress_v2 exists from CUDA 12.0 on; older drivers are read by symbol name. */
+    axon_cuda_get_proc_address_t gpa = (axon_cuda_get_proc_address_t)dlsym(axon_cuda_lib, "cuGetProcAddress_v2");
+    struct axon_cuda_driver drv;
+    memset(&drv, 0, sizeof(drv));
+    for (size_t i = 0; i < sizeof(axon_cuda_entries) / sizeof(axon_cuda_entries[0]); i++) {
+        const struct axon_cuda_entry *e = &axon_cuda_entries[i];
+        void *fn = NULL;
+        CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        if (gpa && (gpa(e->name, &fn, AXON_CUDA_ABI_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status) !=
+                        CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS))
+            fn = NULL;
+        if (!fn)
+            fn = dlsym(axon_cuda_lib, e->symbol);
+        if (!fn && e->required) {
+            snprintf(why, whylen, "no usable CUDA driver (libcuda.so.1 lacks %s)", e->symbol);
+            return MPI_ERR_OTHER;
+        }
+        /* POSIX gives function pointers and void * one representation (dlsym relies on it too). */
+        memcpy((char *)&drv + e->offset, &fn, sizeof(fn));
+    }
+    axon_cuda_loaded = drv;
+    axon_cuda_loaded_ok = true;
+    return MPI_SUCCESS;
+}
+
+int axon_cuda_driver_install(const struct axon_cuda_driver *drv, char *err, size_t errlen)
+{
+    axon_cuda_driver_uninstall();
+    CUresult rc = drv->init(0);
+    if (rc == CUDA_ERROR_NO_DEVICE) {
+        snprintf(err, errlen, "no GPU (the CUDA driver sees no device)");
+        return MPI_ERR_OTHER;
+    }
+    const char *s = NULL;
+    if (rc != CUDA_SUCCESS) {
+        if (drv->get_error_string(rc, &s) != CUDA_SUCCESS || !s)
+            s = "unknown error";
+        snprintf(err, errlen, "the CUDA driver does not start (cuInit: %s)", s);
+        return MPI_ERR_OTHER;
+    }
+    int version = 0;
+    if (drv->driver_get_version(&version) != CUDA_SUCCESS || version < AXON_CUDA_MIN_DRIVER_VERSION) {
+        snprintf(err, errlen, "the CUDA driver is too old (version %d.%d; Axon needs %d.%d or newer)",
+                 version / 1000, version % 1000 / 10, AXON_CUDA_MIN_DRIVER_VERSION / 1000,
+                 AXON_CUDA_MIN_DRIVER_VERSION % 1000 / 10);
+        return MPI_ERR_OTHER;
+    }
+    int count = 0;
+    rc = drv->device_get_count(&count);
+    if (rc != CUDA_SUCCESS || count <= 0) {
+        snprintf(err, errlen, "no GPU (the CUDA driver sees no device)");
+        return MPI_ERR_OTHER;
+    }
+    if (count > AXON_CUDA_MAX_DEVICES)
+        count = AXON_CUDA_MAX_DEVICES;
+    for (int i = 0; i < count; i++) {
+        rc = drv->device_get(&axon_cuda.devices[i], i);
+        if (rc != CUDA_SUCCESS) {
+            if (drv->get_error_string(rc, &s) != CUDA_SUCCESS || !s)
+                s = "unknown error";
+            snprintf(err, errlen, "cuDeviceGet(%d) failed: %s", i, s);
+            return MPI_ERR_OTHER;
+        }
+    }
+    axon_cuda.drv = drv;
+    axon_cuda.driver_version = version;
+    axon_cuda.ndevices = count;
+    axon_cuda_memtype_init();
+    snprintf(axon_cuda_why, sizeof(axon_cuda_why), "on");
+    atomic_store(&axon_cuda_active, true);
+    return MPI_SUCCESS;
+}
+
+void axon_cuda_driver_uninstall(void)
+{
+    atomic_store(&axon_cuda_active, false);
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    if (d) {
+        for (int i = 0; i < axon_cuda.ndevices; i++)
+            if (axon_cuda.retained[i])
+                d->device_primary_ctx_release(axon_cuda.devices[i]);
+        axon_cuda_memtype_finalize();
+    }
+    memset(&axon_cuda, 0, sizeof(axon_cuda));
+}
+
+int axon_cuda_init(long mode, char *err, size_t errlen)
+{
+    if (mode == AXON_CUDA_MODE_OFF) {
+        axon_cuda_driver_uninstall();
+        snprintf(axon_cuda_why, sizeof(axon_cuda_why), "off (AXON_CUDA=0)");
+        return MPI_SUCCESS;
+    }
+    if (axon_cuda_enabled())
+        return MPI_SUCCESS;
+    char why[sizeof(axon_cuda_why)];
+    int rc = axon_cuda_driver_load(why, sizeof(why));
+    if (rc == MPI_SUCCESS)
+        rc = axon_cuda_driver_install(&axon_cuda_loaded, why, sizeof(why));
+    if (rc != MPI_SUCCESS) {
+        snprintf(axon_cuda_why, sizeof(axon_cuda_why), "%s", why);
+        if (mode == AXON_CUDA_MODE_ON) {
+            snprintf(err, errlen, "AXON_CUDA=1 asks for CUDA support, but there is %s", why);
+            return MPI_ERR_OTHER;
+        }
+        axon_runtime_log_debug(1, "CUDA support off: %s", why);
+        return MPI_SUCCESS;
+    }
+    axon_runtime_log_debug(1, "CUDA support on: driver %d.%d, %d GPU(s)", axon_cuda.driver_version / 1000,
+                           axon_cuda.driver_version % 1000 / 10, axon_cuda.ndevices);
+    return MPI_SUCCESS;
+}
+
+void axon_cuda_finalize(void)
+{
+    axon_cuda_driver_uninstall();
+}
+
+int axon_cuda_driver_version(void)
+{
+    return axon_cuda.drv ? axon_cuda.driver_version : 0;
+}
+
+int axon_cuda_device_count(void)
+{
+    return axon_cuda.drv ? axon_cuda.ndevices : 0;
+}
+
+int axon_cuda_device_get_name(int device, char *name, size_t len)
+{
+    if (!axon_cuda.drv || device < 0 || device >= axon_cuda.ndevices || len == 0)
+        return MPI_ERR_ARG;
+    CUresult rc = axon_cuda.drv->device_get_name(name, len > 1024 ? 1024 : (int)len, axon_cuda.devices[device]);
+    if (rc != CUDA_SUCCESS) {
+        axon_runtime_log_error("cuDeviceGetName(%d) failed: %s", device, axon_cuda_driver_error_string(rc));
+        return MPI_ERR_OTHER;
+    }
+    name[len - 1] = '\0';
+    return MPI_SUCCESS;
+}
+
+int axon_cuda_device_get_peer_access(int device, int peer, bool *can)
+{
+    if (!axon_cuda.drv || device < 0 || device >= axon_cuda.ndevices || peer < 0 || peer >= axon_cuda.ndevices)
+        return MPI_ERR_ARG;
+    if (device == peer) {
+        *can = true;
+        return MPI_SUCCESS;
+    }
+    int v = 0;
+    CUresult rc = axon_cuda.drv->device_can_access_peer(&v, axon_cuda.devices[device], axon_cuda.devices[peer]);
+    if (rc != CUDA_SUCCESS) {
+        axon_runtime_log_error("cuDeviceCanAccessPeer(%d, %d) failed: %s", device, peer,
+                               axon_cuda_driver_error_string(rc));
+        return MPI_ERR_OTHER;
+    }
+    *can = v != 0;
+    return MPI_SUCCESS;
+}
+
+/* ---- contexts -------------------------------------------------------------------------------------- */
+
+int axon_cuda_ctx_enter(int device, bool *pushed)
+{
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    *pushed = false;
+    CUcontext cur = NULL;
+    CUresult rc = d->ctx_get_current(&cur);
+    if (rc != CUDA_SUCCESS) {
+        axon_runtime_log_error("cuCtxGetCurrent failed: %s", axon_cuda_driver_error_string(rc));
+        return MPI_ERR_OTHER;
+    }
+    /* The application's context, whatever its device: with unified addressing a copy works from any. */
+    if (cur)
+        return MPI_SUCCESS;
+    if (device < 0 || device >= axon_cuda.ndevices) {
+        axon_runtime_log_error("no CUDA context is current and the buffer names no GPU (ordinal %d)", device);
+        return MPI_ERR_OTHER;
+    }
+    /* Retained once and kept until MPI_Finalize: a retain and release per copy would create and destroy
+     * the context each time when the application holds none. */
+    pthread_mutex_lock(&axon_cuda_retain_lock);
+    CUcontext ctx = axon_cuda.retained[device];
+    if (!ctx) {
+        rc = d->device_primary_ctx_retain(&ctx, axon_cuda.devices[device]);
+        if (rc == CUDA_SUCCESS)
+            axon_cuda.retained[device] = ctx;
+    }
+    pthread_mutex_unlock(&axon_cuda_retain_lock);
+    if (rc != CUDA_SUCCESS) {
+        axon_runtime_log_error("cuDevicePrimaryCtxRetain(%d) failed: %s", device, axon_cuda_driver_error_string(rc));
+        return MPI_ERR_OTHER;
+    }
+    /* Pushed and popped around the copy, so the thread's state is the application's again after it. */
+    rc = d->ctx_push_current(ctx);
+    if (rc != CUDA_SUCCESS) {
+        axon_runtime_log_error("cuCtxPushCurrent failed: %s", axon_cuda_driver_error_string(rc));
+        return MPI_ERR_OTHER;
+    }
+    *pushed = true;
+    return MPI_SUCCESS;
+}
+
+void axon_cuda_ctx_leave(bool pushed)
+{
+    if (pushed) {
+        CUcontext ctx;
+        axon_cuda.drv->ctx_pop_current(&ctx);
+    }
+}
+
+#else /* !AXON_HAVE_CUDA_H: configure found no cuda.h; every buffer is host memory. */
+
+int axon_cuda_init(long mode, char *err, size_t errlen)
+{
+    snprintf(axon_cuda_why, sizeof(axon_cuda_why), "%s", mode == AXON_CUDA_MODE_OFF ? "off (AXON_CUDA=0)" :
+             "not built (configure found no cuda.h)");
+    if (mode == AXON_CUDA_MODE_ON) {
+        snprintf(err, errlen, "AXON_CUDA=1 asks for CUDA support, but this build of Axon has none "
+                 "(configure found no cuda.h; see --with-cuda)");
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+void axon_cuda_finalize(void)
+{
+}
+
+int axon_cuda_driver_version(void)
+{
+    return 0;
+}
+
+int axon_cuda_device_count(void)
+{
+    return 0;
+}
+
+int axon_cuda_device_get_name(int device, char *name, size_t len)
+{
+    (void)device;
+    (void)name;
+    (void)len;
+    return MPI_ERR_ARG;
+}
+
+int axon_cuda_device_get_peer_access(int device, int peer, bool *can)
+{
+    (void)device;
+    (void)peer;
+    (void)can;
+    return MPI_ERR_ARG;
+}
+
+#endif

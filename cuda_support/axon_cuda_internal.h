@@ -1,0 +1,84 @@
+/* Internals of the CUDA layer: the table of driver entry points, the state the driver loader leaves
+ * for the memory-type cache and the memory kinds, and the hooks unit tests use to install a fake driver.
+ * Everything here needs cuda.h's types; without it (AXON_HAVE_CUDA_H unset) the layer is compiled as
+ * stubs and this header declares nothing. */
+#ifndef AXON_CUDA_INTERNAL_H
+#define AXON_CUDA_INTERNAL_H
+
+#include "config.h"
+#include "cuda_support/cuda_support.h"
+
+#if AXON_HAVE_CUDA_H
+#include <cuda.h>
+
+/* The oldest driver we accept (11.3): the pointer attributes the classification asks for all exist
+ * there. */
+#define AXON_CUDA_MIN_DRIVER_VERSION 11030
+/* The CUDA version whose signatures the entry points below have; cuGetProcAddress is asked for this
+ * ABI, so a newer driver still hands out functions that match these prototypes. */
+#define AXON_CUDA_ABI_VERSION 12000
+/* GPUs the layer keeps handles for. */
+#define AXON_CUDA_MAX_DEVICES 64
+
+/* Every driver function the layer calls, in one table: loaded from libcuda.so.1 by
+ * axon_cuda_driver.c, or filled by a unit test with fakes (axon_cuda_driver_install). Field names
+ * drop the cu prefix because cuda.h turns several driver names into macros (cuMemcpy and others). */
+struct axon_cuda_driver {
+    CUresult (*init)(unsigned int flags);
+    CUresult (*driver_get_version)(int *version);
+    CUresult (*get_error_string)(CUresult error, const char **str);
+    CUresult (*device_get_count)(int *count);
+    CUresult (*device_get)(CUdevice *device, int ordinal);
+    CUresult (*device_get_name)(char *name, int len, CUdevice device);
+    CUresult (*device_can_access_peer)(int *can, CUdevice device, CUdevice peer);
+    CUresult (*device_primary_ctx_get_state)(CUdevice device, unsigned int *flags, int *active);
+    CUresult (*device_primary_ctx_retain)(CUcontext *ctx, CUdevice device);
+    CUresult (*device_primary_ctx_release)(CUdevice device);
+    CUresult (*ctx_get_current)(CUcontext *ctx);
+    CUresult (*ctx_push_current)(CUcontext ctx);
+    CUresult (*ctx_pop_current)(CUcontext *ctx);
+    CUresult (*pointer_get_attribute)(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
+    CUresult (*pointer_get_attributes)(unsigned int count, CUpointer_attribute *attributes, void **data,
+                                       CUdeviceptr ptr);
+    CUresult (*mem_get_address_range)(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);
+    /* Optional (NULL: no VMM memory is recognized, it reads as device memory). */
+    CUresult (*mem_retain_allocation_handle)(CUmemGenericAllocationHandle *handle, void *addr);
+    CUresult (*mem_release)(CUmemGenericAllocationHandle handle);
+    CUresult (*mem_copy)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+    CUresult (*stream_synchronize)(CUstream stream);
+};
+
+/* What the loader found; set by axon_cuda_driver_install, cleared by axon_cuda_driver_uninstall. */
+struct axon_cuda_state {
+    const struct axon_cuda_driver *drv; /* NULL while support is off */
+    int driver_version;
+    int ndevices;
+    CUdevice devices[AXON_CUDA_MAX_DEVICES]; /* by ordinal */
+    CUcontext retained[AXON_CUDA_MAX_DEVICES]; /* primary contexts this layer retained (copies) */
+};
+
+extern struct axon_cuda_state axon_cuda;
+
+/* Makes drv the driver: cuInit, version check, devices. On success CUDA support is on. On failure
+ * support stays off and err says why (the caller decides whether that is an error: AXON_CUDA=1). Unit
+ * tests call it with a table of fakes; axon_cuda_init with the functions it loaded. */
+int axon_cuda_driver_install(const struct axon_cuda_driver *drv, char *err, size_t errlen);
+/* Turns support off and forgets the driver (its primary contexts released, the cache emptied). */
+void axon_cuda_driver_uninstall(void);
+/* The driver's text for an error code ("out of memory"), or the code itself in words if the driver has
+ * none. */
+const char *axon_cuda_driver_error_string(CUresult rc);
+
+/* Makes a context current for a copy on device's memory when the calling thread has none: the device's
+ * primary context, retained once (this creates it the first time) and pushed. *pushed says whether
+ * axon_cuda_ctx_leave must pop it. */
+int axon_cuda_ctx_enter(int device, bool *pushed);
+void axon_cuda_ctx_leave(bool pushed);
+
+/* The memory-type cache's life, driven by install and uninstall. */
+void axon_cuda_memtype_init(void);
+void axon_cuda_memtype_finalize(void);
+
+#endif /* AXON_HAVE_CUDA_H */
+
+#endif

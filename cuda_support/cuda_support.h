@@ -1,0 +1,135 @@
+/* The CUDA layer: what the layers above may call. It loads the CUDA driver (libcuda.so.1) at run time,
+ * never at link time, so one build runs on machines with and without GPUs; it tells the memory type of
+ * any user pointer (host, pinned host, device, managed, VMM) through a cache of address ranges; and it
+ * puts every kind of memory behind one table of operations (the memory kinds), so pt2pt and coll move
+ * data without calling the driver themselves.
+ *
+ * Without a driver, with AXON_CUDA=0, or in a build whose configure found no cuda.h, every buffer is
+ * host memory and the classification costs one load of a flag. MPI_Init loads the driver and calls
+ * cuInit, which creates no CUDA context; the first copy that needs one retains the primary context of
+ * the buffer's device (a context already current in the calling thread is used as it is).
+ *
+ * Functions return MPI error classes; the function that sees a driver error logs the driver's message. */
+#ifndef AXON_CUDA_SUPPORT_H
+#define AXON_CUDA_SUPPORT_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the layer (axon_cuda_driver.c) --------------------------------------------------------------- */
+
+/* AXON_CUDA's values (a tristate knob: -1 is auto). */
+enum axon_cuda_mode {
+    AXON_CUDA_MODE_AUTO = -1, /* CUDA support when a driver and a GPU are there */
+    AXON_CUDA_MODE_OFF = 0,   /* every buffer is host memory; the driver is not even loaded */
+    AXON_CUDA_MODE_ON = 1,    /* a missing driver or GPU is an error */
+};
+
+/* Loads the driver and calls cuInit (no context). Without a driver or GPU it succeeds and leaves CUDA
+ * support off, unless mode is AXON_CUDA_MODE_ON: then it returns MPI_ERR_OTHER with the reason in err. */
+int axon_cuda_init(long mode, char *err, size_t errlen);
+/* Releases the primary contexts the layer retained and empties the memory-type cache. The driver stays
+ * loaded: the application's CUDA runtime shares it. */
+void axon_cuda_finalize(void);
+
+/* Set by axon_cuda_init; read through axon_cuda_enabled (a global so the check inlines). */
+extern atomic_bool axon_cuda_active;
+
+/* True while CUDA support is on (a driver, at least one GPU, AXON_CUDA not 0). */
+static inline bool axon_cuda_enabled(void)
+{
+    return atomic_load_explicit(&axon_cuda_active, memory_order_relaxed);
+}
+
+/* Why CUDA support is off, or "on", for axon_info and error messages. */
+const char *axon_cuda_status(void);
+/* The driver's version as 1000 * major + 10 * minor (13000 for 13.0); 0 when no driver was loaded. */
+int axon_cuda_driver_version(void);
+/* GPUs the driver shows this process (0 when support is off). */
+int axon_cuda_device_count(void);
+/* The name of a GPU, e.g. "NVIDIA H100 80GB HBM3". */
+int axon_cuda_device_get_name(int device, char *name, size_t len);
+/* Whether device can read and write peer's memory directly (P2P over NVLink or PCIe). */
+int axon_cuda_device_get_peer_access(int device, int peer, bool *can);
+
+/* ---- memory types (axon_cuda_memtype.c) ------------------------------------------------------------ */
+
+enum axon_cuda_memtype {
+    AXON_CUDA_MEMTYPE_HOST,      /* pageable host memory, or memory the driver does not know */
+    AXON_CUDA_MEMTYPE_PINNED,    /* page-locked host memory: cuMemHostAlloc, cuMemHostRegister */
+    AXON_CUDA_MEMTYPE_DEVICE,    /* cuMemAlloc / cudaMalloc, and stream-ordered pool allocations */
+    AXON_CUDA_MEMTYPE_MANAGED,   /* cuMemAllocManaged / cudaMallocManaged */
+    AXON_CUDA_MEMTYPE_VMM,       /* cuMemCreate memory mapped with cuMemMap (PyTorch's expandable
+                                  * segments) */
+};
+
+/* The memory kinds: the index of the table of operations (axon_cuda_memkind.c). Pinned host memory is
+ * host memory there: the CPU reads and writes it directly. */
+enum axon_cuda_memkind {
+    AXON_CUDA_MEMKIND_HOST,
+    AXON_CUDA_MEMKIND_CUDA,
+    AXON_CUDA_MEMKIND_COUNT
+};
+
+struct axon_cuda_memtype_info {
+    enum axon_cuda_memtype type;
+    enum axon_cuda_memkind kind;
+    int device;                  /* ordinal of the GPU it belongs to; -1 for host memory */
+    uintptr_t base;              /* the allocation (for VMM: the mapping) holding the pointer; 0 and */
+    size_t size;                 /* 0 for pageable host memory, whose extent nobody tracks */
+    uint64_t id;                 /* the driver's id of the allocation (buffer id; for VMM the memory
+                                  * block id when the driver has it): a freed and reallocated address
+                                  * gets a new one. 0 for host memory */
+};
+
+/* Fills info for host memory. */
+static inline void axon_cuda_memtype_set_host(struct axon_cuda_memtype_info *info)
+{
+    info->type = AXON_CUDA_MEMTYPE_HOST;
+    info->kind = AXON_CUDA_MEMKIND_HOST;
+    info->device = -1;
+    info->base = 0;
+    info->size = 0;
+    info->id = 0;
+}
+
+/* The classification behind axon_cuda_memtype_of, for when CUDA support is on. */
+int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info);
+
+/* What memory ptr points to. With CUDA support off this is a load and a store. On, a host buffer on the
+ * caller's stack, in the heap's brk area or in the program's static data costs a few comparisons (any
+ * host buffer does while no CUDA context exists); a cached GPU range costs one driver call (the
+ * allocation's id, to see that it is still the same allocation); anything else a query of the driver.
+ * MPI_ERR_BUFFER when ptr lies in GPU address space where nothing is mapped; MPI_ERR_OTHER when the
+ * driver fails (its message is logged). */
+static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
+{
+    if (!axon_cuda_enabled()) {
+        axon_cuda_memtype_set_host(info);
+        return MPI_SUCCESS;
+    }
+    return axon_cuda_memtype_classify(ptr, info);
+}
+
+/* ---- memory kinds (axon_cuda_memkind.c) ------------------------------------------------------------ */
+
+/* What can be done with memory of one kind (libfabric's hmem_ops are the model). Later: register with
+ * the transport, export and open IPC handles, asynchronous copies on a stream. */
+struct axon_cuda_memkind_ops {
+    const char *name;
+    /* Fills info when ptr is memory of this kind and sets *mine; the host entry claims everything. */
+    int (*classify)(const void *ptr, struct axon_cuda_memtype_info *info, bool *mine);
+    /* Synchronous copies between memory of this kind (described by info, from classify) and host
+     * memory: when they return, the bytes are at their destination. */
+    int (*copy_to_host)(void *host_dst, const void *src, size_t len, const struct axon_cuda_memtype_info *info);
+    int (*copy_from_host)(void *dst, const void *host_src, size_t len, const struct axon_cuda_memtype_info *info);
+};
+
+/* The operations of a kind; never NULL for a kind below AXON_CUDA_MEMKIND_COUNT (the CUDA entry of a
+ * build without CUDA refuses to copy). */
+const struct axon_cuda_memkind_ops *axon_cuda_memkind_get(enum axon_cuda_memkind kind);
+
+#endif
