@@ -405,6 +405,10 @@ AXON_MPI_API(double, Wtick, (void));
 AXON_MPI_API(int, Get_version, (int *version, int *subversion));
 AXON_MPI_API(int, Get_library_version, (char *version, int *resultlen));
 AXON_MPI_API(int, Get_processor_name, (char *name, int *resultlen));
+AXON_MPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+AXON_MPI_API(int, Free_mem, (void *base));
+/* Accepted at every level and ignored: Axon has no profiling levels of its own. */
+AXON_MPI_API(int, Pcontrol, (const int level, ...));
 
 /* Errors */
 AXON_MPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler));
@@ -494,6 +498,9 @@ AXON_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Statu
 AXON_MPI_API(int, Cancel, (MPI_Request * request));
 AXON_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
 AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+AXON_MPI_API(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
+AXON_MPI_API(int, Status_set_elements_x, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
+AXON_MPI_API(int, Status_set_cancelled, (MPI_Status * status, int flag));
 
 /* Datatypes */
 AXON_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
