@@ -533,6 +533,13 @@ AXON_MPI_API(int, Type_create_darray,
               const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
               MPI_Datatype *newtype));
 AXON_MPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+AXON_MPI_API(int, Type_create_keyval,
+             (MPI_Type_copy_attr_function * type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn,
+              int *type_keyval, void *extra_state));
+AXON_MPI_API(int, Type_free_keyval, (int *type_keyval));
+AXON_MPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val));
+AXON_MPI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag));
+AXON_MPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
 AXON_MPI_API(int, Type_commit, (MPI_Datatype * datatype));
 AXON_MPI_API(int, Type_free, (MPI_Datatype * datatype));
 AXON_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
