@@ -418,6 +418,9 @@ AXON_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 AXON_MPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler));
 AXON_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
 AXON_MPI_API(int, Error_class, (int errorcode, int *errorclass));
+AXON_MPI_API(int, Add_error_class, (int *errorclass));
+AXON_MPI_API(int, Add_error_code, (int errorclass, int *errorcode));
+AXON_MPI_API(int, Add_error_string, (int errorcode, const char *string));
 
 /* Communicators: queries */
 AXON_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));

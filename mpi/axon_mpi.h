@@ -158,6 +158,13 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
 /* The name ("MPI_ERR_COMM") and the description of an error class, or NULL if it is not one. */
 const char *axon_mpi_error_class_name(int errclass);
 const char *axon_mpi_error_class_text(int errclass);
+/* Codes and classes the program added (axon_mpi_error_add.c): false if code is not one; else its class
+ * and a name for messages. */
+bool axon_mpi_error_dynamic(int code, int *errclass, const char **name);
+/* Its MPI_Add_error_string text ("" if none), cut to size. */
+void axon_mpi_error_dynamic_text(int code, char *out, size_t size);
+/* The value of the MPI_LASTUSEDCODE attribute (axon_mpi_comm_attr.c). */
+void axon_mpi_attr_lastusedcode_set(int code);
 
 /* The check that every function taking a communicator starts with. */
 #define AXON_MPI_COMM_CHECK(func, handle, comm_var)                                                 \

@@ -20,6 +20,11 @@ static int axon_attr_io = MPI_ANY_SOURCE; /* every process can do I/O */
 static int axon_attr_wtime_is_global = 0;
 static int axon_attr_universe_size, axon_attr_appnum, axon_attr_lastusedcode = MPI_ERR_LASTCODE;
 
+void axon_mpi_attr_lastusedcode_set(int code)
+{
+    __atomic_store_n(&axon_attr_lastusedcode, code, __ATOMIC_RELEASE);
+}
+
 static bool axon_attr_is_predefined(int keyval)
 {
     return keyval == MPI_TAG_UB || keyval == MPI_HOST || keyval == MPI_IO || keyval == MPI_WTIME_IS_GLOBAL ||
