@@ -346,6 +346,9 @@ typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int keyval, void 
                                          void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val,
                                            void *extra_state);
+typedef int(MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int(MPI_Grequest_free_function)(void *extra_state);
+typedef int(MPI_Grequest_cancel_function)(void *extra_state, int complete);
 typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
 typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
 
@@ -504,6 +507,10 @@ AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, i
 AXON_MPI_API(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
 AXON_MPI_API(int, Status_set_elements_x, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
 AXON_MPI_API(int, Status_set_cancelled, (MPI_Status * status, int flag));
+AXON_MPI_API(int, Grequest_start,
+             (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function *free_fn,
+              MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request));
+AXON_MPI_API(int, Grequest_complete, (MPI_Request request));
 
 /* Datatypes */
 AXON_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));

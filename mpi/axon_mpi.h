@@ -134,6 +134,14 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req);
  * Returns the request's error. */
 int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
 
+/* Generalized requests (axon_mpi_grequest.c), kind AXON_REQUEST_USER: a completion call's end (query_fn
+ * fills status, free_fn runs, the request is freed and *handle nulled); MPI_Request_get_status's query;
+ * MPI_Request_free (free_fn); MPI_Cancel (cancel_fn). Each returns the class a callback returned. */
+int axon_mpi_grequest_finish(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
+int axon_mpi_grequest_status(struct axon_request *req, MPI_Status *status);
+int axon_mpi_grequest_free(struct axon_request *req);
+int axon_mpi_grequest_cancel(struct axon_request *req);
+
 /* ---- topologies (axon_mpi_topo_*.c) -------------------------------------------------------------- */
 
 /* Fills the zero entries of dims with a balanced factorization (MPI_Dims_create); an error class. */
