@@ -450,6 +450,12 @@ AXON_MPI_API(int, Irecv,
 AXON_MPI_API(int, Sendrecv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Isendrecv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Isendrecv_replace,
+             (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+              MPI_Comm comm, MPI_Request *request));
 AXON_MPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
 AXON_MPI_API(int, Ibsend,
              (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
@@ -581,6 +587,7 @@ AXON_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 /* Communicators, groups, attributes and info objects */
 AXON_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+AXON_MPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request));
 AXON_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
@@ -625,6 +632,7 @@ AXON_MPI_API(int, Info_create, (MPI_Info * info));
 AXON_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
 AXON_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
 AXON_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
+AXON_MPI_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag));
 AXON_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 AXON_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 AXON_MPI_API(int, Info_delete, (MPI_Info info, const char *key));
