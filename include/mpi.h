@@ -825,7 +825,17 @@ AXON_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
 AXON_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
 AXON_MPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest));
 AXON_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+AXON_MPI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank));
 AXON_MPI_API(int, Topo_test, (MPI_Comm comm, int *status));
+
+/* Graphs (MPI-1's: every process knows the whole graph) */
+AXON_MPI_API(int, Graph_create,
+             (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph));
+AXON_MPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+AXON_MPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]));
+AXON_MPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors));
+AXON_MPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]));
+AXON_MPI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank));
 
 /* Distributed graphs. MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are addresses, as in MPICH: the library
  * exports the two pointers under these names, so programs built with either header agree on them. */
