@@ -346,6 +346,9 @@ typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int keyval, void 
                                          void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val,
                                            void *extra_state);
+typedef int(MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int(MPI_Grequest_free_function)(void *extra_state);
+typedef int(MPI_Grequest_cancel_function)(void *extra_state, int complete);
 typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
 typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
 
@@ -405,6 +408,10 @@ AXON_MPI_API(double, Wtick, (void));
 AXON_MPI_API(int, Get_version, (int *version, int *subversion));
 AXON_MPI_API(int, Get_library_version, (char *version, int *resultlen));
 AXON_MPI_API(int, Get_processor_name, (char *name, int *resultlen));
+AXON_MPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+AXON_MPI_API(int, Free_mem, (void *base));
+/* Accepted at every level and ignored: Axon has no profiling levels of its own. */
+AXON_MPI_API(int, Pcontrol, (const int level, ...));
 
 /* Errors */
 AXON_MPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler));
@@ -414,6 +421,9 @@ AXON_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 AXON_MPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler));
 AXON_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
 AXON_MPI_API(int, Error_class, (int errorcode, int *errorclass));
+AXON_MPI_API(int, Add_error_class, (int *errorclass));
+AXON_MPI_API(int, Add_error_code, (int errorclass, int *errorcode));
+AXON_MPI_API(int, Add_error_string, (int errorcode, const char *string));
 
 /* Communicators: queries */
 AXON_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
@@ -440,6 +450,12 @@ AXON_MPI_API(int, Irecv,
 AXON_MPI_API(int, Sendrecv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Isendrecv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Isendrecv_replace,
+             (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+              MPI_Comm comm, MPI_Request *request));
 AXON_MPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
 AXON_MPI_API(int, Ibsend,
              (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
@@ -494,6 +510,13 @@ AXON_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Statu
 AXON_MPI_API(int, Cancel, (MPI_Request * request));
 AXON_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
 AXON_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+AXON_MPI_API(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
+AXON_MPI_API(int, Status_set_elements_x, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
+AXON_MPI_API(int, Status_set_cancelled, (MPI_Status * status, int flag));
+AXON_MPI_API(int, Grequest_start,
+             (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function *free_fn,
+              MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request));
+AXON_MPI_API(int, Grequest_complete, (MPI_Request request));
 
 /* Datatypes */
 AXON_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
@@ -518,6 +541,21 @@ AXON_MPI_API(int, Type_create_struct,
               const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
 AXON_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
 AXON_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_subarray,
+             (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[],
+              int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_darray,
+             (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+              const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+              MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
+AXON_MPI_API(int, Type_create_keyval,
+             (MPI_Type_copy_attr_function * type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn,
+              int *type_keyval, void *extra_state));
+AXON_MPI_API(int, Type_free_keyval, (int *type_keyval));
+AXON_MPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val));
+AXON_MPI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag));
+AXON_MPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
 AXON_MPI_API(int, Type_commit, (MPI_Datatype * datatype));
 AXON_MPI_API(int, Type_free, (MPI_Datatype * datatype));
 AXON_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
@@ -549,6 +587,7 @@ AXON_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 /* Communicators, groups, attributes and info objects */
 AXON_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+AXON_MPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request));
 AXON_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
 AXON_MPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
@@ -593,6 +632,7 @@ AXON_MPI_API(int, Info_create, (MPI_Info * info));
 AXON_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
 AXON_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
 AXON_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
+AXON_MPI_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag));
 AXON_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 AXON_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 AXON_MPI_API(int, Info_delete, (MPI_Info info, const char *key));
@@ -785,7 +825,17 @@ AXON_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
 AXON_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
 AXON_MPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest));
 AXON_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+AXON_MPI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank));
 AXON_MPI_API(int, Topo_test, (MPI_Comm comm, int *status));
+
+/* Graphs (MPI-1's: every process knows the whole graph) */
+AXON_MPI_API(int, Graph_create,
+             (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph));
+AXON_MPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+AXON_MPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]));
+AXON_MPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors));
+AXON_MPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]));
+AXON_MPI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank));
 
 /* Distributed graphs. MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are addresses, as in MPICH: the library
  * exports the two pointers under these names, so programs built with either header agree on them. */

@@ -134,6 +134,14 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req);
  * Returns the request's error. */
 int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
 
+/* Generalized requests (axon_mpi_grequest.c), kind AXON_REQUEST_USER: a completion call's end (query_fn
+ * fills status, free_fn runs, the request is freed and *handle nulled); MPI_Request_get_status's query;
+ * MPI_Request_free (free_fn); MPI_Cancel (cancel_fn). Each returns the class a callback returned. */
+int axon_mpi_grequest_finish(MPI_Request *handle, struct axon_request *req, MPI_Status *status);
+int axon_mpi_grequest_status(struct axon_request *req, MPI_Status *status);
+int axon_mpi_grequest_free(struct axon_request *req);
+int axon_mpi_grequest_cancel(struct axon_request *req);
+
 /* ---- topologies (axon_mpi_topo_*.c) -------------------------------------------------------------- */
 
 /* Fills the zero entries of dims with a balanced factorization (MPI_Dims_create); an error class. */
@@ -158,6 +166,13 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
 /* The name ("MPI_ERR_COMM") and the description of an error class, or NULL if it is not one. */
 const char *axon_mpi_error_class_name(int errclass);
 const char *axon_mpi_error_class_text(int errclass);
+/* Codes and classes the program added (axon_mpi_error_add.c): false if code is not one; else its class
+ * and a name for messages. */
+bool axon_mpi_error_dynamic(int code, int *errclass, const char **name);
+/* Its MPI_Add_error_string text ("" if none), cut to size. */
+void axon_mpi_error_dynamic_text(int code, char *out, size_t size);
+/* The value of the MPI_LASTUSEDCODE attribute (axon_mpi_comm_attr.c). */
+void axon_mpi_attr_lastusedcode_set(int code);
 
 /* The check that every function taking a communicator starts with. */
 #define AXON_MPI_COMM_CHECK(func, handle, comm_var)                                                 \

@@ -190,7 +190,33 @@ bool axon_comm_is_predefined(const struct axon_comm *c);
 int axon_comm_split_inter(const char *func, struct axon_comm *c, int color, int key, MPI_Comm *newcomm);
 int axon_comm_create_inter(const char *func, struct axon_comm *c, struct axon_group *g, MPI_Comm *newcomm);
 
-/* ---- attributes (axon_mpi_comm_attr.c) ----------------------------------------------------------- */
+/* ---- attribute machinery (axon_mpi_attr.c), shared by communicators and datatypes -------------- */
+
+/* The object kinds of keyvals, as MPICH encodes them in bits 22-25 of a keyval handle. */
+enum axon_attr_kind { AXON_ATTR_COMM = 1, AXON_ATTR_TYPE = 3 };
+/* MPI_Comm_copy_attr_function and MPI_Type_copy_attr_function are the same C type (handles are ints),
+ * and so are the delete functions. */
+typedef int axon_attr_copy_fn(int object, int keyval, void *extra_state, void *in, void *out, int *flag);
+typedef int axon_attr_delete_fn(int object, int keyval, void *value, void *extra_state);
+
+/* Each returns MPI_SUCCESS, MPI_ERR_KEYVAL (not a live keyval of that kind), MPI_ERR_NO_MEM, or the class
+ * a callback returned. object is the handle the callbacks get; list is the object's attribute list. */
+int axon_attr_keyval_create(enum axon_attr_kind kind, axon_attr_copy_fn *copy, axon_attr_delete_fn *del,
+                            void *extra_state, int *handle);
+int axon_attr_keyval_free(enum axon_attr_kind kind, int handle);
+int axon_attr_set(enum axon_attr_kind kind, struct axon_attr **list, int object, int keyval, void *value);
+int axon_attr_get(enum axon_attr_kind kind, struct axon_attr **list, int keyval, void **value, int *flag);
+int axon_attr_delete(enum axon_attr_kind kind, struct axon_attr **list, int object, int keyval);
+/* A duplication's copy callbacks: from one list onto another. */
+int axon_attr_copy_all(struct axon_attr **from, int old_object, struct axon_attr **to);
+/* A free's delete callbacks, newest attribute first; stops at a failing one and returns its class. */
+int axon_attr_delete_all(struct axon_attr **list, int object);
+/* Frees the records without callbacks. */
+void axon_attr_drop(struct axon_attr **list);
+bool axon_attr_any(struct axon_attr **list);
+void axon_attr_table_finalize(void);
+
+/* ---- communicator attributes (axon_mpi_comm_attr.c) ------------------------------------------------ */
 
 /* MPI_Comm_dup's copy callbacks: from old onto new. MPI_SUCCESS or the class a callback returned. */
 int axon_comm_attr_copy(struct axon_comm *old, struct axon_comm *new_comm);
@@ -198,7 +224,6 @@ int axon_comm_attr_copy(struct axon_comm *old, struct axon_comm *new_comm);
 int axon_comm_attr_delete_all(struct axon_comm *c);
 /* Frees the attribute records without callbacks (finalize, failed creations). */
 void axon_comm_attr_drop(struct axon_comm *c);
-void axon_mpi_keyval_table_finalize(void);
 
 /* ---- info objects (axon_mpi_info.c) -------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* Making and freeing intracommunicators, and the calls that describe one: MPI_Comm_dup (also of an
- * intercommunicator), _idup, _dup_with_info, _split, _split_type, _create, _create_group, _free,
+ * intercommunicator), _idup, _dup_with_info, _idup_with_info, _split, _split_type, _create, _create_group, _free,
  * _compare, _group, _set_name, _get_name, _set_info and _get_info. Each creation agrees on a context id
  * over the parent (axon_mpi_comm_context.c), through the parent's internal context, then builds the
  * object (axon_mpi_comm_table.c). A new communicator inherits its parent's error handler and info hints;
@@ -75,6 +75,21 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return axon_comm_dup_common(func, c, newcomm);
 }
 
+/* A duplicate whose hints are info's (checked), replacing the parent's. */
+static int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI_Comm *newcomm)
+{
+    int rc = axon_comm_dup_common(func, c, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct axon_comm *n = axon_mpi_comm_get(*newcomm);
+    if (n->info != MPI_INFO_NULL)
+        axon_mpi_info_release(n->info);
+    n->info = MPI_INFO_NULL;
+    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
+        n->info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
 AXON_MPI_WEAK(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
@@ -86,17 +101,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
         return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
-    int rc = axon_comm_dup_common(func, c, newcomm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* The hints given replace the parent's. */
-    struct axon_comm *n = axon_mpi_comm_get(*newcomm);
-    if (n->info != MPI_INFO_NULL)
-        axon_mpi_info_release(n->info);
-    n->info = MPI_INFO_NULL;
-    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
-        n->info = MPI_INFO_NULL;
-    return MPI_SUCCESS;
+    return axon_comm_dup_info(func, c, info, newcomm);
 }
 
 AXON_MPI_WEAK(Comm_idup)
@@ -116,6 +121,31 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "out of requests");
     rc = axon_comm_dup_common(func, c, newcomm);
+    if (rc != MPI_SUCCESS) {
+        axon_request_free(req);
+        return rc;
+    }
+    *request = axon_mpi_request_handle(req);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    static const char func[] = "MPI_Comm_idup_with_info";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    if (!newcomm || !request)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm or request is a NULL pointer");
+    if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    /* Done at once, as MPI_Comm_idup is. */
+    struct axon_request *req;
+    int rc = axon_request_alloc_complete(AXON_REQUEST_DONE, &req);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "out of requests");
+    rc = axon_comm_dup_info(func, c, info, newcomm);
     if (rc != MPI_SUCCESS) {
         axon_request_free(req);
         return rc;

@@ -315,6 +315,5 @@ void axon_mpi_comm_table_finalize(void)
         c->group = NULL;
     }
     axon_mpi_group_table_finalize();
-    axon_mpi_keyval_table_finalize();
     axon_mpi_info_table_finalize();
 }

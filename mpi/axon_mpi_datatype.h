@@ -9,6 +9,8 @@
 
 #include "mpi/axon_mpi.h"
 
+struct axon_attr;
+
 #define AXON_DATATYPE_DIRECT 0x8c000000u
 #define AXON_DATATYPE_HANDLE_MASK 0xfc000000u
 #define AXON_DATATYPE_INDEX_MASK 0x03ffffffu
@@ -50,6 +52,7 @@ struct axon_datatype {
     MPI_Aint *addrs;
     MPI_Datatype *types;             /* derived ones are retained */
     char name[MPI_MAX_OBJECT_NAME];  /* read and written under the table's name lock */
+    struct axon_attr *attrs;         /* cached attributes (mpi/axon_mpi_type_attr.c) */
 };
 
 /* ---- predefined types (axon_mpi_datatype_builtin.c) ---------------------------------------------- */
@@ -95,9 +98,19 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
 /* References on a type handle; no-ops for predefined types. */
 void axon_mpi_datatype_retain(MPI_Datatype handle);
 void axon_mpi_datatype_release(MPI_Datatype handle);
+/* The attribute list of any valid type (predefined types keep theirs in a table of the library), or
+ * NULL. Guarded by the attribute machinery's lock (mpi/axon_mpi_attr.c). */
+struct axon_attr **axon_mpi_datatype_attrs(MPI_Datatype handle);
 /* Names: the user's name, or the standard one for predefined types; "" for unnamed derived types. */
 void axon_mpi_datatype_name_get(MPI_Datatype handle, char name[MPI_MAX_OBJECT_NAME]);
 int axon_mpi_datatype_name_set(MPI_Datatype handle, const char *name);
+
+/* ---- attributes (axon_mpi_type_attr.c) ------------------------------------------------------------ */
+
+/* MPI_Type_dup's copy callbacks, from old onto its copy; MPI_SUCCESS or the class a callback returned. */
+int axon_mpi_type_attr_copy(MPI_Datatype old, MPI_Datatype copy);
+/* The delete callbacks of a type whose last reference goes (newest first); stops at a failing one. */
+int axon_mpi_type_attr_delete_all(MPI_Datatype handle);
 
 /* ---- building types (axon_mpi_datatype_create.c): pure computations on descriptions -------------- */
 

@@ -1,5 +1,6 @@
 /* The datatype constructors: MPI_Type_contiguous, _vector, _create_hvector, _indexed, _create_hindexed,
- * _create_indexed_block, _create_hindexed_block, _create_struct, _create_resized and MPI_Type_dup.
+ * _create_indexed_block, _create_hindexed_block, _create_struct, _create_resized and MPI_Type_dup (whose
+ * attribute copy callbacks are run by mpi/axon_mpi_type_attr.c).
  *
  * Each one describes the new type from its old types' descriptions with the pure functions at the top
  * (size, bounds with the standard's rules, alignment, data layout, contiguity), then registers it with
@@ -528,5 +529,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     struct axon_datatype *orig = axon_mpi_datatype_lookup(oldtype), *copy = axon_mpi_datatype_lookup(*newtype);
     bool committed = !orig || atomic_load_explicit(&orig->committed, memory_order_acquire);
     atomic_store_explicit(&copy->committed, committed, memory_order_release);
+    /* The attributes' copy callbacks (MPI 3.1 section 6.7.4); a failing one fails the dup. */
+    rc = axon_mpi_type_attr_copy(oldtype, *newtype);
+    if (rc != MPI_SUCCESS) {
+        axon_mpi_datatype_release(*newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        return axon_mpi_error(NULL, func, rc, "an attribute copy callback returned %d", rc);
+    }
     return MPI_SUCCESS;
 }

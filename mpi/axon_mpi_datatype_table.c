@@ -8,6 +8,7 @@
  * loop keeps small handles. The pool's own mutex makes creation and destruction safe from many threads;
  * names, which a user may set while another thread reads them, have a lock of their own. */
 #include "mpi/axon_mpi_datatype.h"
+#include "mpi/axon_mpi_comm.h"
 
 #include "runtime/axon_runtime_pool.h"
 
@@ -20,6 +21,8 @@ static bool axon_datatype_pool_ready;
 /* Names given to predefined types with MPI_Type_set_name, by builtin low byte (0-255) or pair (256+). */
 #define AXON_PREDEFINED_SLOTS (256 + AXON_DATATYPE_NPAIRS)
 static char *axon_predefined_names[AXON_PREDEFINED_SLOTS];
+/* And their attributes. */
+static struct axon_attr *axon_predefined_attrs[AXON_PREDEFINED_SLOTS];
 static pthread_mutex_t axon_datatype_name_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int axon_mpi_datatype_table_init(void)
@@ -41,6 +44,7 @@ void axon_mpi_datatype_table_finalize(void)
         if (!t)
             continue;
         axon_dloop_release(t->desc.loop);
+        axon_attr_drop(&t->attrs);
         free(t->ints);
         free(t->addrs);
         free(t->types);
@@ -50,6 +54,7 @@ void axon_mpi_datatype_table_finalize(void)
     for (int i = 0; i < AXON_PREDEFINED_SLOTS; i++) {
         free(axon_predefined_names[i]);
         axon_predefined_names[i] = NULL;
+        axon_attr_drop(&axon_predefined_attrs[i]);
     }
 }
 
@@ -147,6 +152,7 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
         .loop = desc->contig ? NULL : desc->loop,
     };
     axon_datatype_basic(ntypes, types, &t->layout);
+    t->attrs = NULL;
     t->combiner = combiner;
     t->nints = nints;
     t->naddrs = naddrs;
@@ -170,6 +176,12 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
 
 static void axon_datatype_destroy(struct axon_datatype *t)
 {
+    /* The last reference went elsewhere than MPI_Type_free (a type built on this one was freed): the
+     * delete callbacks run now, with nobody left to hear of a failure. */
+    if (axon_attr_any(&t->attrs)) {
+        axon_mpi_type_attr_delete_all(t->handle);
+        axon_attr_drop(&t->attrs);
+    }
     /* Pending communications keep the layout alive through their own reference. */
     axon_dloop_release(t->desc.loop);
     for (int i = 0; i < t->ntypes; i++)
@@ -194,13 +206,24 @@ void axon_mpi_datatype_release(MPI_Datatype handle)
         axon_datatype_destroy(t);
 }
 
-/* ---- names ---------------------------------------------------------------------------------------- */
+/* ---- names and attributes ------------------------------------------------------------------------- */
 
 static int axon_predefined_slot(MPI_Datatype handle)
 {
     if (axon_mpi_datatype_is_pair(handle))
         return 256 + (int)((unsigned)handle & AXON_DATATYPE_INDEX_MASK);
     return (int)((unsigned)handle & 0xffu);
+}
+
+struct axon_attr **axon_mpi_datatype_attrs(MPI_Datatype handle)
+{
+    if (axon_mpi_datatype_is_predefined(handle)) {
+        struct axon_dtype_desc d;
+        return axon_mpi_datatype_predefined_desc(handle, &d) ? &axon_predefined_attrs[axon_predefined_slot(handle)]
+                                                             : NULL;
+    }
+    struct axon_datatype *t = axon_mpi_datatype_lookup(handle);
+    return t ? &t->attrs : NULL;
 }
 
 void axon_mpi_datatype_name_get(MPI_Datatype handle, char name[MPI_MAX_OBJECT_NAME])
@@ -281,8 +304,16 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (axon_mpi_datatype_is_predefined(*datatype))
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "predefined datatype 0x%x cannot be freed",
                               (unsigned)*datatype);
-    if (!axon_mpi_datatype_lookup(*datatype))
+    struct axon_datatype *t = axon_mpi_datatype_lookup(*datatype);
+    if (!t)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)*datatype);
+    /* The last reference: the delete callbacks run here, so a failing one fails the call and leaves the
+     * type as it was. A type still named by others keeps its attributes until they let it go. */
+    if (atomic_load_explicit(&t->refs, memory_order_acquire) == 1 && axon_attr_any(&t->attrs)) {
+        int rc = axon_mpi_type_attr_delete_all(*datatype);
+        if (rc != MPI_SUCCESS)
+            return axon_mpi_error(NULL, func, rc, "an attribute delete callback returned %d", rc);
+    }
     axon_mpi_datatype_release(*datatype);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;

@@ -23,6 +23,8 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
         target = axon_mpi_comm_get(MPI_COMM_WORLD);
     struct axon_errhandler *eh = target ? axon_mpi_errhandler_get(target->errhandler) : NULL;
     const char *name = axon_mpi_error_class_name(errclass);
+    if (!name)
+        axon_mpi_error_dynamic(errclass, NULL, &name); /* a class or code the program added */
 
     if (eh && eh->kind == AXON_ERRHANDLER_RETURN) {
         axon_runtime_log_debug(1, "%s: %s: %s (returned)", func, name ? name : "?", detail);

@@ -1,5 +1,6 @@
 /* The error classes: their names and descriptions, and MPI_Error_string / MPI_Error_class. Axon's error
- * codes are its error classes, so a returned code compares equal to the class the standard names. */
+ * codes are its error classes, so a returned code compares equal to the class the standard names; the
+ * classes and codes a program adds (mpi/axon_mpi_error_add.c) are answered from their own table. */
 #include "mpi/axon_mpi.h"
 
 #include <stdio.h>
@@ -100,6 +101,12 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     static const char func[] = "MPI_Error_string";
     if (!string || !resultlen)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "string or resultlen is a NULL pointer");
+    if (axon_mpi_error_dynamic(errorcode, NULL, NULL)) {
+        /* The program's string, or an empty one if it gave none (the standard's answer). */
+        axon_mpi_error_dynamic_text(errorcode, string, MPI_MAX_ERROR_STRING);
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
     const char *name = axon_mpi_error_class_name(errorcode);
     if (!name)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%d is not an error code", errorcode);
@@ -114,8 +121,9 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     static const char func[] = "MPI_Error_class";
     if (!errorclass)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errorclass is a NULL pointer");
-    if (!axon_mpi_error_class_name(errorcode))
+    int cls = errorcode;
+    if (!axon_mpi_error_class_name(errorcode) && !axon_mpi_error_dynamic(errorcode, &cls, NULL))
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%d is not an error code", errorcode);
-    *errorclass = errorcode;
+    *errorclass = cls;
     return MPI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* MPI_Finalize and MPI_Finalized: stop the progress thread, shut the transport down in step with the
  * other ranks (nothing in flight is lost), leave the PMIx server, and mark the process finalized. */
 #include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
 #include "cuda_support/cuda_support.h"
@@ -29,6 +30,7 @@ int PMPI_Finalize(void)
     axon_mpi_comm_table_finalize();
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();
+    axon_attr_table_finalize(); /* after every object that may hold attributes */
     int rc = axon_ucx_finalize();
     axon_cuda_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);

@@ -342,6 +342,48 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     return MPI_SUCCESS;
 }
 
+/* MPI 4.0's replacement of MPI_Info_get and _get_valuelen in one call: *buflen is the room in value on
+ * entry (the NUL included) and the value's length plus one on return; value gets as much as fits. */
+AXON_MPI_WEAK(Info_get_string)
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    static const char func[] = "MPI_Info_get_string";
+    const char *k;
+    size_t klen;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_INFO_KEY(func, key, k, klen);
+    if (!buflen || !flag)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "buflen or flag is a NULL pointer");
+    if (*buflen < 0)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "*buflen %d is negative", *buflen);
+    if (*buflen > 0 && !value)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "value is a NULL pointer");
+    pthread_mutex_lock(&axon_info_lock);
+    struct axon_info *obj = axon_info_lookup(info);
+    int found = 0, len = 0;
+    if (obj) {
+        int i = axon_info_find(obj, k, klen);
+        if (i >= 0) {
+            size_t n = strlen(obj->items[i].value);
+            len = (int)n;
+            if (*buflen > 0) {
+                if (n > (size_t)*buflen - 1)
+                    n = (size_t)*buflen - 1;
+                memcpy(value, obj->items[i].value, n);
+                value[n] = '\0';
+            }
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&axon_info_lock);
+    if (!obj)
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    *flag = found;
+    if (found)
+        *buflen = len + 1;
+    return MPI_SUCCESS;
+}
+
 AXON_MPI_WEAK(Info_get_valuelen)
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {

@@ -20,12 +20,16 @@
 #include <string.h>
 
 /* The caller's neighbor lists: incoming edges' sources and outgoing edges' destinations, the caller's to
- * free. A Cartesian grid's two lists are alike. */
+ * free. A Cartesian grid's two lists are alike, and so are a graph's. */
 static int axon_neighbor_lists(const char *func, struct axon_comm *c, MPI_Comm comm, int *indegree, int **sources,
                                int *outdegree, int **destinations, bool *cart)
 {
     int n, *ranks;
     int rc = axon_topo_cart_neighbors(comm, c->rank, &n, &ranks);
+    bool is_cart = rc == MPI_SUCCESS;
+    /* A graph's neighbors are one list both ways too, paired by posting order as a distributed graph's. */
+    if (rc == MPI_ERR_TOPOLOGY)
+        rc = axon_topo_graph_neighbors(comm, c->rank, &n, &ranks);
     if (rc == MPI_SUCCESS) {
         int *copy = malloc(sizeof(int) * (size_t)(n + 1));
         if (!copy) {
@@ -36,15 +40,14 @@ static int axon_neighbor_lists(const char *func, struct axon_comm *c, MPI_Comm c
         *indegree = *outdegree = n;
         *sources = ranks;
         *destinations = copy;
-        *cart = true;
+        *cart = is_cart;
         return MPI_SUCCESS;
     }
     if (rc != MPI_ERR_TOPOLOGY)
         return axon_mpi_error(c, func, rc, "out of memory");
     const struct axon_dist_graph *g = axon_topo_dist_graph_of(comm);
     if (!g)
-        return axon_mpi_error(c, func, MPI_ERR_TOPOLOGY,
-                              "the communicator has neither a Cartesian nor a distributed graph topology");
+        return axon_mpi_error(c, func, MPI_ERR_TOPOLOGY, "the communicator has no topology");
     int *in = malloc(sizeof(int) * (size_t)(g->indegree + 1)), *out = malloc(sizeof(int) * (size_t)(g->outdegree + 1));
     if (!in || !out) {
         free(in), free(out);

@@ -1,6 +1,7 @@
 /* Requests at the API: handles, statuses, and the completion calls (MPI_Wait, MPI_Test and their
  * -all, -any and -some forms, MPI_Request_free, MPI_Request_get_status, MPI_Cancel, MPI_Test_cancelled,
- * MPI_Get_count, MPI_Get_elements). */
+ * MPI_Get_count, MPI_Get_elements). Generalized requests take the same paths; their callbacks are run by
+ * mpi/axon_mpi_grequest.c. */
 #include "mpi/axon_mpi.h"
 #include "mpi/axon_mpi_coll.h"
 
@@ -28,6 +29,8 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req)
     if (req->kind == AXON_REQUEST_RECV && !req->cancelled) {
         int64_t capacity = req->count * req->dt.size;
         bytes = req->bytes < capacity ? req->bytes : capacity;
+    } else if (req->kind == AXON_REQUEST_COMPOSITE && !req->cancelled) {
+        bytes = req->bytes; /* its receiving child's, bounded by that child's buffer */
     }
     status->MPI_SOURCE = req->kind == AXON_REQUEST_SEND ? MPI_ANY_SOURCE : req->status.MPI_SOURCE;
     status->MPI_TAG = req->kind == AXON_REQUEST_SEND ? MPI_ANY_TAG : req->status.MPI_TAG;
@@ -37,6 +40,8 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req)
 
 int axon_mpi_request_complete(MPI_Request *handle, struct axon_request *req, MPI_Status *status)
 {
+    if (req->kind == AXON_REQUEST_USER)
+        return axon_mpi_grequest_finish(handle, req, status);
     int rc = req->status.MPI_ERROR;
     axon_mpi_status_set(status, req);
     if (req->persistent) {
@@ -359,6 +364,10 @@ int PMPI_Request_free(MPI_Request *request)
         int rc = axon_mpi_coll_persist_free(func, req);
         if (rc != MPI_SUCCESS)
             return rc;
+    } else if (req->kind == AXON_REQUEST_USER) {
+        *request = MPI_REQUEST_NULL;
+        int rc = axon_mpi_grequest_free(req);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the free_fn callback returned %d", rc);
     } else {
         axon_request_free(req);
     }
@@ -386,6 +395,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     *flag = axon_request_test(req);
+    if (*flag && req->kind == AXON_REQUEST_USER) {
+        int rc = axon_mpi_grequest_status(req, status);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the query_fn callback returned %d", rc);
+    }
     if (*flag)
         axon_mpi_status_set(status, req);
     return MPI_SUCCESS;
@@ -404,6 +417,10 @@ int PMPI_Cancel(MPI_Request *request)
         return MPI_SUCCESS; /* nothing is in flight */
     if (req->kind == AXON_REQUEST_COLL)
         return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "a nonblocking collective cannot be cancelled");
+    if (req->kind == AXON_REQUEST_USER) {
+        int rc = axon_mpi_grequest_cancel(req);
+        return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the cancel_fn callback returned %d", rc);
+    }
     return axon_pt2pt_cancel(req);
 }
 

@@ -1,6 +1,6 @@
 /* The topologies' internal header: what the neighborhood collectives (mpi/axon_mpi_neighbor.c) and
  * MPI_Topo_test ask of a communicator's topology. Each topology rides on its communicator as an
- * attribute under a keyval of the library's own (mpi/axon_mpi_topo_cart.c,
+ * attribute under a keyval of the library's own (mpi/axon_mpi_topo_cart.c, mpi/axon_mpi_topo_graph.c,
  * mpi/axon_mpi_topo_dist_graph.c). Only mpi/ includes this. */
 #ifndef AXON_MPI_TOPO_H
 #define AXON_MPI_TOPO_H
@@ -12,6 +12,11 @@
  * MPI_PROC_NULL off a non-periodic edge. MPI_SUCCESS (*ranks is the caller's to free), MPI_ERR_TOPOLOGY
  * when comm has no grid, or MPI_ERR_NO_MEM. */
 int axon_topo_cart_neighbors(MPI_Comm comm, int rank, int *count, int **ranks);
+
+/* Graph topologies (axon_mpi_topo_graph.c): whether comm has one, and the neighbors of rank in it (both
+ * directions alike, in the order of MPI_Graph_neighbors), like axon_topo_cart_neighbors. */
+bool axon_topo_is_graph(MPI_Comm comm);
+int axon_topo_graph_neighbors(MPI_Comm comm, int rank, int *count, int **ranks);
 
 /* This process's edges in a distributed graph: the sources of its incoming edges and the destinations
  * of its outgoing ones, in the order the neighborhood collectives use, with their weights (meaningful

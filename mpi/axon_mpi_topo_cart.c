@@ -362,6 +362,9 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!status)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "status is a NULL pointer");
-    *status = axon_cart_of(comm) ? MPI_CART : axon_topo_dist_graph_of(comm) ? MPI_DIST_GRAPH : MPI_UNDEFINED;
+    *status = axon_cart_of(comm)              ? MPI_CART
+              : axon_topo_is_graph(comm)        ? MPI_GRAPH
+              : axon_topo_dist_graph_of(comm)   ? MPI_DIST_GRAPH
+                                                : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }

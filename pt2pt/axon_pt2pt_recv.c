@@ -155,6 +155,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->cancelled = false;
     req->async_counted = false; /* the caller waits: the progress thread need not hurry */
     req->user_freed = false;
+    req->parent = NULL;
     req->persistent = false;
     req->cursor_live = false;
     req->ucx_request = NULL;

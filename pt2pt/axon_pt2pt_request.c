@@ -6,8 +6,11 @@
 #include "ucx_glue/ucx_glue.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 static struct axon_pool axon_request_pool;
+
+static void axon_request_child_done(struct axon_request *child);
 
 int axon_pt2pt_request_pool_init(void)
 {
@@ -152,6 +155,55 @@ void axon_request_coll_complete(struct axon_request *req, int err)
     axon_pt2pt_request_event(req);
 }
 
+int axon_request_alloc_user(void *upper, struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_USER, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->upper = upper;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    atomic_store_explicit(&req->complete, 0, memory_order_release);
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
+void axon_request_user_complete(struct axon_request *req)
+{
+    axon_ucx_lock();
+    axon_pt2pt_request_event(req);
+    axon_ucx_unlock();
+}
+
+int axon_request_composite(struct axon_request **children, int n, int status_child, void *scratch,
+                           struct axon_request **reqp)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_request_alloc(AXON_REQUEST_COMPOSITE, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    req->scratch = scratch;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    atomic_store_explicit(&req->complete, 0, memory_order_release);
+    /* One count per child and one for this setup, so the composite cannot complete before every child
+     * is attached; children that completed already count down at once. */
+    req->pending = n + 1;
+    axon_ucx_lock();
+    for (int i = 0; i < n; i++) {
+        struct axon_request *c = children[i];
+        c->parent = req;
+        c->parent_status = i == status_child;
+        if (atomic_load_explicit(&c->complete, memory_order_acquire))
+            axon_request_child_done(c);
+    }
+    axon_pt2pt_request_event(req);
+    axon_ucx_unlock();
+    *reqp = req;
+    return MPI_SUCCESS;
+}
+
 struct axon_request *axon_request_get(uint32_t index)
 {
     return axon_runtime_pool_get(&axon_request_pool, index);
@@ -172,7 +224,31 @@ static void axon_request_release(struct axon_request *req)
         axon_dloop_release((struct axon_dloop *)req->dt.loop);
         req->dt.loop = NULL;
     }
+    free(req->scratch);
+    req->scratch = NULL;
     axon_runtime_pool_free(&axon_request_pool, req->index);
+}
+
+/* Under the transport lock: a composite's child has completed; it passes its status (if it is the one
+ * the composite reports) and its error on, goes back to the pool, and counts down its parent. */
+static void axon_request_child_done(struct axon_request *child)
+{
+    struct axon_request *parent = child->parent;
+    child->parent = NULL;
+    if (child->parent_status) {
+        parent->status.MPI_SOURCE = child->status.MPI_SOURCE;
+        parent->status.MPI_TAG = child->status.MPI_TAG;
+        parent->cancelled = child->cancelled;
+        parent->bytes = 0;
+        if (child->kind == AXON_REQUEST_RECV && !child->cancelled) {
+            int64_t capacity = child->count * child->dt.size;
+            parent->bytes = child->bytes < capacity ? child->bytes : capacity;
+        }
+    }
+    if (child->status.MPI_ERROR != MPI_SUCCESS && parent->status.MPI_ERROR == MPI_SUCCESS)
+        parent->status.MPI_ERROR = child->status.MPI_ERROR;
+    axon_request_release(child);
+    axon_pt2pt_request_event(parent);
 }
 
 void axon_pt2pt_request_event(struct axon_request *req)
@@ -180,6 +256,10 @@ void axon_pt2pt_request_event(struct axon_request *req)
     if (--req->pending > 0)
         return;
     axon_pt2pt_async_end(req);
+    if (req->parent) {
+        axon_request_child_done(req);
+        return;
+    }
     if (req->user_freed) {
         axon_request_release(req);
         return;

@@ -47,6 +47,8 @@ enum axon_request_kind {
     AXON_REQUEST_RECV,
     AXON_REQUEST_DONE,       /* born complete (MPI_PROC_NULL) */
     AXON_REQUEST_COLL,       /* a collective: its schedule (coll/) completes it */
+    AXON_REQUEST_USER,       /* completed by the MPI layer (a generalized request: MPI_Grequest_complete) */
+    AXON_REQUEST_COMPOSITE,  /* completes when its children do (MPI_Isendrecv); the status is one child's */
 };
 
 /* BUFFERED only marks persistent buffered sends: the MPI layer copies their data into the attached
@@ -79,7 +81,11 @@ struct axon_request {
     struct axon_dtype_layout dt;
     bool cursor_live;          /* cursor below is set */
 
-    void *upper;               /* a persistent collective: the MPI layer's record of the call (its plan) */
+    void *upper;               /* a persistent collective: the MPI layer's record of the call (its plan);
+                                * a generalized request: its callbacks */
+    struct axon_request *parent; /* a composite's child: the composite to tell when it completes */
+    bool parent_status;        /* ... and its status is the one the composite reports */
+    void *scratch;             /* freed with the request (MPI_Isendrecv_replace's copy of the message) */
 
     struct axon_match_entry match;   /* a posted receive */
     void *ucx_request;
@@ -142,6 +148,16 @@ void axon_request_coll_complete(struct axon_request *req, int err);
 int axon_request_alloc_coll_persistent(struct axon_pt2pt_comm *comm, void *upper, struct axon_request **req);
 /* Makes it ready for its next run (active, not complete, a fresh status) before its schedule starts. */
 void axon_request_coll_restart(struct axon_request *req);
+/* A request the MPI layer completes (generalized requests), holding upper; not complete until
+ * axon_request_user_complete, which may come from any thread. */
+int axon_request_alloc_user(void *upper, struct axon_request **req);
+void axon_request_user_complete(struct axon_request *req);
+/* A request that completes when all n children do, which it takes over (they go back to the pool as they
+ * complete; the caller must not touch them again). Its status is that of children[status_child] (source,
+ * tag, received bytes, cancelled), its error the first child's error; scratch (may be NULL) is freed with
+ * it. */
+int axon_request_composite(struct axon_request **children, int n, int status_child, void *scratch,
+                           struct axon_request **req);
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
 bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */

@@ -1,7 +1,7 @@
 /* Info objects: set, get (flag 0 for a missing key, values cut to valuelen), get_valuelen, nkeys and
  * nthkey in the order keys were set, overwrite, delete, dup (a deep copy), free, MPI_INFO_ENV, the
- * key and value limits, communicators' hints (MPI_Comm_set_info, _get_info, _dup_with_info), and error
- * classes under MPI_ERRORS_RETURN. Prints "rank R: ok" when everything holds. */
+ * key and value limits, MPI_Info_get_string, communicators' hints (MPI_Comm_set_info, _get_info,
+ * _dup_with_info, _idup_with_info), and error classes under MPI_ERRORS_RETURN. Prints "rank R: ok" when everything holds. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +125,50 @@ int main(int argc, char **argv)
     MPI_Info_free(&used);
     MPI_Comm_free(&c2);
     MPI_Comm_free(&c);
+
+    /* MPI_Info_get_string: the length plus one comes back, the value as far as it fits. */
+    char small[4];
+    MPI_Info_set(info, "gamma", "abcdefg");
+    len = 0;
+    EXPECT(MPI_Info_get_string(info, "gamma", &len, NULL, &flag) == MPI_SUCCESS && flag == 1 && len == 8);
+    len = (int)sizeof(small);
+    EXPECT(MPI_Info_get_string(info, "gamma", &len, small, &flag) == MPI_SUCCESS && flag == 1 && len == 8 &&
+           strcmp(small, "abc") == 0);
+    len = (int)sizeof(value);
+    EXPECT(MPI_Info_get_string(info, "gamma", &len, value, &flag) == MPI_SUCCESS && strcmp(value, "abcdefg") == 0);
+    len = 5;
+    EXPECT(MPI_Info_get_string(info, "nope", &len, small, &flag) == MPI_SUCCESS && flag == 0 && len == 5);
+    MPI_Error_class(MPI_Info_get_string(info, "gamma", NULL, small, &flag), &cls);
+    EXPECT(cls == MPI_ERR_ARG);
+    MPI_Error_class(MPI_Info_get_string(info, "", &len, small, &flag), &cls);
+    EXPECT(cls == MPI_ERR_INFO_KEY);
+    MPI_Error_class(MPI_Info_get_string((MPI_Info)0x9c00fff0, "gamma", &len, small, &flag), &cls);
+    EXPECT(cls == MPI_ERR_INFO);
+
+    /* MPI_Comm_idup_with_info: the new communicator works and has the hints given. */
+    MPI_Comm c3;
+    MPI_Request req;
+    MPI_Info hints;
+    MPI_Info_create(&hints);
+    MPI_Info_set(hints, "idup_hint", "yes");
+    EXPECT(MPI_Comm_idup_with_info(MPI_COMM_WORLD, hints, &c3, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS && req == MPI_REQUEST_NULL);
+    MPI_Info_free(&hints);
+    MPI_Comm_get_info(c3, &used);
+    EXPECT(MPI_Info_get(used, "idup_hint", MPI_MAX_INFO_VAL, value, &flag) == MPI_SUCCESS && flag &&
+           strcmp(value, "yes") == 0);
+    MPI_Info_free(&used);
+    int one = 1, sum = 0, wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c3);
+    EXPECT(sum == wsize);
+    MPI_Comm_free(&c3);
+    MPI_Error_class(MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)0x9c00fff0, &c3, &req), &cls);
+    EXPECT(cls == MPI_ERR_INFO);
+    MPI_Error_class(MPI_Comm_idup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, &c3, &req), &cls);
+    EXPECT(cls == MPI_ERR_COMM);
+    MPI_Error_class(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &c3, NULL), &cls);
+    EXPECT(cls == MPI_ERR_ARG);
 
     EXPECT(MPI_Info_free(&info) == MPI_SUCCESS && info == MPI_INFO_NULL);
     EXPECT(MPI_Info_free(&copy) == MPI_SUCCESS && copy == MPI_INFO_NULL);

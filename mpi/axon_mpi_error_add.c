@@ -1,0 +1,147 @@
+/* Error classes, codes and strings that the program adds: MPI_Add_error_class, MPI_Add_error_code and
+ * MPI_Add_error_string, and what MPI_Error_class, MPI_Error_string and the error handlers learn of
+ * them.
+ *
+ * The predefined codes are the classes 0..MPI_ERR_LASTCODE, so added ones take the values above it,
+ * MPI_ERR_LASTCODE + 1 + n for the n-th added class or code alike (each remembers its class; a class is
+ * its own), and the MPI_LASTUSEDCODE attribute follows the last one handed out. Entries live in chunks
+ * that never move, so a lookup reads them without the lock once their slot is published; a string
+ * may be replaced while another thread reads it, so strings are read and written under the lock. */
+#include "mpi/axon_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AXON_DYN_FIRST (MPI_ERR_LASTCODE + 1)
+#define AXON_DYN_CHUNK 256
+#define AXON_DYN_CHUNKS 256 /* up to 65536 added classes and codes */
+
+struct axon_dyn_error {
+    int errclass;   /* the class of a code; a class's own value */
+    char name[48];  /* for messages: "user error class 0x40000002" */
+    char *text;     /* MPI_Add_error_string's, or NULL */
+};
+
+static pthread_mutex_t axon_dyn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct axon_dyn_error *_Atomic axon_dyn_chunks[AXON_DYN_CHUNKS];
+static atomic_int axon_dyn_count; /* published entries */
+
+static struct axon_dyn_error *axon_dyn_get(int code)
+{
+    if (code < AXON_DYN_FIRST)
+        return NULL;
+    int i = code - AXON_DYN_FIRST;
+    if (i >= atomic_load_explicit(&axon_dyn_count, memory_order_acquire))
+        return NULL;
+    struct axon_dyn_error *chunk = atomic_load_explicit(&axon_dyn_chunks[i / AXON_DYN_CHUNK], memory_order_acquire);
+    return chunk ? &chunk[i % AXON_DYN_CHUNK] : NULL;
+}
+
+bool axon_mpi_error_dynamic(int code, int *errclass, const char **name)
+{
+    struct axon_dyn_error *e = axon_dyn_get(code);
+    if (!e)
+        return false;
+    if (errclass)
+        *errclass = e->errclass;
+    if (name)
+        *name = e->name;
+    return true;
+}
+
+void axon_mpi_error_dynamic_text(int code, char *out, size_t size)
+{
+    struct axon_dyn_error *e = axon_dyn_get(code);
+    pthread_mutex_lock(&axon_dyn_lock);
+    snprintf(out, size, "%s", e && e->text ? e->text : "");
+    pthread_mutex_unlock(&axon_dyn_lock);
+}
+
+/* A new entry of class errclass (-1: a new class); an error class. */
+static int axon_dyn_add(int errclass, int *code)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&axon_dyn_lock);
+    int i = atomic_load_explicit(&axon_dyn_count, memory_order_relaxed);
+    struct axon_dyn_error *chunk = NULL;
+    if (i >= AXON_DYN_CHUNK * AXON_DYN_CHUNKS) {
+        rc = MPI_ERR_INTERN;
+    } else {
+        chunk = atomic_load_explicit(&axon_dyn_chunks[i / AXON_DYN_CHUNK], memory_order_relaxed);
+        if (!chunk) {
+            chunk = calloc(AXON_DYN_CHUNK, sizeof(*chunk));
+            if (chunk)
+                atomic_store_explicit(&axon_dyn_chunks[i / AXON_DYN_CHUNK], chunk, memory_order_release);
+            else
+                rc = MPI_ERR_NO_MEM;
+        }
+    }
+    if (rc == MPI_SUCCESS) {
+        struct axon_dyn_error *e = &chunk[i % AXON_DYN_CHUNK];
+        int value = AXON_DYN_FIRST + i;
+        e->errclass = errclass < 0 ? value : errclass;
+        snprintf(e->name, sizeof(e->name), errclass < 0 ? "user error class %d" : "user error code %d", value);
+        e->text = NULL;
+        atomic_store_explicit(&axon_dyn_count, i + 1, memory_order_release);
+        axon_mpi_attr_lastusedcode_set(value);
+        *code = value;
+    }
+    pthread_mutex_unlock(&axon_dyn_lock);
+    return rc;
+}
+
+AXON_MPI_WEAK(Add_error_class)
+int PMPI_Add_error_class(int *errorclass)
+{
+    static const char func[] = "MPI_Add_error_class";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!errorclass)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errorclass is a NULL pointer");
+    int rc = axon_dyn_add(-1, errorclass);
+    return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "no room for another error class");
+}
+
+AXON_MPI_WEAK(Add_error_code)
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    static const char func[] = "MPI_Add_error_code";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!errorcode)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errorcode is a NULL pointer");
+    /* A predefined class, or an added class (not an added code). */
+    int cls = -1;
+    bool valid = errorclass != MPI_SUCCESS && (axon_mpi_error_class_name(errorclass) != NULL ||
+                                               (axon_mpi_error_dynamic(errorclass, &cls, NULL) && cls == errorclass));
+    if (!valid)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%d is not an error class", errorclass);
+    int rc = axon_dyn_add(errorclass, errorcode);
+    return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "no room for another error code");
+}
+
+AXON_MPI_WEAK(Add_error_string)
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    static const char func[] = "MPI_Add_error_string";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!string)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "string is a NULL pointer");
+    size_t n = strlen(string);
+    if (n >= MPI_MAX_ERROR_STRING)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the string has %zu characters, more than MPI_MAX_ERROR_STRING - 1",
+                              n);
+    struct axon_dyn_error *e = axon_dyn_get(errorcode);
+    if (!e)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG,
+                              "%d is not an error class or code added by MPI_Add_error_class or MPI_Add_error_code",
+                              errorcode);
+    char *copy = strdup(string);
+    if (!copy)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for the string");
+    pthread_mutex_lock(&axon_dyn_lock);
+    char *old = e->text;
+    e->text = copy;
+    pthread_mutex_unlock(&axon_dyn_lock);
+    free(old);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,103 @@
+/* MPI 4.0's nonblocking send-receives, MPI_Isendrecv and MPI_Isendrecv_replace: the receive and the send
+ * start at once and become the children of one composite request (pt2pt/pt2pt.h), which completes when
+ * both have and reports the receive's status. The replacing form sends a packed copy of the buffer,
+ * owned by the composite, so the incoming message may land in the buffer while the outgoing one is
+ * still in flight. */
+#include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_pt2pt_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Starts both halves and joins them; scratch passes to the request (freed on failure too). */
+static int axon_isendrecv_start(const char *func, struct axon_comm *c, const void *sendbuf, int64_t sendcount,
+                                const struct axon_dtype_layout *sdt, int dest, int sendtag, void *recvbuf,
+                                int64_t recvcount, const struct axon_dtype_layout *rdt, int source, int recvtag,
+                                void *scratch, MPI_Request *request)
+{
+    struct axon_request *children[2], *req;
+    int rc = axon_pt2pt_irecv(recvbuf, recvcount, rdt, source, recvtag, &c->pt2pt, &children[0]);
+    if (rc != MPI_SUCCESS) {
+        free(scratch);
+        return axon_mpi_error(c, func, rc, "the receive could not start");
+    }
+    rc = axon_pt2pt_isend(sendbuf, sendcount, sdt, dest, sendtag, &c->pt2pt, AXON_SEND_STANDARD, &children[1]);
+    if (rc != MPI_SUCCESS) {
+        axon_pt2pt_cancel(children[0]);
+        axon_request_wait(children[0]);
+        axon_request_free(children[0]);
+        free(scratch);
+        return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
+    }
+    rc = axon_request_composite(children, 2, 0, scratch, &req);
+    if (rc != MPI_SUCCESS) {
+        /* Nothing owns the halves: finish them here. */
+        axon_request_wait(children[1]);
+        axon_request_free(children[1]);
+        axon_pt2pt_cancel(children[0]);
+        axon_request_wait(children[0]);
+        axon_request_free(children[0]);
+        free(scratch);
+        return axon_mpi_error(c, func, rc, "out of requests");
+    }
+    *request = axon_mpi_request_handle(req);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Isendrecv)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    static const char func[] = "MPI_Isendrecv";
+    struct axon_comm *c;
+    struct axon_dtype_layout sdt, rdt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, sendbuf, sendcount, sendtype, sdt);
+    AXON_MPI_CHECK_BUFFER(func, c, recvbuf, recvcount, recvtype, rdt);
+    AXON_MPI_CHECK_DEST(func, c, dest);
+    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    if (!request)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "request is a NULL pointer");
+    return axon_isendrecv_start(func, c, sendbuf, sendcount, &sdt, dest, sendtag, recvbuf, recvcount, &rdt, source,
+                                recvtag, NULL, request);
+}
+
+AXON_MPI_WEAK(Isendrecv_replace)
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                           int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    static const char func[] = "MPI_Isendrecv_replace";
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_DEST(func, c, dest);
+    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SOURCE(func, c, source);
+    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    if (!request)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "request is a NULL pointer");
+    int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
+    void *packed = malloc(bytes ? (size_t)bytes : 1);
+    if (!packed)
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for a %lld-byte copy", (long long)bytes);
+    if (bytes > 0 && dt.contig) {
+        memcpy(packed, (char *)buf + dt.true_lb, (size_t)bytes);
+    } else if (bytes > 0) {
+        struct axon_dloop_cursor cursor;
+        if (axon_dloop_cursor_init(&cursor, dt.loop, count, dt.extent) != 0) {
+            free(packed);
+            return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+        }
+        axon_dloop_pack(&cursor, buf, packed, bytes);
+        axon_dloop_cursor_fini(&cursor);
+    }
+    struct axon_dtype_layout bytes_dt = {.size = 1, .extent = 1, .contig = true};
+    return axon_isendrecv_start(func, c, packed, bytes, &bytes_dt, dest, sendtag, buf, count, &dt, source, recvtag,
+                                packed, request);
+}
