@@ -11,14 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, wrank, wsize;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", wrank, #cond, __LINE__);                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int wrank, wsize;
 
 /* One intercommunicator as its members see it. */
 struct side {

@@ -9,14 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int failures, wrank, wsize;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", wrank, #cond, __LINE__);                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int wrank, wsize;
 
 struct counts {
     int copies, deletes;

@@ -9,14 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, wrank, wsize;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", wrank, #cond, __LINE__);                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int wrank, wsize;
 
 /* A ring exchange on child and parent with the same tag: each message carries where it was sent, and
  * the child's is sent first but received last. */

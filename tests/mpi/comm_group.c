@@ -6,14 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures, wrank, wsize;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", wrank, #cond, __LINE__);                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int wrank, wsize;
 
 static MPI_Group world;
 

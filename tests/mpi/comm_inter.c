@@ -7,14 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures, wrank, wsize;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", wrank, #cond, __LINE__);                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int wrank, wsize;
 
 /* The world ranks of a group, in its order. */
 static void world_of(MPI_Group g, int *out)

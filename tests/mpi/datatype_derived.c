@@ -13,14 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, rank, size, left, right;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", rank, #cond, __LINE__);                         \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int rank, size, left, right;
 
 /* The error class of a call made under MPI_ERRORS_RETURN. */
 static int err_class(int rc)

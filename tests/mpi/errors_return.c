@@ -4,14 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("FAILED: %s (line %d)\n", #cond, __LINE__);                                       \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
 
 static int user_calls, user_code;
 static void user_handler(MPI_Comm *comm, int *code, ...)

@@ -7,14 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, rank, size;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("rank %d FAILED: %s (line %d)\n", rank, #cond, __LINE__);                         \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
+
+static int rank, size;
 
 static unsigned char pattern(long i, int from) { return (unsigned char)(i * 7 + from * 13 + 1); }
 

@@ -6,14 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
-#define EXPECT(cond)                                                                                 \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("FAILED: %s (line %d)\n", #cond, __LINE__);                                       \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+#include "axon_test.h"
 
 static int class_of(int rc)
 {
