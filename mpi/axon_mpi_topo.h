@@ -7,6 +7,21 @@
 
 #include "mpi/axon_mpi.h"
 
+#include <stdatomic.h>
+
+/* A kind of topology, kept as an attribute of its communicator under a keyval of the library's own
+ * (axon_mpi_topo_attr.c): dup copies one for MPI_Comm_dup (NULL when out of memory), release frees one
+ * when its communicator goes. keyval starts as MPI_KEYVAL_INVALID and is made on first use. */
+struct axon_topo_attr {
+    void *(*dup)(const void *value);
+    void (*release)(void *value);
+    atomic_int keyval;
+};
+/* The topology of this kind on comm, or NULL when it has none. */
+void *axon_topo_attr_get(struct axon_topo_attr *t, MPI_Comm comm);
+/* Puts value on comm (the attribute then owns it); MPI_ERR_INTERN when the keyval cannot be made. */
+int axon_topo_attr_set(struct axon_topo_attr *t, MPI_Comm comm, void *value);
+
 /* The 2 * ndims neighbors of rank in comm's Cartesian grid, in the order of the neighborhood
  * collectives' buffers: for each dimension d, the source then the destination of MPI_Cart_shift(d, 1),
  * MPI_PROC_NULL off a non-periodic edge. MPI_SUCCESS (*ranks is the caller's to free), MPI_ERR_TOPOLOGY

@@ -8,7 +8,6 @@
  * last dimension varies fastest), as the standard prescribes; reorder is accepted and not used. */
 #include "mpi/axon_mpi_topo.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +17,6 @@ struct axon_cart {
     int *periods;
 };
 
-static int axon_cart_keyval = MPI_KEYVAL_INVALID;
-static pthread_once_t axon_cart_keyval_once = PTHREAD_ONCE_INIT;
 
 static struct axon_cart *axon_cart_new(int ndims, const int *dims, const int *periods)
 {
@@ -49,42 +46,23 @@ static void axon_cart_delete(struct axon_cart *cart)
     free(cart);
 }
 
-static int axon_cart_copy_fn(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
+static void *axon_cart_dup(const void *value)
 {
-    (void)oldcomm, (void)keyval, (void)extra;
-    const struct axon_cart *from = in;
-    struct axon_cart *copy = axon_cart_new(from->ndims, from->dims, from->periods);
-    if (!copy)
-        return MPI_ERR_NO_MEM;
-    *(void **)out = copy;
-    *flag = 1;
-    return MPI_SUCCESS;
+    const struct axon_cart *from = value;
+    return axon_cart_new(from->ndims, from->dims, from->periods);
 }
 
-static int axon_cart_delete_fn(MPI_Comm comm, int keyval, void *value, void *extra)
+static void axon_cart_release(void *value)
 {
-    (void)comm, (void)keyval, (void)extra;
     axon_cart_delete(value);
-    return MPI_SUCCESS;
 }
 
-static void axon_cart_keyval_create(void)
-{
-    if (PMPI_Comm_create_keyval(axon_cart_copy_fn, axon_cart_delete_fn, &axon_cart_keyval, NULL) != MPI_SUCCESS)
-        axon_cart_keyval = MPI_KEYVAL_INVALID;
-}
+static struct axon_topo_attr axon_cart_attr = {axon_cart_dup, axon_cart_release, MPI_KEYVAL_INVALID};
 
 /* The grid of a communicator, or NULL when it has none. */
 static struct axon_cart *axon_cart_of(MPI_Comm comm)
 {
-    pthread_once(&axon_cart_keyval_once, axon_cart_keyval_create);
-    if (axon_cart_keyval == MPI_KEYVAL_INVALID)
-        return NULL;
-    void *value = NULL;
-    int flag = 0;
-    if (PMPI_Comm_get_attr(comm, axon_cart_keyval, &value, &flag) != MPI_SUCCESS || !flag)
-        return NULL;
-    return value;
+    return axon_topo_attr_get(&axon_cart_attr, comm);
 }
 
 /* The checks every query starts with: a valid communicator that carries a grid. */
@@ -137,9 +115,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     MPI_Comm grid;
     int rc = PMPI_Comm_split(comm_old, c->rank < nodes ? 0 : MPI_UNDEFINED, c->rank, &grid);
     if (rc == MPI_SUCCESS && grid != MPI_COMM_NULL) {
-        pthread_once(&axon_cart_keyval_once, axon_cart_keyval_create);
-        rc = axon_cart_keyval == MPI_KEYVAL_INVALID ? MPI_ERR_INTERN
-                                                    : PMPI_Comm_set_attr(grid, axon_cart_keyval, cart);
+        rc = axon_topo_attr_set(&axon_cart_attr, grid, cart);
         if (rc != MPI_SUCCESS)
             PMPI_Comm_free(&grid);
     }
@@ -341,7 +317,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     MPI_Comm part;
     int rc = PMPI_Comm_split(comm, color, key, &part);
     if (rc == MPI_SUCCESS) {
-        rc = PMPI_Comm_set_attr(part, axon_cart_keyval, sub);
+        rc = axon_topo_attr_set(&axon_cart_attr, part, sub);
         if (rc != MPI_SUCCESS)
             PMPI_Comm_free(&part);
     }

@@ -12,7 +12,6 @@
 #include "mpi/axon_mpi_comm.h"
 #include "mpi/axon_mpi_topo.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +21,6 @@ static int axon_dist_graph_unweighted_mark, axon_dist_graph_weights_empty_mark;
 __attribute__((visibility("default"))) int *const MPI_UNWEIGHTED = &axon_dist_graph_unweighted_mark;
 __attribute__((visibility("default"))) int *const MPI_WEIGHTS_EMPTY = &axon_dist_graph_weights_empty_mark;
 
-static int axon_dist_graph_keyval = MPI_KEYVAL_INVALID;
-static pthread_once_t axon_dist_graph_keyval_once = PTHREAD_ONCE_INIT;
 
 /* One allocation: the struct, then sources, sourceweights, destinations, destweights. Weights are
  * copied when given (NULL: unweighted, left 0). */
@@ -53,43 +50,23 @@ static struct axon_dist_graph *axon_dist_graph_new(int indegree, const int *sour
     return g;
 }
 
-static int axon_dist_graph_copy_fn(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
+static void *axon_dist_graph_dup(const void *value)
 {
-    (void)oldcomm, (void)keyval, (void)extra;
-    const struct axon_dist_graph *g = in;
-    struct axon_dist_graph *copy = axon_dist_graph_new(g->indegree, g->sources, g->sourceweights, g->outdegree,
-                                                       g->destinations, g->destweights, g->weighted);
-    if (!copy)
-        return MPI_ERR_NO_MEM;
-    *(void **)out = copy;
-    *flag = 1;
-    return MPI_SUCCESS;
+    const struct axon_dist_graph *from = value;
+    return axon_dist_graph_new(from->indegree, from->sources, from->sourceweights, from->outdegree,
+                               from->destinations, from->destweights, from->weighted);
 }
 
-static int axon_dist_graph_delete_fn(MPI_Comm comm, int keyval, void *value, void *extra)
+static void axon_dist_graph_release(void *value)
 {
-    (void)comm, (void)keyval, (void)extra;
     free(value);
-    return MPI_SUCCESS;
 }
 
-static void axon_dist_graph_keyval_create(void)
-{
-    if (PMPI_Comm_create_keyval(axon_dist_graph_copy_fn, axon_dist_graph_delete_fn, &axon_dist_graph_keyval,
-                                NULL) != MPI_SUCCESS)
-        axon_dist_graph_keyval = MPI_KEYVAL_INVALID;
-}
+static struct axon_topo_attr axon_dist_graph_attr = {axon_dist_graph_dup, axon_dist_graph_release, MPI_KEYVAL_INVALID};
 
 const struct axon_dist_graph *axon_topo_dist_graph_of(MPI_Comm comm)
 {
-    pthread_once(&axon_dist_graph_keyval_once, axon_dist_graph_keyval_create);
-    if (axon_dist_graph_keyval == MPI_KEYVAL_INVALID)
-        return NULL;
-    void *value = NULL;
-    int flag = 0;
-    if (PMPI_Comm_get_attr(comm, axon_dist_graph_keyval, &value, &flag) != MPI_SUCCESS || !flag)
-        return NULL;
-    return value;
+    return axon_topo_attr_get(&axon_dist_graph_attr, comm);
 }
 
 /* The new communicator: the members of comm_old in their order, without its attributes (a split does
@@ -100,9 +77,7 @@ static int axon_dist_graph_attach(const char *func, struct axon_comm *c, MPI_Com
     MPI_Comm graph;
     int rc = PMPI_Comm_split(comm_old, 0, c->rank, &graph);
     if (rc == MPI_SUCCESS) {
-        pthread_once(&axon_dist_graph_keyval_once, axon_dist_graph_keyval_create);
-        rc = axon_dist_graph_keyval == MPI_KEYVAL_INVALID ? MPI_ERR_INTERN
-                                                          : PMPI_Comm_set_attr(graph, axon_dist_graph_keyval, g);
+        rc = axon_topo_attr_set(&axon_dist_graph_attr, graph, g);
         if (rc != MPI_SUCCESS)
             PMPI_Comm_free(&graph);
     }

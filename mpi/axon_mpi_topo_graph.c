@@ -11,7 +11,6 @@
  * process's own rank. */
 #include "mpi/axon_mpi_topo.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +20,6 @@ struct axon_graph {
     int *edges; /* [index[nnodes - 1]] */
 };
 
-static int axon_graph_keyval = MPI_KEYVAL_INVALID;
-static pthread_once_t axon_graph_keyval_once = PTHREAD_ONCE_INIT;
 
 static int axon_graph_nedges(const struct axon_graph *g)
 {
@@ -58,41 +55,22 @@ static void axon_graph_delete(struct axon_graph *g)
     free(g);
 }
 
-static int axon_graph_copy_fn(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
+static void *axon_graph_dup(const void *value)
 {
-    (void)oldcomm, (void)keyval, (void)extra;
-    const struct axon_graph *from = in;
-    struct axon_graph *copy = axon_graph_new(from->nnodes, from->index, from->edges);
-    if (!copy)
-        return MPI_ERR_NO_MEM;
-    *(void **)out = copy;
-    *flag = 1;
-    return MPI_SUCCESS;
+    const struct axon_graph *from = value;
+    return axon_graph_new(from->nnodes, from->index, from->edges);
 }
 
-static int axon_graph_delete_fn(MPI_Comm comm, int keyval, void *value, void *extra)
+static void axon_graph_release(void *value)
 {
-    (void)comm, (void)keyval, (void)extra;
     axon_graph_delete(value);
-    return MPI_SUCCESS;
 }
 
-static void axon_graph_keyval_create(void)
-{
-    if (PMPI_Comm_create_keyval(axon_graph_copy_fn, axon_graph_delete_fn, &axon_graph_keyval, NULL) != MPI_SUCCESS)
-        axon_graph_keyval = MPI_KEYVAL_INVALID;
-}
+static struct axon_topo_attr axon_graph_attr = {axon_graph_dup, axon_graph_release, MPI_KEYVAL_INVALID};
 
 static struct axon_graph *axon_graph_of(MPI_Comm comm)
 {
-    pthread_once(&axon_graph_keyval_once, axon_graph_keyval_create);
-    if (axon_graph_keyval == MPI_KEYVAL_INVALID)
-        return NULL;
-    void *value = NULL;
-    int flag = 0;
-    if (PMPI_Comm_get_attr(comm, axon_graph_keyval, &value, &flag) != MPI_SUCCESS || !flag)
-        return NULL;
-    return value;
+    return axon_topo_attr_get(&axon_graph_attr, comm);
 }
 
 bool axon_topo_is_graph(MPI_Comm comm)
@@ -155,8 +133,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     MPI_Comm graph;
     rc = PMPI_Comm_split(comm_old, c->rank < nnodes ? 0 : MPI_UNDEFINED, c->rank, &graph);
     if (rc == MPI_SUCCESS && graph != MPI_COMM_NULL) {
-        pthread_once(&axon_graph_keyval_once, axon_graph_keyval_create);
-        rc = axon_graph_keyval == MPI_KEYVAL_INVALID ? MPI_ERR_INTERN : PMPI_Comm_set_attr(graph, axon_graph_keyval, g);
+        rc = axon_topo_attr_set(&axon_graph_attr, graph, g);
         if (rc != MPI_SUCCESS)
             PMPI_Comm_free(&graph);
     }
