@@ -83,20 +83,9 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     if (!request)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "request is a NULL pointer");
     int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
-    void *packed = malloc(bytes ? (size_t)bytes : 1);
+    void *packed = axon_mpi_packed_copy(buf, count, &dt, bytes);
     if (!packed)
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for a %lld-byte copy", (long long)bytes);
-    if (bytes > 0 && dt.contig) {
-        memcpy(packed, (char *)buf + dt.true_lb, (size_t)bytes);
-    } else if (bytes > 0) {
-        struct axon_dloop_cursor cursor;
-        if (axon_dloop_cursor_init(&cursor, dt.loop, count, dt.extent) != 0) {
-            free(packed);
-            return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-        }
-        axon_dloop_pack(&cursor, buf, packed, bytes);
-        axon_dloop_cursor_fini(&cursor);
-    }
     struct axon_dtype_layout bytes_dt = {.size = 1, .extent = 1, .contig = true};
     return axon_isendrecv_start(func, c, packed, bytes, &bytes_dt, dest, sendtag, buf, count, &dt, source, recvtag,
                                 packed, request);

@@ -50,4 +50,9 @@
             return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative and not MPI_ANY_TAG", (tag)); \
     } while (0)
 
+/* The packed copy of count elements of dt at buf (bytes of them; 0 gives an empty copy): the outgoing
+ * data of a send-receive in place, which must not change while the incoming message lands in buf.
+ * NULL when out of memory; the caller frees it. */
+void *axon_mpi_packed_copy(const void *buf, int count, const struct axon_dtype_layout *dt, int64_t bytes);
+
 #endif

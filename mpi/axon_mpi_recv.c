@@ -95,6 +95,25 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return MPI_SUCCESS;
 }
 
+void *axon_mpi_packed_copy(const void *buf, int count, const struct axon_dtype_layout *dt, int64_t bytes)
+{
+    void *packed = malloc(bytes ? (size_t)bytes : 1);
+    if (!packed || bytes == 0)
+        return packed;
+    if (dt->contig) {
+        memcpy(packed, (const char *)buf + dt->true_lb, (size_t)bytes);
+        return packed;
+    }
+    struct axon_dloop_cursor cursor;
+    if (axon_dloop_cursor_init(&cursor, dt->loop, count, dt->extent) != 0) {
+        free(packed);
+        return NULL;
+    }
+    axon_dloop_pack(&cursor, buf, packed, bytes);
+    axon_dloop_cursor_fini(&cursor);
+    return packed;
+}
+
 /* The outgoing data is packed into a temporary buffer first, so the incoming message can land in the
  * user's buffer while the outgoing one is still in flight. */
 AXON_MPI_WEAK(Sendrecv_replace)
@@ -112,20 +131,9 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     AXON_MPI_CHECK_SOURCE(func, c, source);
     AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
     int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
-    void *packed = malloc(bytes ? (size_t)bytes : 1);
+    void *packed = axon_mpi_packed_copy(buf, count, &dt, bytes);
     if (!packed)
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for a %lld-byte copy", (long long)bytes);
-    if (bytes > 0 && dt.contig) {
-        memcpy(packed, (char *)buf + dt.true_lb, (size_t)bytes);
-    } else if (bytes > 0) {
-        struct axon_dloop_cursor cursor;
-        if (axon_dloop_cursor_init(&cursor, dt.loop, count, dt.extent) != 0) {
-            free(packed);
-            return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-        }
-        axon_dloop_pack(&cursor, buf, packed, bytes);
-        axon_dloop_cursor_fini(&cursor);
-    }
     struct axon_dtype_layout bytes_dt = {.size = 1, .extent = 1, .contig = true};
     struct axon_request *rreq, *sreq;
     int rc = axon_pt2pt_irecv(buf, count, &dt, source, recvtag, &c->pt2pt, &rreq);
