@@ -55,6 +55,8 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
         axon_mpi_init_fail(func, "cannot set up the point-to-point engine");
     if (axon_runtime_bootstrap_exchange() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "the exchange of UCX addresses through PMIx failed");
+    if (axon_pt2pt_connect() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot connect the point-to-point engine to the node's other ranks");
     if (axon_mpi_datatype_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot build the predefined datatypes");
     if (axon_mpi_comm_table_init() != MPI_SUCCESS)

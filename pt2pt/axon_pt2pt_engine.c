@@ -2,6 +2,7 @@
  * message handlers (a message; a synchronous send's acknowledgement), and the unexpected messages,
  * including those that arrive for a communicator this rank has not made yet. */
 #include "pt2pt/axon_pt2pt_internal.h"
+#include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/axon_runtime_pool.h"
 #include "runtime/runtime.h"
@@ -35,24 +36,15 @@ struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index)
     return axon_runtime_pool_get(&axon_unexpected_pool, index);
 }
 
-/* A message arrived. Called from the worker's progress, under the transport lock. */
-static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t header_length, void *data,
-                                          size_t length, const ucp_am_recv_param_t *param)
+bool axon_pt2pt_arrive(const struct axon_pt2pt_hdr *hdr, void *data, size_t length, unsigned how)
 {
-    (void)arg;
-    if (header_length != sizeof(struct axon_pt2pt_hdr)) {
-        axon_runtime_log_error("dropped a message with a %zu-byte header (expected %zu)", header_length,
-                               sizeof(struct axon_pt2pt_hdr));
-        return UCS_OK;
-    }
-    const struct axon_pt2pt_hdr *hdr = header;
-    bool rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    bool rndv = (how & AXON_ARRIVE_RNDV) != 0;
     struct axon_pt2pt_comm *comm = axon_pt2pt_context_find(hdr->context_id);
     if (comm) {
         struct axon_match_entry *e = axon_pt2pt_match_take_posted(&comm->queues, hdr->source, hdr->tag);
         if (e) {
             axon_pt2pt_deliver(axon_container_of(e, struct axon_request, match), hdr, data, length, rndv);
-            return UCS_OK;
+            return false;
         }
     }
 
@@ -70,15 +62,15 @@ static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t 
     ux->match.tag = hdr->tag;
     ux->length = length;
     ux->rndv = rndv;
-    ucs_status_t keep = UCS_OK;
+    bool kept = false;
     if (!rndv && length <= sizeof(ux->small)) {
         /* The common small message: copied into the entry, no malloc and no UCX descriptor held (the
          * message rate of a window of sends that arrive before their receives depends on it). */
         ux->data = ux->small;
         memcpy(ux->data, data, length);
-    } else if (rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)) {
+    } else if (rndv || (how & AXON_ARRIVE_KEEPABLE)) {
         ux->data = data;
-        keep = UCS_INPROGRESS;
+        kept = true;
     } else {
         ux->data = malloc(length);
         if (!ux->data)
@@ -97,7 +89,40 @@ static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t 
             axon_pt2pt_early_head = ux;
         axon_pt2pt_early_tail = ux;
     }
-    return keep;
+    return kept;
+}
+
+/* A message arrived through UCX. Called from the worker's progress, under the transport lock. */
+static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t header_length, void *data,
+                                          size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    if (header_length != sizeof(struct axon_pt2pt_hdr)) {
+        axon_runtime_log_error("dropped a message with a %zu-byte header (expected %zu)", header_length,
+                               sizeof(struct axon_pt2pt_hdr));
+        return UCS_OK;
+    }
+    const struct axon_pt2pt_hdr *hdr = header;
+    /* From a rank of this node: the ring messages it sent first go first. */
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(hdr->sync_world_rank);
+    if (peer)
+        axon_pt2pt_shm_drain(peer, hdr->shm_before);
+    unsigned how = 0;
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
+        how |= AXON_ARRIVE_RNDV;
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)
+        how |= AXON_ARRIVE_KEEPABLE;
+    bool kept = axon_pt2pt_arrive(hdr, data, length, how);
+    if (peer)
+        peer->ucx_recvd++;
+    return kept ? UCS_INPROGRESS : UCS_OK;
+}
+
+void axon_pt2pt_sync_acked(uint32_t index)
+{
+    struct axon_request *req = axon_request_get(index);
+    if (req)
+        axon_pt2pt_request_event(req);
 }
 
 static ucs_status_t axon_pt2pt_am_sync_ack(void *arg, const void *header, size_t header_length, void *data,
@@ -108,9 +133,7 @@ static ucs_status_t axon_pt2pt_am_sync_ack(void *arg, const void *header, size_t
     if (header_length != sizeof(index))
         return UCS_OK;
     memcpy(&index, header, sizeof(index));
-    struct axon_request *req = axon_request_get(index);
-    if (req)
-        axon_pt2pt_request_event(req);
+    axon_pt2pt_sync_acked(index);
     return UCS_OK;
 }
 
@@ -134,6 +157,17 @@ int axon_pt2pt_init(void)
         rc = axon_ucx_am_set_handler(AXON_AM_PT2PT, axon_pt2pt_am_message, NULL);
     if (rc == MPI_SUCCESS)
         rc = axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, axon_pt2pt_am_sync_ack, NULL);
+    /* The node's rings: the segment now, its name published with the UCX address. */
+    if (rc == MPI_SUCCESS)
+        rc = axon_pt2pt_shm_init();
+    return rc;
+}
+
+int axon_pt2pt_connect(void)
+{
+    int rc = axon_pt2pt_shm_connect();
+    if (rc == MPI_SUCCESS && axon_pt2pt_shm.npeers > 0)
+        axon_ucx_progress_set_first(axon_pt2pt_shm_poll);
     return rc;
 }
 
@@ -148,6 +182,8 @@ void axon_pt2pt_finalize(void)
         axon_pt2pt_unexpected_release(ux);
     }
     axon_pt2pt_early_tail = NULL;
+    axon_ucx_progress_set_first(NULL);
+    axon_pt2pt_shm_finalize();
     ucp_dt_destroy(axon_pt2pt_generic_dt);
     axon_runtime_pool_fini(&axon_unexpected_pool);
     axon_pt2pt_request_pool_fini();

@@ -20,7 +20,9 @@ struct axon_pt2pt_hdr {
     int32_t tag;
     uint32_t flags;
     uint32_t sync_index;     /* sender's request, for the acknowledgement of a synchronous send */
-    int32_t sync_world_rank; /* where to send that acknowledgement */
+    int32_t sync_world_rank; /* the sender's rank in MPI_COMM_WORLD: where that acknowledgement goes */
+    uint32_t shm_before;     /* messages the sender had sent us through the node's rings before this one
+                              * (pt2pt/axon_pt2pt_shm.h), for MPI's order across the two paths */
 };
 
 /* A message that arrived before its receive was posted (or before its communicator existed). */
@@ -96,6 +98,17 @@ int axon_pt2pt_request_proc_null(struct axon_request **req);
 /* Putting a set-up request's operation in motion (axon_pt2pt_send.c, axon_pt2pt_recv.c). */
 int axon_pt2pt_send_post(struct axon_request *req);
 int axon_pt2pt_recv_post(struct axon_request *req);
+
+/* A message arrived, through UCX or a ring: it goes to the earliest posted receive that matches, or
+ * into the unexpected queue (axon_pt2pt_engine.c). how is a set of AXON_ARRIVE_*; true when the engine
+ * kept `data` itself (UCX's descriptor: the active-message callback then returns UCS_INPROGRESS). */
+enum {
+    AXON_ARRIVE_RNDV = 1,     /* data is UCX's rendezvous descriptor */
+    AXON_ARRIVE_KEEPABLE = 2, /* UCX lets us keep data beyond the callback */
+};
+bool axon_pt2pt_arrive(const struct axon_pt2pt_hdr *hdr, void *data, size_t length, unsigned how);
+/* A synchronous send's receive has matched: its request (by pool index) gets its last event. */
+void axon_pt2pt_sync_acked(uint32_t index);
 
 /* Delivering a matched message to a receive (axon_pt2pt_recv.c). */
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,

@@ -2,6 +2,7 @@
  * message (eager data unpacked at once, rendezvous data fetched with ucp_am_recv_data_nbx), probing,
  * cancelling, and the acknowledgement of synchronous sends. */
 #include "pt2pt/axon_pt2pt_internal.h"
+#include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -22,6 +23,10 @@ static void axon_pt2pt_ack_done(void *request, ucs_status_t status, void *user_d
  * until the send completes (usually at once, for so small a message). */
 static void axon_pt2pt_send_ack(const struct axon_pt2pt_hdr *hdr)
 {
+    /* A sender on this node hears it through the ring (no allocation, no trip through UCX). */
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(hdr->sync_world_rank);
+    if (peer && axon_pt2pt_shm_send_ack(peer, hdr->sync_index))
+        return;
     ucp_ep_h ep;
     uint32_t *index = malloc(sizeof(*index));
     if (!index || axon_ucx_ep_get(hdr->sync_world_rank, &ep) != MPI_SUCCESS) {

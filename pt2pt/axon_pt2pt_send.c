@@ -1,7 +1,10 @@
-/* The sending side: an active message whose header is MPI's envelope. Contiguous data goes as it is;
- * other layouts stream through the generic datatype. UCX picks eager or rendezvous by size; a
- * synchronous send completes only when the receiver's acknowledgement of the match comes back. */
+/* The sending side. A small message to a rank of this node is a record in the node's shared-memory ring
+ * to it (pt2pt/axon_pt2pt_shm.h), complete as soon as it is written; any other is an active message
+ * whose header is MPI's envelope: contiguous data goes as it is, other layouts stream through the
+ * generic datatype, and UCX picks eager or rendezvous by size. A synchronous send completes only when
+ * the receiver's acknowledgement of the match comes back. */
 #include "pt2pt/axon_pt2pt_internal.h"
+#include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -40,6 +43,57 @@ static inline uint32_t axon_pt2pt_protocol_flags(int64_t bytes)
     return bytes <= limit ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV;
 }
 
+/* An active message to a rank of this node counts for the order across the two paths: it carries how
+ * many ring messages went before it, and the ring messages after it how many active messages did. Under
+ * the transport lock, with the send itself. */
+static inline void axon_pt2pt_stamp_ucx(struct axon_pt2pt_hdr *hdr, int world)
+{
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
+    if (peer) {
+        hdr->shm_before = peer->shm_sent;
+        peer->ucx_sent++;
+    }
+}
+
+/* The send failed at once: the peer will never see it. */
+static inline void axon_pt2pt_unstamp_ucx(int world)
+{
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
+    if (peer)
+        peer->ucx_sent--;
+}
+
+/* Plain bytes, for the blocking contiguous send. */
+static const struct axon_dtype_layout axon_pt2pt_bytes_layout = {.size = 1, .extent = 1, .true_extent = 1,
+                                                                 .contig = true, .basic = MPI_BYTE,
+                                                                 .basic_count = 1};
+
+/* Writes a message into the ring to a rank of this node: MPI_SUCCESS when it is there (the send is
+ * complete, but for a synchronous send's acknowledgement), MPI_ERR_PENDING when the ring is full and the
+ * message must go by UCX, another class on an error. */
+static int axon_pt2pt_send_shm(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, const void *buf,
+                               int64_t count, const struct axon_dtype_layout *dt)
+{
+    int64_t bytes = count * dt->size;
+    struct axon_dloop_cursor cursor;
+    bool packing = !dt->contig && bytes > 0;
+    if (packing && axon_dloop_cursor_init(&cursor, dt->loop, count, dt->extent) != 0)
+        return MPI_ERR_NO_MEM;
+    axon_ucx_lock();
+    void *slot = axon_pt2pt_shm_reserve(peer, (size_t)bytes);
+    if (slot) {
+        if (packing)
+            axon_dloop_pack(&cursor, buf, slot, bytes);
+        else if (bytes > 0)
+            memcpy(slot, (const char *)buf + dt->true_lb, (size_t)bytes);
+        axon_pt2pt_shm_commit(peer, hdr, (size_t)bytes);
+    }
+    axon_ucx_unlock();
+    if (packing)
+        axon_dloop_cursor_fini(&cursor);
+    return slot ? MPI_SUCCESS : MPI_ERR_PENDING;
+}
+
 /* Puts a send request's message on the wire: its fields (comm, peer, tag, mode, buffer) are set. On an
  * error the request is left complete, with nothing in flight. */
 int axon_pt2pt_send_post(struct axon_request *req)
@@ -67,6 +121,18 @@ int axon_pt2pt_send_post(struct axon_request *req)
 
     const struct axon_dtype_layout *dt = &req->dt;
     int64_t bytes = req->count * dt->size;
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
+    if (peer) {
+        rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
+        if (rc == MPI_SUCCESS) {
+            axon_pt2pt_request_event(req);
+            return MPI_SUCCESS;
+        }
+        if (rc != MPI_ERR_PENDING) {
+            atomic_store(&req->complete, 1);
+            return rc;
+        }
+    }
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE |
                         UCP_OP_ATTR_FIELD_FLAGS,
@@ -92,11 +158,13 @@ int axon_pt2pt_send_post(struct axon_request *req)
     }
 
     axon_ucx_lock();
+    axon_pt2pt_stamp_ucx((struct axon_pt2pt_hdr *)req->header, world);
     ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, req->header, sizeof(hdr), payload, payload_count,
                                           &param);
     if (st == NULL) {
         axon_pt2pt_request_event(req);
     } else if (UCS_PTR_IS_ERR(st)) {
+        axon_pt2pt_unstamp_ucx(world);
         axon_ucx_unlock();
         axon_runtime_log_error("sending to rank %d failed: %s", world, ucs_status_string(UCS_PTR_STATUS(st)));
         atomic_store(&req->complete, 1);
@@ -126,13 +194,22 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         .tag = tag,
         .sync_world_rank = axon_runtime_job.rank,
     };
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
+    if (peer) {
+        rc = axon_pt2pt_send_shm(peer, &hdr, buf, bytes, &axon_pt2pt_bytes_layout);
+        if (rc != MPI_ERR_PENDING)
+            return rc;
+    }
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_FLAGS,
         .datatype = ucp_dt_make_contig(1),
         .flags = axon_pt2pt_protocol_flags(bytes),
     };
     axon_ucx_lock();
+    axon_pt2pt_stamp_ucx(&hdr, world);
     ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, &hdr, sizeof(hdr), buf, (size_t)bytes, &param);
+    if (UCS_PTR_IS_ERR(st))
+        axon_pt2pt_unstamp_ucx(world);
     axon_ucx_unlock();
     ucs_status_t status = axon_ucx_request_wait(st);
     if (status != UCS_OK) {

@@ -96,7 +96,10 @@ struct axon_request {
     unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
 };
 
+/* MPI_Init: the engine, before the exchange of addresses (its handlers and its shared memory exist
+ * before any peer can send), then connect, after the exchange (the node's rings mapped). */
 int axon_pt2pt_init(void);
+int axon_pt2pt_connect(void);
 void axon_pt2pt_finalize(void);
 
 /* Attaches a communicator: messages that came for its context before it existed are matched now. */

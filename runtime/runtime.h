@@ -35,6 +35,8 @@ struct axon_config {
     long oversubscribed; /* -1 auto (decide from cores), 0, 1 */
     long verbose;
     long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
+    long pt2pt_shm_max; /* largest message through the node's shared-memory rings; 0: rings off */
+    long pt2pt_shm_ring; /* bytes of one ring (per pair of local ranks) */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else

@@ -50,10 +50,27 @@ int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook, const atomic_bool 
 
 atomic_int axon_ucx_waiters;
 
-/* The worker, then the hooks; the caller holds the transport lock. */
+static axon_ucx_progress_hook_t axon_ucx_first_poll;
+/* Calls in a row whose first poll moved something without the worker being polled. */
+static unsigned axon_ucx_worker_skipped;
+#define AXON_UCX_WORKER_SKIP_MAX 8
+
+void axon_ucx_progress_set_first(axon_ucx_progress_hook_t poll)
+{
+    axon_ucx_first_poll = poll;
+}
+
+/* The first poll, the worker, then the hooks; the caller holds the transport lock. */
 static unsigned axon_ucx_progress_locked(void)
 {
-    unsigned moved = ucp_worker_progress(axon_ucx.worker);
+    unsigned moved = 0;
+    if (axon_ucx_first_poll && (moved = (unsigned)axon_ucx_first_poll()) != 0 &&
+        ++axon_ucx_worker_skipped < AXON_UCX_WORKER_SKIP_MAX) {
+        /* The worker waits for the next call: the caller's request probably just completed. */
+    } else {
+        axon_ucx_worker_skipped = 0;
+        moved += ucp_worker_progress(axon_ucx.worker);
+    }
     for (int i = 0; i < axon_ucx_nhooks; i++)
         if (!axon_ucx_hooks[i].active || atomic_load_explicit(axon_ucx_hooks[i].active, memory_order_relaxed))
             moved += (unsigned)axon_ucx_hooks[i].fn();

@@ -44,7 +44,12 @@ void axon_ucx_unlock(void);
  * not a call. */
 typedef int (*axon_ucx_progress_hook_t)(void);
 int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook, const atomic_bool *active);
-/* One round of progress: the worker, then the hooks, under the transport lock. Returns non-zero when
+/* The poll that runs first in every progress call, before the worker (NULL: none): the node's
+ * shared-memory rings, where a message needs no trip through UCX. A call whose first poll moved
+ * something polls the worker only every few calls, so a stream of ring messages does not pay for the
+ * worker's idle poll each time, yet UCX's traffic still moves. */
+void axon_ucx_progress_set_first(axon_ucx_progress_hook_t poll);
+/* One round of progress: the first poll, the worker, then the hooks, under the transport lock. Returns non-zero when
  * anything moved. */
 unsigned axon_ucx_progress(void);
 /* One round of progress if the transport lock is free at once (the progress thread: a thread that holds

@@ -1,0 +1,442 @@
+/* The node's shared-memory rings (pt2pt/axon_pt2pt_shm.h): the segments, the rings' layout, writing and
+ * publishing records, and taking them in order on the receiving side.
+ *
+ * A ring is a control line (the receiver's consumed position, which the sender reads only when the ring
+ * looks full) and a power-of-two number of 64-byte slots. A record starts on a slot with its envelope;
+ * its first word is the position it was written at plus one, stored last with release order, so the
+ * receiver, which knows the position it expects next, tells a new record from anything else with one
+ * compare. The receiver zeroes that first word of every slot it has consumed before it hands the slots
+ * back: a slot's stale bytes (the middle of an older, longer record) can then never pass for an
+ * envelope. A record does not wrap: one that would is preceded by a pad record up to the ring's end. */
+#include "pt2pt/axon_pt2pt_shm.h"
+
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AXON_SHM_KEY "axon.pt2pt.shm"
+#define AXON_SHM_MAGIC 0x41784d52u /* "AxMR" */
+#define AXON_SHM_SLOT 64u
+#define AXON_SHM_ENVELOPE 32u
+/* The rings a rank receives on share this budget, so a node of many ranks stays within a few MiB per rank. */
+#define AXON_SHM_SEGMENT_BUDGET (4u << 20)
+#define AXON_SHM_MIN_RING 4096u
+/* Records taken from one ring per poll: a flood from one peer must not starve the others. */
+#define AXON_SHM_POLL_BATCH 32
+
+enum {
+    AXON_SHM_F_SYNC = 1u << 24, /* a synchronous send: acknowledge when matched */
+    AXON_SHM_F_ACK = 2u << 24,  /* the acknowledgement of one: sync_index is our request */
+    AXON_SHM_F_PAD = 4u << 24,  /* no message: skip to the ring's end */
+    AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
+};
+
+/* A record's first slot. */
+struct axon_pt2pt_shm_record {
+    _Atomic uint64_t seq;   /* position + 1 once published; 0 while free */
+    uint32_t length_flags;  /* payload bytes | AXON_SHM_F_* */
+    uint32_t context_id;
+    int32_t source;         /* rank in the communicator */
+    int32_t tag;
+    uint32_t sync_index;    /* the sender's request (synchronous sends and acknowledgements) */
+    uint32_t ucx_before;    /* active messages the sender had sent us before this record */
+    unsigned char payload[AXON_SHM_SLOT - AXON_SHM_ENVELOPE]; /* continues into the next slots */
+};
+_Static_assert(sizeof(struct axon_pt2pt_shm_record) == AXON_SHM_SLOT, "a record's envelope is one slot");
+_Static_assert(offsetof(struct axon_pt2pt_shm_record, payload) == AXON_SHM_ENVELOPE, "the envelope's size");
+
+struct axon_pt2pt_shm_ring {
+    _Alignas(64) _Atomic uint64_t tail; /* slots the receiver has consumed */
+    _Alignas(64) struct axon_pt2pt_shm_record slots[];
+};
+
+/* The head of a segment: the rings follow, one per local rank (by local index; our own is unused). */
+struct axon_pt2pt_shm_segment {
+    _Alignas(64) uint32_t magic;
+    uint32_t nlocal;
+    uint64_t ring_bytes;      /* slot bytes of each ring */
+    _Atomic int32_t attached; /* peers that have mapped this segment */
+};
+
+struct axon_pt2pt_shm axon_pt2pt_shm;
+
+static struct {
+    struct axon_pt2pt_shm_segment *own;
+    size_t own_size;
+    char name[64];
+    bool linked;              /* our name is still in /dev/shm */
+    int nlocal, local_index;
+    int *local_world;         /* local index -> world rank */
+    void **mapped;            /* by local index: peers' segments */
+    size_t *mapped_size;
+} axon_shm;
+
+static inline size_t axon_shm_ring_size(uint64_t ring_bytes)
+{
+    return sizeof(struct axon_pt2pt_shm_ring) + (size_t)ring_bytes;
+}
+
+static inline struct axon_pt2pt_shm_ring *axon_shm_ring_at(void *segment, uint64_t ring_bytes, int index)
+{
+    return (struct axon_pt2pt_shm_ring *)((char *)segment + sizeof(struct axon_pt2pt_shm_segment) +
+                                          (size_t)index * axon_shm_ring_size(ring_bytes));
+}
+
+static inline uint64_t axon_shm_slots_for(size_t length)
+{
+    return (AXON_SHM_ENVELOPE + length + AXON_SHM_SLOT - 1) / AXON_SHM_SLOT;
+}
+
+static uint64_t axon_shm_pow2_floor(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p <= v / 2)
+        p *= 2;
+    return p;
+}
+
+/* ---- set-up -------------------------------------------------------------------------------------- */
+
+int axon_pt2pt_shm_init(void)
+{
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    if (job->local_size < 2 || axon_config.pt2pt_shm_max <= 0 || job->singleton)
+        return MPI_SUCCESS;
+
+    axon_shm.local_world = malloc(sizeof(int) * (size_t)job->size);
+    if (!axon_shm.local_world)
+        return MPI_ERR_NO_MEM;
+    axon_shm.nlocal = 0;
+    axon_shm.local_index = -1;
+    for (int r = 0; r < job->size; r++) {
+        if (job->node_of_rank[r] != job->node)
+            continue;
+        if (r == job->rank)
+            axon_shm.local_index = axon_shm.nlocal;
+        axon_shm.local_world[axon_shm.nlocal++] = r;
+    }
+    if (axon_shm.nlocal < 2)
+        return MPI_SUCCESS;
+
+    uint64_t ring = axon_shm_pow2_floor(axon_config.pt2pt_shm_ring > 0 ? (uint64_t)axon_config.pt2pt_shm_ring
+                                                                       : AXON_SHM_MIN_RING);
+    uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(axon_shm.nlocal - 1));
+    if (ring > fair)
+        ring = fair;
+    if (ring < AXON_SHM_MIN_RING)
+        ring = AXON_SHM_MIN_RING;
+
+    axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) + (size_t)axon_shm.nlocal * axon_shm_ring_size(ring);
+    snprintf(axon_shm.name, sizeof(axon_shm.name), "/axon-pt2pt-%d-%d", (int)getpid(), job->rank);
+    int fd = shm_open(axon_shm.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) {
+        axon_runtime_log_error("cannot create the shared memory %s for point-to-point (%s); using UCX only",
+                               axon_shm.name, strerror(errno));
+        return MPI_SUCCESS;
+    }
+    axon_shm.linked = true;
+    /* The pages come from tmpfs on first touch: rings nobody writes (our own index) cost nothing. */
+    if (ftruncate(fd, (off_t)axon_shm.own_size) != 0) {
+        axon_runtime_log_error("cannot size the shared memory %s (%zu bytes): %s; using UCX only", axon_shm.name,
+                               axon_shm.own_size, strerror(errno));
+        goto err_unlink;
+    }
+    void *p = mmap(NULL, axon_shm.own_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        axon_runtime_log_error("cannot map the shared memory %s: %s; using UCX only", axon_shm.name, strerror(errno));
+        goto err_unlink;
+    }
+    close(fd);
+    axon_shm.own = p;
+    axon_shm.own->nlocal = (uint32_t)axon_shm.nlocal;
+    axon_shm.own->ring_bytes = ring;
+    atomic_store(&axon_shm.own->attached, 0);
+    axon_shm.own->magic = AXON_SHM_MAGIC;
+    int rc = axon_runtime_bootstrap_put(AXON_SHM_KEY, axon_shm.name, strlen(axon_shm.name) + 1);
+    if (rc != MPI_SUCCESS) {
+        munmap(axon_shm.own, axon_shm.own_size);
+        axon_shm.own = NULL;
+        shm_unlink(axon_shm.name);
+        axon_shm.linked = false;
+        return rc;
+    }
+    return MPI_SUCCESS;
+
+err_unlink:
+    close(fd);
+    shm_unlink(axon_shm.name);
+    axon_shm.linked = false;
+    return MPI_SUCCESS;
+}
+
+/* Maps the segment of local rank `index`, named under our key by that rank; NULL when it has none (its
+ * rings are off) or it cannot be used (then neither side uses rings with the other: a peer maps our
+ * segment only when it has one of its own and finds ours, which is symmetric). */
+static void *axon_shm_map_peer(int index, size_t *size)
+{
+    int world = axon_shm.local_world[index];
+    void *value = NULL;
+    size_t len = 0;
+    if (axon_runtime_bootstrap_get(world, AXON_SHM_KEY, &value, &len) != MPI_SUCCESS || !value)
+        return NULL;
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), (char *)value);
+    free(value);
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0) {
+        axon_runtime_log_error("cannot open rank %d's shared memory %s: %s", world, name, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(struct axon_pt2pt_shm_segment))
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        axon_runtime_log_error("cannot map rank %d's shared memory %s", world, name);
+        return NULL;
+    }
+    struct axon_pt2pt_shm_segment *seg = p;
+    if (seg->magic != AXON_SHM_MAGIC || seg->nlocal != (uint32_t)axon_shm.nlocal ||
+        seg->ring_bytes < AXON_SHM_MIN_RING || (seg->ring_bytes & (seg->ring_bytes - 1)) != 0 ||
+        (size_t)st.st_size < sizeof(*seg) + (size_t)axon_shm.nlocal * axon_shm_ring_size(seg->ring_bytes)) {
+        axon_runtime_log_error("rank %d's shared memory %s is not what this rank expects", world, name);
+        munmap(p, (size_t)st.st_size);
+        return NULL;
+    }
+    *size = (size_t)st.st_size;
+    return p;
+}
+
+int axon_pt2pt_shm_connect(void)
+{
+    if (!axon_shm.own)
+        return MPI_SUCCESS;
+    int n = axon_shm.nlocal;
+    axon_shm.mapped = calloc((size_t)n, sizeof(void *));
+    axon_shm.mapped_size = calloc((size_t)n, sizeof(size_t));
+    axon_pt2pt_shm.peers = calloc((size_t)n, sizeof(struct axon_pt2pt_shm_peer));
+    axon_pt2pt_shm.of_world = calloc((size_t)axon_runtime_job.size, sizeof(struct axon_pt2pt_shm_peer *));
+    if (!axon_shm.mapped || !axon_shm.mapped_size || !axon_pt2pt_shm.peers || !axon_pt2pt_shm.of_world)
+        return MPI_ERR_NO_MEM;
+
+    int expected = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == axon_shm.local_index)
+            continue;
+        void *seg = axon_shm_map_peer(i, &axon_shm.mapped_size[i]);
+        if (!seg)
+            continue;
+        axon_shm.mapped[i] = seg;
+        expected++;
+        struct axon_pt2pt_shm_segment *ps = seg;
+        atomic_fetch_add_explicit(&ps->attached, 1, memory_order_acq_rel);
+        struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[axon_pt2pt_shm.npeers];
+        peer->world = axon_shm.local_world[i];
+        peer->out = axon_shm_ring_at(seg, ps->ring_bytes, axon_shm.local_index);
+        peer->in = axon_shm_ring_at(axon_shm.own, axon_shm.own->ring_bytes, i);
+        peer->out_nslots = ps->ring_bytes / AXON_SHM_SLOT;
+        peer->in_nslots = axon_shm.own->ring_bytes / AXON_SHM_SLOT;
+        axon_pt2pt_shm.npeers++;
+    }
+
+    /* Our name goes once every peer that uses us has mapped us: they do so right after the exchange, as
+     * we did, so this wait is short; a peer that died meanwhile ends the job through the launcher. */
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load_explicit(&axon_shm.own->attached, memory_order_acquire) < expected) {
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > 120) {
+            axon_runtime_log_error("local ranks did not map this rank's shared memory within 2 minutes");
+            return MPI_ERR_OTHER;
+        }
+    }
+    shm_unlink(axon_shm.name);
+    axon_shm.linked = false;
+
+    if (axon_pt2pt_shm.npeers == 0)
+        return MPI_SUCCESS;
+    /* The largest payload: a quarter of the smallest ring, so several fit at once; never beyond the
+     * eager limit, which asks for rendezvous above it. */
+    uint64_t smallest = UINT64_MAX;
+    for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
+        struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
+        axon_pt2pt_shm.of_world[peer->world] = peer;
+        uint64_t bytes = peer->out_nslots * AXON_SHM_SLOT;
+        if (bytes < smallest)
+            smallest = bytes;
+    }
+    uint64_t max = (uint64_t)axon_config.pt2pt_shm_max;
+    if (max > smallest / 4 - AXON_SHM_ENVELOPE)
+        max = smallest / 4 - AXON_SHM_ENVELOPE;
+    if (axon_config.eager_limit >= 0 && max > (uint64_t)axon_config.eager_limit)
+        max = (uint64_t)axon_config.eager_limit;
+    axon_pt2pt_shm.max = max;
+    axon_pt2pt_shm.below = max + 1;
+    axon_runtime_log_debug(1, "point-to-point rings with %d local rank(s): %llu-byte rings, messages up to %zu bytes",
+                           axon_pt2pt_shm.npeers, (unsigned long long)axon_shm.own->ring_bytes, axon_pt2pt_shm.max);
+    return MPI_SUCCESS;
+}
+
+void axon_pt2pt_shm_finalize(void)
+{
+    for (int i = 0; axon_shm.mapped && i < axon_shm.nlocal; i++)
+        if (axon_shm.mapped[i])
+            munmap(axon_shm.mapped[i], axon_shm.mapped_size[i]);
+    if (axon_shm.own)
+        munmap(axon_shm.own, axon_shm.own_size);
+    if (axon_shm.linked)
+        shm_unlink(axon_shm.name);
+    free(axon_shm.mapped);
+    free(axon_shm.mapped_size);
+    free(axon_shm.local_world);
+    free(axon_pt2pt_shm.peers);
+    free(axon_pt2pt_shm.of_world);
+    memset(&axon_shm, 0, sizeof(axon_shm));
+    memset(&axon_pt2pt_shm, 0, sizeof(axon_pt2pt_shm));
+}
+
+/* ---- sending ------------------------------------------------------------------------------------- */
+
+static inline struct axon_pt2pt_shm_record *axon_shm_slot(struct axon_pt2pt_shm_ring *ring, uint64_t nslots,
+                                                          uint64_t pos)
+{
+    return &ring->slots[pos & (nslots - 1)];
+}
+
+/* Makes room for a record of `slots` slots at the sender's head, writing a pad record first when the
+ * record would wrap. False when the ring has no room (even after a fresh look at the receiver's tail). */
+static bool axon_shm_make_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
+{
+    uint64_t nslots = peer->out_nslots;
+    uint64_t pos = peer->out_head;
+    uint64_t to_end = nslots - (pos & (nslots - 1));
+    uint64_t pad = slots > to_end ? to_end : 0;
+    if (pos + pad + slots - peer->out_tail_seen > nslots) {
+        peer->out_tail_seen = atomic_load_explicit(&peer->out->tail, memory_order_acquire);
+        if (pos + pad + slots - peer->out_tail_seen > nslots)
+            return false;
+    }
+    if (pad) {
+        struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, nslots, pos);
+        rec->length_flags = AXON_SHM_F_PAD;
+        atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
+        peer->out_head = pos + pad;
+    }
+    return true;
+}
+
+void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length)
+{
+    if (!axon_shm_make_room(peer, axon_shm_slots_for(length)))
+        return NULL;
+    return axon_shm_slot(peer->out, peer->out_nslots, peer->out_head)->payload;
+}
+
+void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length)
+{
+    uint64_t pos = peer->out_head;
+    struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
+    rec->length_flags = (uint32_t)length | ((hdr->flags & AXON_PT2PT_FLAG_SYNC) ? AXON_SHM_F_SYNC : 0);
+    rec->context_id = hdr->context_id;
+    rec->source = hdr->source;
+    rec->tag = hdr->tag;
+    rec->sync_index = hdr->sync_index;
+    rec->ucx_before = peer->ucx_sent;
+    atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
+    peer->out_head = pos + axon_shm_slots_for(length);
+    peer->shm_sent++;
+}
+
+bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_index)
+{
+    if (!axon_shm_make_room(peer, 1))
+        return false;
+    uint64_t pos = peer->out_head;
+    struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
+    rec->length_flags = AXON_SHM_F_ACK;
+    rec->sync_index = sync_index;
+    atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
+    peer->out_head = pos + 1;
+    return true;
+}
+
+/* ---- receiving ----------------------------------------------------------------------------------- */
+
+/* Hands `slots` consumed slots from pos back to the sender, their first words zeroed first. */
+static inline void axon_shm_release(struct axon_pt2pt_shm_peer *peer, uint64_t pos, uint64_t slots)
+{
+    for (uint64_t i = 0; i < slots; i++)
+        atomic_store_explicit(&axon_shm_slot(peer->in, peer->in_nslots, pos + i)->seq, 0, memory_order_relaxed);
+    peer->in_tail = pos + slots;
+    atomic_store_explicit(&peer->in->tail, peer->in_tail, memory_order_release);
+}
+
+/* Takes the record at the head of peer's ring, if one is there and may go now (no active message it
+ * must follow is still missing). Returns 1 for a message or an acknowledgement taken, 0 otherwise. */
+static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
+{
+    for (;;) {
+        uint64_t pos = peer->in_tail;
+        struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->in, peer->in_nslots, pos);
+        if (atomic_load_explicit(&rec->seq, memory_order_acquire) != pos + 1)
+            return 0;
+        uint32_t lf = rec->length_flags;
+        if (lf & AXON_SHM_F_PAD) {
+            axon_shm_release(peer, pos, peer->in_nslots - (pos & (peer->in_nslots - 1)));
+            continue;
+        }
+        if (lf & AXON_SHM_F_ACK) {
+            uint32_t index = rec->sync_index;
+            axon_shm_release(peer, pos, 1);
+            axon_pt2pt_sync_acked(index);
+            return 1;
+        }
+        if ((int32_t)(rec->ucx_before - peer->ucx_recvd) > 0)
+            return 0; /* an active message sent before it has not arrived yet */
+        size_t length = lf & AXON_SHM_LENGTH_MASK;
+        struct axon_pt2pt_hdr hdr = {
+            .context_id = rec->context_id,
+            .source = rec->source,
+            .tag = rec->tag,
+            .flags = (lf & AXON_SHM_F_SYNC) ? AXON_PT2PT_FLAG_SYNC : 0,
+            .sync_index = rec->sync_index,
+            .sync_world_rank = peer->world,
+        };
+        /* The payload is read in place: delivered into a posted receive, or copied when unexpected. */
+        axon_pt2pt_arrive(&hdr, rec->payload, length, 0);
+        peer->shm_recvd++;
+        axon_shm_release(peer, pos, axon_shm_slots_for(length));
+        return 1;
+    }
+}
+
+void axon_pt2pt_shm_drain(struct axon_pt2pt_shm_peer *peer, uint32_t shm_before)
+{
+    /* Those records were published before the active message was sent, and UCX's delivery of it
+     * orders them before us: each is there (the loop only waits out the pause of a store in flight). */
+    while ((int32_t)(shm_before - peer->shm_recvd) > 0)
+        if (!axon_shm_take_one(peer))
+            sched_yield();
+}
+
+int axon_pt2pt_shm_poll(void)
+{
+    int taken = 0;
+    for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
+        struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
+        for (int n = 0; n < AXON_SHM_POLL_BATCH && axon_shm_take_one(peer); n++)
+            taken++;
+    }
+    return taken;
+}

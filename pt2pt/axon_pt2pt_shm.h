@@ -1,0 +1,92 @@
+/* The node's shared-memory rings: point-to-point messages between the ranks of one node without UCX.
+ *
+ * Every rank owns one segment holding a ring per other local rank (the messages that rank sends it).
+ * A message is a record of 64-byte slots: a 32-byte envelope, then the payload; the sender writes it and
+ * publishes it with one release store of its position, the receiver sees it with one load of the slot it
+ * expects next. A small message is one cache line from the sender's cache to the receiver's: UCX's active
+ * messages spend several times that in their own headers, callbacks and descriptors (the latency target
+ * of the point-to-point issue is UCX's bare floor, which our matching sits on top of).
+ *
+ * Only eager messages take the rings (up to AXON_PT2PT_SHM_MAX bytes, and never beyond
+ * AXON_EAGER_LIMIT); larger ones, and any message that finds its ring full, go through UCX. MPI's
+ * non-overtaking rule spans both paths, so each message carries how many messages of the other path its
+ * sender had sent to this peer before it: a ring record waits at the head of its ring until those active
+ * messages have arrived, and an active message first takes the ring records sent before it (they are
+ * already in the ring: a record is complete before the sender moves on). Synchronous sends are
+ * acknowledged through the ring too.
+ *
+ * Everything here runs under the transport lock (axon_ucx_lock), like the rest of the engine. */
+#ifndef AXON_PT2PT_SHM_H
+#define AXON_PT2PT_SHM_H
+
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What this rank knows of one other rank of its node. */
+struct axon_pt2pt_shm_peer {
+    int world;                 /* its rank in MPI_COMM_WORLD */
+    /* Our ring in its segment (we write it) ... */
+    struct axon_pt2pt_shm_ring *out;
+    uint64_t out_nslots;       /* its geometry (a power of two; the owner chose it) */
+    uint64_t out_head;         /* the next slot we write */
+    uint64_t out_tail_seen;    /* the peer's consumed position, as last read */
+    /* ... and its ring in ours (we read it). */
+    struct axon_pt2pt_shm_ring *in;
+    uint64_t in_nslots;
+    uint64_t in_tail;          /* the next slot we read */
+    /* Messages sent and received on each path, for the non-overtaking rule across the two. */
+    uint32_t shm_sent, ucx_sent;
+    uint32_t shm_recvd, ucx_recvd;
+};
+
+struct axon_pt2pt_shm {
+    size_t max;                /* largest payload a ring takes */
+    uint64_t below;            /* max + 1: payloads below it take the rings; 0 while they are off */
+    struct axon_pt2pt_shm_peer **of_world; /* by world rank: NULL for ranks of other nodes and self */
+    struct axon_pt2pt_shm_peer *peers;     /* the other local ranks */
+    int npeers;
+};
+
+extern struct axon_pt2pt_shm axon_pt2pt_shm;
+
+/* MPI_Init, before the exchange of addresses: makes this rank's segment and publishes its name. Does
+ * nothing for a rank alone on its node or with AXON_PT2PT_SHM_MAX=0. */
+int axon_pt2pt_shm_init(void);
+/* After the exchange: maps the other local ranks' segments, then removes this rank's name once every
+ * one of them has mapped it (nothing is left in /dev/shm however the job ends later). */
+int axon_pt2pt_shm_connect(void);
+void axon_pt2pt_shm_finalize(void);
+
+/* The ring peer for a message of bytes to world rank `world`, or NULL when the message goes by UCX. */
+static inline struct axon_pt2pt_shm_peer *axon_pt2pt_shm_route(int world, int64_t bytes)
+{
+    if ((uint64_t)bytes >= axon_pt2pt_shm.below)
+        return NULL;
+    return axon_pt2pt_shm.of_world[world];
+}
+
+/* The local peer that world rank `world` is, or NULL (for ordering UCX messages against the rings). */
+static inline struct axon_pt2pt_shm_peer *axon_pt2pt_shm_peer_of(int world)
+{
+    return axon_pt2pt_shm.of_world ? axon_pt2pt_shm.of_world[world] : NULL;
+}
+
+/* Room for a message of length payload bytes in the ring to peer: where to write the payload, or NULL
+ * when the ring is full (the message then goes by UCX). Nothing is visible to the peer until
+ * axon_pt2pt_shm_commit; no other record may be reserved in between. */
+void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length);
+/* Publishes the reserved record: the envelope of hdr (context, source, tag, flags, sync_index). */
+void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length);
+/* Acknowledges a synchronous send of peer's (its request index) through the ring; false when full. */
+bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_index);
+
+/* An active message from peer arrived that was sent after shm_before ring records: takes those first. */
+void axon_pt2pt_shm_drain(struct axon_pt2pt_shm_peer *peer, uint32_t shm_before);
+
+/* Takes what has arrived in the rings (the progress call's first poll); the number of records taken. */
+int axon_pt2pt_shm_poll(void);
+
+#endif
