@@ -122,6 +122,9 @@ bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout
 /* ---- requests (axon_mpi_request.c) ---------------------------------------------------------------- */
 
 #define AXON_REQUEST_HANDLE_BASE 0xac000000u /* MPICH's direct request handles */
+/* The shared request of sends that completed as they started (axon_request_sent), in MPICH's builtin
+ * form. */
+#define AXON_REQUEST_HANDLE_SENT ((MPI_Request)0x6c000001)
 static inline MPI_Request axon_mpi_request_handle(const struct axon_request *req)
 {
     return (MPI_Request)(AXON_REQUEST_HANDLE_BASE | req->index);

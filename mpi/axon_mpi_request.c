@@ -12,7 +12,7 @@ struct axon_request *axon_mpi_request_get(MPI_Request handle)
 {
     unsigned h = (unsigned)handle;
     if ((h & 0xfc000000u) != AXON_REQUEST_HANDLE_BASE)
-        return NULL;
+        return handle == AXON_REQUEST_HANDLE_SENT ? &axon_request_sent : NULL;
     return axon_request_get(h & 0x03ffffffu);
 }
 

@@ -57,6 +57,30 @@ static int axon_mpi_isend_handle(const char *func, const void *buf, int count, M
         AXON_MPI_REQUIRE_ACTIVE(func);
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer");
     }
+    if (mode == AXON_SEND_STANDARD) {
+        /* A send that is over as soon as it starts (a small message into the node's ring) needs no
+         * request of its own. */
+        struct axon_comm *c;
+        struct axon_dtype_layout dt;
+        AXON_MPI_REQUIRE_ACTIVE(func);
+        AXON_MPI_COMM_CHECK(func, comm, c);
+        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+        AXON_MPI_CHECK_DEST(func, c, dest);
+        AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+        int rc = axon_pt2pt_isend_now(buf, count, &dt, dest, tag, &c->pt2pt);
+        if (rc == MPI_SUCCESS) {
+            *request = AXON_REQUEST_HANDLE_SENT;
+            return MPI_SUCCESS;
+        }
+        if (rc != MPI_ERR_PENDING)
+            return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
+        struct axon_request *req;
+        rc = axon_pt2pt_isend(buf, count, &dt, dest, tag, &c->pt2pt, mode, &req);
+        if (rc != MPI_SUCCESS)
+            return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
+        *request = axon_mpi_request_handle(req);
+        return MPI_SUCCESS;
+    }
     struct axon_request *req;
     int rc = axon_mpi_isend_common(func, buf, count, datatype, dest, tag, comm, mode, &req);
     if (rc == MPI_SUCCESS)

@@ -10,6 +10,13 @@
 
 static struct axon_pool axon_request_pool;
 
+struct axon_request axon_request_sent = {
+    .kind = AXON_REQUEST_SEND,
+    .index = UINT32_MAX,
+    .complete = 1,
+    .status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .MPI_ERROR = MPI_SUCCESS},
+};
+
 static void axon_request_child_done(struct axon_request *child);
 
 int axon_pt2pt_request_pool_init(void)
@@ -269,6 +276,8 @@ void axon_pt2pt_request_event(struct axon_request *req)
 
 void axon_request_free(struct axon_request *req)
 {
+    if (req == &axon_request_sent)
+        return;
     axon_ucx_lock();
     if (atomic_load_explicit(&req->complete, memory_order_acquire) || (req->persistent && !req->active))
         axon_request_release(req);

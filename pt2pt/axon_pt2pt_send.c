@@ -100,14 +100,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
     int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
-    ucp_ep_h ep;
-    int rc = axon_ucx_ep_get(world, &ep);
-    if (rc != MPI_SUCCESS) {
-        atomic_store(&req->complete, 1);
-        return rc;
-    }
     req->pending = req->mode == AXON_SEND_SYNC ? 2 : 1;
-
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
@@ -116,14 +109,11 @@ int axon_pt2pt_send_post(struct axon_request *req)
         .sync_index = req->index,
         .sync_world_rank = axon_runtime_job.rank,
     };
-    _Static_assert(sizeof(hdr) <= sizeof(req->header), "the header fits the request");
-    memcpy(req->header, &hdr, sizeof(hdr));
-
     const struct axon_dtype_layout *dt = &req->dt;
     int64_t bytes = req->count * dt->size;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
     if (peer) {
-        rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
+        int rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
         if (rc == MPI_SUCCESS) {
             axon_pt2pt_request_event(req);
             return MPI_SUCCESS;
@@ -133,6 +123,15 @@ int axon_pt2pt_send_post(struct axon_request *req)
             return rc;
         }
     }
+
+    ucp_ep_h ep;
+    int rc = axon_ucx_ep_get(world, &ep);
+    if (rc != MPI_SUCCESS) {
+        atomic_store(&req->complete, 1);
+        return rc;
+    }
+    _Static_assert(sizeof(hdr) <= sizeof(req->header), "the header fits the request");
+    memcpy(req->header, &hdr, sizeof(hdr));
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE |
                         UCP_OP_ATTR_FIELD_FLAGS,
@@ -184,10 +183,6 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
-    ucp_ep_h ep;
-    int rc = axon_ucx_ep_get(world, &ep);
-    if (rc != MPI_SUCCESS)
-        return rc;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
@@ -196,10 +191,14 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
     };
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
     if (peer) {
-        rc = axon_pt2pt_send_shm(peer, &hdr, buf, bytes, &axon_pt2pt_bytes_layout);
+        int rc = axon_pt2pt_send_shm(peer, &hdr, buf, bytes, &axon_pt2pt_bytes_layout);
         if (rc != MPI_ERR_PENDING)
             return rc;
     }
+    ucp_ep_h ep;
+    int rc = axon_ucx_ep_get(world, &ep);
+    if (rc != MPI_SUCCESS)
+        return rc;
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_FLAGS,
         .datatype = ucp_dt_make_contig(1),
@@ -217,6 +216,23 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
+}
+
+int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                         struct axon_pt2pt_comm *comm)
+{
+    if (dest == MPI_PROC_NULL)
+        return MPI_ERR_PENDING;
+    int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);
+    if (!peer)
+        return MPI_ERR_PENDING;
+    struct axon_pt2pt_hdr hdr = {
+        .context_id = comm->context_id,
+        .source = comm->rank,
+        .tag = tag,
+    };
+    return axon_pt2pt_send_shm(peer, &hdr, buf, count, dt);
 }
 
 int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,

@@ -110,6 +110,15 @@ void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm);
  * MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE; tag may be MPI_ANY_TAG on receives. */
 int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **req);
+/* A standard-mode send that completes as it starts, when it can: a small message to a rank of this node
+ * is written into the ring to it, and nothing remains to wait for. MPI_SUCCESS when it went so (the
+ * caller hands out axon_request_sent), MPI_ERR_PENDING when it needs a request of its own (another path,
+ * or a full ring), another class on an error. */
+int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                         struct axon_pt2pt_comm *comm);
+/* The one request of every send that completed as it started: complete for ever, shared, never freed
+ * (MPICH hands out builtin complete requests the same way), so such a send costs no request at all. */
+extern struct axon_request axon_request_sent;
 /* A blocking standard-mode send of bytes contiguous bytes at buf (the fast path of MPI_Send). */
 int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, struct axon_pt2pt_comm *comm);
 /* A blocking receive into a request the caller owns (on its stack): no pool, no handle. When it

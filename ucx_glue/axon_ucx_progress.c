@@ -18,15 +18,15 @@ static pthread_mutex_t axon_ucx_transport_lock = PTHREAD_MUTEX_INITIALIZER;
  * engine's entry points, which take it again. */
 static _Thread_local int axon_ucx_lock_depth;
 
-void axon_ucx_lock(void)
+void axon_ucx_lock_mt(void)
 {
-    if (axon_ucx.thread_multiple && axon_ucx_lock_depth++ == 0)
+    if (axon_ucx_lock_depth++ == 0)
         pthread_mutex_lock(&axon_ucx_transport_lock);
 }
 
-void axon_ucx_unlock(void)
+void axon_ucx_unlock_mt(void)
 {
-    if (axon_ucx.thread_multiple && --axon_ucx_lock_depth == 0)
+    if (--axon_ucx_lock_depth == 0)
         pthread_mutex_unlock(&axon_ucx_transport_lock);
 }
 

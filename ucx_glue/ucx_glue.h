@@ -36,8 +36,19 @@ int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 
 /* The transport lock: under MPI_THREAD_MULTIPLE it serializes the worker's progress (and with it every
  * callback) with the engines' own entry points, which take it too. A no-op for lower thread levels. */
-void axon_ucx_lock(void);
-void axon_ucx_unlock(void);
+void axon_ucx_lock_mt(void);
+void axon_ucx_unlock_mt(void);
+/* Inline: below MPI_THREAD_MULTIPLE every message passes here several times for nothing. */
+static inline void axon_ucx_lock(void)
+{
+    if (axon_ucx.thread_multiple)
+        axon_ucx_lock_mt();
+}
+static inline void axon_ucx_unlock(void)
+{
+    if (axon_ucx.thread_multiple)
+        axon_ucx_unlock_mt();
+}
 
 /* A function the progress call runs after the worker's progress (pt2pt and coll queues), whenever
  * *active is true (always when active is NULL): a hook with nothing to do costs one load per poll,

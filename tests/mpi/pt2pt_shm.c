@@ -54,6 +54,44 @@ static unsigned char pattern(int src, int r, int i, int k)
     return (unsigned char)(src * 31 + r * 17 + i * 7 + k);
 }
 
+/* Sends that are over as they start share one request: every completion call must treat it as its
+ * own, complete request, and freeing or cancelling it must harm no other. */
+static void check_done_requests(void)
+{
+    int peer = rank ^ 1;
+    if (peer >= size)
+        return;
+    int out[4] = {rank, 1, 2, 3}, in[4][4];
+    MPI_Request r[4];
+    for (int i = 0; i < 4; i++)
+        MPI_Irecv(in[i], 4, MPI_INT, peer, 77 + i, MPI_COMM_WORLD, &r[i]);
+    MPI_Request s[5];
+    for (int i = 0; i < 4; i++)
+        MPI_Isend(out, 4, MPI_INT, peer, 77 + i, MPI_COMM_WORLD, &s[i]);
+    int flag = 0;
+    MPI_Status st;
+    while (!flag)
+        MPI_Request_get_status(s[0], &flag, &st);
+    check(s[0] != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
+    MPI_Test(&s[0], &flag, &st);
+    check(flag == 1 && s[0] == MPI_REQUEST_NULL, "MPI_Test of a finished send left it active");
+    int cancelled = 1;
+    MPI_Cancel(&s[1]);
+    MPI_Wait(&s[1], &st);
+    MPI_Test_cancelled(&st, &cancelled);
+    check(!cancelled && s[1] == MPI_REQUEST_NULL, "a finished send reads as cancelled");
+    MPI_Request_free(&s[2]);
+    check(s[2] == MPI_REQUEST_NULL, "MPI_Request_free left the handle");
+    s[0] = s[1] = s[2] = MPI_REQUEST_NULL;
+    s[4] = MPI_REQUEST_NULL;
+    int index = -1;
+    MPI_Waitany(5, s, &index, &st);
+    check(index == 3 && s[3] == MPI_REQUEST_NULL, "MPI_Waitany gave index %d", index);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < 4; i++)
+        check(in[i][0] == peer && in[i][3] == 3, "message %d of the request test is wrong", i);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -137,6 +175,7 @@ int main(int argc, char **argv)
         MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     }
 
+    check_done_requests();
     MPI_Type_free(&strided);
     free(sbuf);
     free(rbuf);
