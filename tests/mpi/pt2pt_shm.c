@@ -15,7 +15,7 @@
 
 #define BURST 200
 #define ROUNDS 6
-#define MAXMSG (12 * 1024)
+#define MAXMSG (40 * 1024)
 
 static int rank, size;
 
