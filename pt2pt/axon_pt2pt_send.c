@@ -80,7 +80,7 @@ static int axon_pt2pt_send_shm(struct axon_pt2pt_shm_peer *peer, const struct ax
     if (packing && axon_dloop_cursor_init(&cursor, dt->loop, count, dt->extent) != 0)
         return MPI_ERR_NO_MEM;
     axon_ucx_lock();
-    void *slot = axon_pt2pt_shm_reserve(peer, (size_t)bytes);
+    void *slot = axon_pt2pt_shm_reserve(peer, (size_t)bytes, (hdr->flags & AXON_PT2PT_FLAG_SYNC) != 0);
     if (slot) {
         if (packing)
             axon_dloop_pack(&cursor, buf, slot, bytes);

@@ -2,12 +2,16 @@
  * publishing records, and taking them in order on the receiving side.
  *
  * A ring is a control line (the receiver's consumed position, which the sender reads only when the ring
- * looks full) and a power-of-two number of 64-byte slots. A record starts on a slot with its envelope;
- * its first word is the position it was written at plus one, stored last with release order, so the
- * receiver, which knows the position it expects next, tells a new record from anything else with one
- * compare. The receiver zeroes that first word of every slot it has consumed before it hands the slots
- * back: a slot's stale bytes (the middle of an older, longer record) can then never pass for an
- * envelope. A record does not wrap: one that would is preceded by a pad record up to the ring's end. */
+ * looks full) and a power-of-two number of 32-byte slots. A record starts on a slot with its 24-byte
+ * envelope, so a message of up to 8 bytes is one slot and two of them share a cache line (the message
+ * rate of small messages is the rate of cache lines crossing between the cores; Open MPI's shared-memory
+ * fast boxes align to 32 bytes for the same reason); a record of two slots never straddles two lines.
+ * Its first word is a stamp of the position it was written at, never zero, stored last with release
+ * order, so the receiver, which knows where the next record starts, tells a new record from anything
+ * else with one compare. The receiver zeroes that first word of every slot it has consumed before it
+ * hands the slots back: a slot's stale bytes (the middle of an older, longer record) can then never pass
+ * for an envelope. A record does not wrap: one that would is preceded by a pad record to the ring's
+ * end. */
 #include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
@@ -25,34 +29,43 @@
 
 #define AXON_SHM_KEY "axon.pt2pt.shm"
 #define AXON_SHM_MAGIC 0x41784d52u /* "AxMR" */
-#define AXON_SHM_SLOT 64u
-#define AXON_SHM_ENVELOPE 32u
+#define AXON_SHM_SLOT 32u
+#define AXON_SHM_ENVELOPE 24u
+#define AXON_SHM_LINE 64u
 /* The rings a rank receives on share this budget, so a node of many ranks stays within a few MiB per rank. */
 #define AXON_SHM_SEGMENT_BUDGET (4u << 20)
 #define AXON_SHM_MIN_RING 4096u
+#define AXON_SHM_MAX_RING (64u << 20) /* a pad record counts its slots in 24 bits */
 /* Records taken from one ring per poll: a flood from one peer must not starve the others. */
 #define AXON_SHM_POLL_BATCH 32
 
 enum {
-    AXON_SHM_F_SYNC = 1u << 24, /* a synchronous send: acknowledge when matched */
-    AXON_SHM_F_ACK = 2u << 24,  /* the acknowledgement of one: sync_index is our request */
-    AXON_SHM_F_PAD = 4u << 24,  /* no message: skip to the ring's end */
+    AXON_SHM_F_SYNC = 1u << 24, /* a synchronous send: acknowledge when matched; the sender's request
+                                 * index is the first word after the envelope, the payload starts on the
+                                 * next slot */
+    AXON_SHM_F_ACK = 2u << 24,  /* the acknowledgement of one: tag holds our request's index */
+    AXON_SHM_F_PAD = 4u << 24,  /* no message: skip the slots the length counts */
     AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
 };
 
 /* A record's first slot. */
 struct axon_pt2pt_shm_record {
-    _Atomic uint64_t seq;   /* position + 1 once published; 0 while free */
+    _Atomic uint32_t seq;   /* the position's stamp once published; 0 while free */
     uint32_t length_flags;  /* payload bytes | AXON_SHM_F_* */
     uint32_t context_id;
     int32_t source;         /* rank in the communicator */
     int32_t tag;
-    uint32_t sync_index;    /* the sender's request (synchronous sends and acknowledgements) */
     uint32_t ucx_before;    /* active messages the sender had sent us before this record */
     unsigned char payload[AXON_SHM_SLOT - AXON_SHM_ENVELOPE]; /* continues into the next slots */
 };
 _Static_assert(sizeof(struct axon_pt2pt_shm_record) == AXON_SHM_SLOT, "a record's envelope is one slot");
 _Static_assert(offsetof(struct axon_pt2pt_shm_record, payload) == AXON_SHM_ENVELOPE, "the envelope's size");
+
+/* The stamp of a record at pos: never 0 (a consumed slot), and different for neighbouring laps. */
+static inline uint32_t axon_shm_stamp(uint64_t pos)
+{
+    return (uint32_t)pos | 0x80000000u;
+}
 
 struct axon_pt2pt_shm_ring {
     _Alignas(64) _Atomic uint64_t tail; /* slots the receiver has consumed */
@@ -91,9 +104,16 @@ static inline struct axon_pt2pt_shm_ring *axon_shm_ring_at(void *segment, uint64
                                           (size_t)index * axon_shm_ring_size(ring_bytes));
 }
 
-static inline uint64_t axon_shm_slots_for(size_t length)
+/* Where a record's payload starts: after the envelope, or on the next slot for a synchronous send,
+ * whose request index comes first. */
+static inline size_t axon_shm_payload_offset(bool sync)
 {
-    return (AXON_SHM_ENVELOPE + length + AXON_SHM_SLOT - 1) / AXON_SHM_SLOT;
+    return sync ? AXON_SHM_SLOT : AXON_SHM_ENVELOPE;
+}
+
+static inline uint64_t axon_shm_slots_for(size_t length, bool sync)
+{
+    return (axon_shm_payload_offset(sync) + length + AXON_SHM_SLOT - 1) / AXON_SHM_SLOT;
 }
 
 static uint64_t axon_shm_pow2_floor(uint64_t v)
@@ -132,6 +152,8 @@ int axon_pt2pt_shm_init(void)
     uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(axon_shm.nlocal - 1));
     if (ring > fair)
         ring = fair;
+    if (ring > AXON_SHM_MAX_RING)
+        ring = AXON_SHM_MAX_RING;
     if (ring < AXON_SHM_MIN_RING)
         ring = AXON_SHM_MIN_RING;
 
@@ -315,14 +337,25 @@ static inline struct axon_pt2pt_shm_record *axon_shm_slot(struct axon_pt2pt_shm_
     return &ring->slots[pos & (nslots - 1)];
 }
 
-/* Makes room for a record of `slots` slots at the sender's head, writing a pad record first when the
- * record would wrap. False when the ring has no room (even after a fresh look at the receiver's tail). */
+static inline void axon_shm_publish(struct axon_pt2pt_shm_record *rec, uint64_t pos)
+{
+    atomic_store_explicit(&rec->seq, axon_shm_stamp(pos), memory_order_release);
+}
+
+/* Makes room for a record of `slots` slots at the sender's head: a pad record first when the record
+ * would wrap, or when a record of one line's size would straddle two. False when the ring has no room
+ * (even after a fresh look at the receiver's tail). */
 static bool axon_shm_make_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
 {
+    const uint64_t per_line = AXON_SHM_LINE / AXON_SHM_SLOT;
     uint64_t nslots = peer->out_nslots;
     uint64_t pos = peer->out_head;
-    uint64_t to_end = nslots - (pos & (nslots - 1));
-    uint64_t pad = slots > to_end ? to_end : 0;
+    uint64_t at = pos & (nslots - 1);
+    uint64_t pad = 0;
+    if (slots > nslots - at)
+        pad = nslots - at;
+    else if (slots > 1 && slots <= per_line && at / per_line != (at + slots - 1) / per_line)
+        pad = per_line - at % per_line;
     if (pos + pad + slots - peer->out_tail_seen > nslots) {
         peer->out_tail_seen = atomic_load_explicit(&peer->out->tail, memory_order_acquire);
         if (pos + pad + slots - peer->out_tail_seen > nslots)
@@ -330,32 +363,34 @@ static bool axon_shm_make_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
     }
     if (pad) {
         struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, nslots, pos);
-        rec->length_flags = AXON_SHM_F_PAD;
-        atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
+        rec->length_flags = AXON_SHM_F_PAD | (uint32_t)pad;
+        axon_shm_publish(rec, pos);
         peer->out_head = pos + pad;
     }
     return true;
 }
 
-void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length)
+void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length, bool sync)
 {
-    if (!axon_shm_make_room(peer, axon_shm_slots_for(length)))
+    if (!axon_shm_make_room(peer, axon_shm_slots_for(length, sync)))
         return NULL;
-    return axon_shm_slot(peer->out, peer->out_nslots, peer->out_head)->payload;
+    return (char *)axon_shm_slot(peer->out, peer->out_nslots, peer->out_head) + axon_shm_payload_offset(sync);
 }
 
 void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length)
 {
     uint64_t pos = peer->out_head;
+    bool sync = (hdr->flags & AXON_PT2PT_FLAG_SYNC) != 0;
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
-    rec->length_flags = (uint32_t)length | ((hdr->flags & AXON_PT2PT_FLAG_SYNC) ? AXON_SHM_F_SYNC : 0);
+    rec->length_flags = (uint32_t)length | (sync ? AXON_SHM_F_SYNC : 0);
     rec->context_id = hdr->context_id;
     rec->source = hdr->source;
     rec->tag = hdr->tag;
-    rec->sync_index = hdr->sync_index;
     rec->ucx_before = peer->ucx_sent;
-    atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
-    peer->out_head = pos + axon_shm_slots_for(length);
+    if (sync)
+        memcpy(rec->payload, &hdr->sync_index, sizeof(hdr->sync_index));
+    axon_shm_publish(rec, pos);
+    peer->out_head = pos + axon_shm_slots_for(length, sync);
     peer->shm_sent++;
 }
 
@@ -366,8 +401,8 @@ bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_ind
     uint64_t pos = peer->out_head;
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
     rec->length_flags = AXON_SHM_F_ACK;
-    rec->sync_index = sync_index;
-    atomic_store_explicit(&rec->seq, pos + 1, memory_order_release);
+    rec->tag = (int32_t)sync_index;
+    axon_shm_publish(rec, pos);
     peer->out_head = pos + 1;
     return true;
 }
@@ -390,15 +425,15 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
     for (;;) {
         uint64_t pos = peer->in_tail;
         struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->in, peer->in_nslots, pos);
-        if (atomic_load_explicit(&rec->seq, memory_order_acquire) != pos + 1)
+        if (atomic_load_explicit(&rec->seq, memory_order_acquire) != axon_shm_stamp(pos))
             return 0;
         uint32_t lf = rec->length_flags;
         if (lf & AXON_SHM_F_PAD) {
-            axon_shm_release(peer, pos, peer->in_nslots - (pos & (peer->in_nslots - 1)));
+            axon_shm_release(peer, pos, lf & AXON_SHM_LENGTH_MASK);
             continue;
         }
         if (lf & AXON_SHM_F_ACK) {
-            uint32_t index = rec->sync_index;
+            uint32_t index = (uint32_t)rec->tag;
             axon_shm_release(peer, pos, 1);
             axon_pt2pt_sync_acked(index);
             return 1;
@@ -406,18 +441,20 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
         if ((int32_t)(rec->ucx_before - peer->ucx_recvd) > 0)
             return 0; /* an active message sent before it has not arrived yet */
         size_t length = lf & AXON_SHM_LENGTH_MASK;
+        bool sync = (lf & AXON_SHM_F_SYNC) != 0;
         struct axon_pt2pt_hdr hdr = {
             .context_id = rec->context_id,
             .source = rec->source,
             .tag = rec->tag,
-            .flags = (lf & AXON_SHM_F_SYNC) ? AXON_PT2PT_FLAG_SYNC : 0,
-            .sync_index = rec->sync_index,
+            .flags = sync ? AXON_PT2PT_FLAG_SYNC : 0,
             .sync_world_rank = peer->world,
         };
+        if (sync)
+            memcpy(&hdr.sync_index, rec->payload, sizeof(hdr.sync_index));
         /* The payload is read in place: delivered into a posted receive, or copied when unexpected. */
-        axon_pt2pt_arrive(&hdr, rec->payload, length, 0);
+        axon_pt2pt_arrive(&hdr, (char *)rec + axon_shm_payload_offset(sync), length, 0);
         peer->shm_recvd++;
-        axon_shm_release(peer, pos, axon_shm_slots_for(length));
+        axon_shm_release(peer, pos, axon_shm_slots_for(length, sync));
         return 1;
     }
 }

@@ -1,9 +1,9 @@
 /* The node's shared-memory rings: point-to-point messages between the ranks of one node without UCX.
  *
  * Every rank owns one segment holding a ring per other local rank (the messages that rank sends it).
- * A message is a record of 64-byte slots: a 32-byte envelope, then the payload; the sender writes it and
+ * A message is a record of 32-byte slots: a 24-byte envelope, then the payload; the sender writes it and
  * publishes it with one release store of its position, the receiver sees it with one load of the slot it
- * expects next. A small message is one cache line from the sender's cache to the receiver's: UCX's active
+ * expects next. A small message is half a cache line from the sender's cache to the receiver's: UCX's active
  * messages spend several times that in their own headers, callbacks and descriptors (the latency target
  * of the point-to-point issue is UCX's bare floor, which our matching sits on top of).
  *
@@ -75,9 +75,10 @@ static inline struct axon_pt2pt_shm_peer *axon_pt2pt_shm_peer_of(int world)
 }
 
 /* Room for a message of length payload bytes in the ring to peer: where to write the payload, or NULL
- * when the ring is full (the message then goes by UCX). Nothing is visible to the peer until
- * axon_pt2pt_shm_commit; no other record may be reserved in between. */
-void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length);
+ * when the ring is full (the message then goes by UCX). sync: a synchronous send (its record carries the
+ * request to acknowledge). Nothing is visible to the peer until axon_pt2pt_shm_commit; no other record
+ * may be reserved in between. */
+void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length, bool sync);
 /* Publishes the reserved record: the envelope of hdr (context, source, tag, flags, sync_index). */
 void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length);
 /* Acknowledges a synchronous send of peer's (its request index) through the ring; false when full. */
