@@ -244,11 +244,7 @@ static int axon_mpi_bsend_common(const char *func, const void *buf, int count, M
 {
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+    AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, tag);
     const char *why;
     int rc = axon_mpi_bsend_start(&c->pt2pt, buf, count, &dt, dest, tag, &why);
     if (rc != MPI_SUCCESS)

@@ -73,11 +73,7 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     static const char func[] = "MPI_Isendrecv_replace";
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, sendtag);
     AXON_MPI_CHECK_SOURCE(func, c, source);
     AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
     if (!request)

@@ -50,6 +50,16 @@
             return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative and not MPI_ANY_TAG", (tag)); \
     } while (0)
 
+/* Everything a send checks, from MPI being up to the tag: c gets the communicator, dt_out the layout. */
+#define AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt_out, dest, tag)                  \
+    do {                                                                                             \
+        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
+        AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
+        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt_out);                                \
+        AXON_MPI_CHECK_DEST(func, c, dest);                                                          \
+        AXON_MPI_CHECK_SEND_TAG(func, c, tag);                                                       \
+    } while (0)
+
 /* The packed copy of count elements of dt at buf (bytes of them; 0 gives an empty copy): the outgoing
  * data of a send-receive in place, which must not change while the incoming message lands in buf.
  * NULL when out of memory; the caller frees it. */

@@ -7,11 +7,7 @@ static int axon_mpi_isend_common(const char *func, const void *buf, int count, M
 {
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+    AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, tag);
     int rc = axon_pt2pt_isend(buf, count, &dt, dest, tag, &c->pt2pt, mode, req);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "the send to rank %d could not start", dest);
@@ -25,11 +21,7 @@ static int axon_mpi_send_blocking(const char *func, const void *buf, int count, 
         /* The common case costs no request: contiguous data in standard mode. */
         struct axon_comm *c;
         struct axon_dtype_layout dt;
-        AXON_MPI_REQUIRE_ACTIVE(func);
-        AXON_MPI_COMM_CHECK(func, comm, c);
-        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-        AXON_MPI_CHECK_DEST(func, c, dest);
-        AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+        AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, tag);
         if (dt.contig) {
             int rc = axon_pt2pt_send_contig((const char *)buf + dt.true_lb, (int64_t)count * dt.size, dest, tag,
                                             &c->pt2pt);
@@ -62,11 +54,7 @@ static int axon_mpi_isend_handle(const char *func, const void *buf, int count, M
          * request of its own. */
         struct axon_comm *c;
         struct axon_dtype_layout dt;
-        AXON_MPI_REQUIRE_ACTIVE(func);
-        AXON_MPI_COMM_CHECK(func, comm, c);
-        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-        AXON_MPI_CHECK_DEST(func, c, dest);
-        AXON_MPI_CHECK_SEND_TAG(func, c, tag);
+        AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, tag);
         int rc = axon_pt2pt_isend_now(buf, count, &dt, dest, tag, &c->pt2pt);
         if (rc == MPI_SUCCESS) {
             *request = AXON_REQUEST_HANDLE_SENT;

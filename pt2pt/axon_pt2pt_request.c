@@ -231,8 +231,10 @@ static void axon_request_release(struct axon_request *req)
         axon_dloop_release((struct axon_dloop *)req->dt.loop);
         req->dt.loop = NULL;
     }
-    free(req->scratch);
-    req->scratch = NULL;
+    if (req->scratch) {
+        free(req->scratch);
+        req->scratch = NULL;
+    }
     axon_runtime_pool_free(&axon_request_pool, req->index);
 }
 
