@@ -1,14 +1,15 @@
-/* The CUDA driver at run time: this file owns libcuda.so.1's handle, the table of driver entry points
+/* The CUDA driver at run time: this file owns the driver library's handle, the table of driver entry points
  * (struct axon_cuda_driver), the decision whether CUDA support is on (AXON_CUDA, a driver, a GPU), the
  * GPUs' handles, and the primary contexts the layer retains for its copies.
  *
- * The library never links libcuda or libcudart: linking would make the driver a load-time dependency
- * of every program, GPU or not. The entry points come from cuGetProcAddress (CUDA 12 and later) asked
- * for the ABI our prototypes follow, else from dlsym of the versioned symbol names; both give the
- * legacy default-stream variants, the ones a program gets from the runtime by default. MPI_Init does
- * dlopen and cuInit only: cuInit creates no context, and frameworks that choose their device after
- * MPI_Init (and tools that watch context creation) depend on that. A unit test installs its own table
- * with axon_cuda_driver_install, as coll's tests install a transport. */
+ * The driver is libcuda.so.1 unless AXON_CUDA_LIBRARY names another library (the tests' fake driver,
+ * tests/fakecuda). The library never links libcuda or libcudart: linking would make the driver a
+ * load-time dependency of every program, GPU or not. The entry points come from cuGetProcAddress
+ * (CUDA 12 and later) asked for the ABI our prototypes follow, else from dlsym of the versioned symbol
+ * names; both give the legacy default-stream variants, the ones a program gets from the runtime by
+ * default. MPI_Init does dlopen and cuInit only: cuInit creates no context, and frameworks that choose
+ * their device after MPI_Init (and tools that watch context creation) depend on that. A unit test
+ * installs its own table with axon_cuda_driver_install, as coll's tests install a transport. */
 #include "cuda_support/axon_cuda_internal.h"
 #include "runtime/runtime.h"
 
@@ -31,7 +32,8 @@ const char *axon_cuda_status(void)
 
 struct axon_cuda_state axon_cuda;
 
-static void *axon_cuda_lib;                       /* libcuda.so.1, kept open once opened */
+static void *axon_cuda_lib;                       /* the driver, kept open once opened */
+static char axon_cuda_lib_name[AXON_CONFIG_STRING_MAX]; /* what axon_cuda_lib was opened as */
 static struct axon_cuda_driver axon_cuda_loaded;  /* the real driver's entry points */
 static bool axon_cuda_loaded_ok;
 static pthread_mutex_t axon_cuda_retain_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -85,20 +87,28 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
 typedef CUresult (*axon_cuda_get_proc_address_t)(const char *symbol, void **pfn, int version, cuuint64_t flags,
                                                  CUdriverProcAddressQueryResult *status);
 
-/* Opens libcuda.so.1 and fills axon_cuda_loaded. */
-static int axon_cuda_driver_load(char *why, size_t whylen)
+/* Opens the driver library (libcuda.so.1 unless AXON_CUDA_LIBRARY says otherwise) and fills
+ * axon_cuda_loaded. */
+static int axon_cuda_driver_load(const char *library, char *why, size_t whylen)
 {
+    /* Another library than the one opened before (a test switching drivers): its entry points are
+     * looked up afresh. The old one stays open; functions of it may still be referenced. */
+    if (axon_cuda_lib && strcmp(library, axon_cuda_lib_name) != 0) {
+        axon_cuda_lib = NULL;
+        axon_cuda_loaded_ok = false;
+    }
     if (axon_cuda_loaded_ok)
         return MPI_SUCCESS;
     if (!axon_cuda_lib) {
         /* RTLD_LOCAL: the driver's symbols stay out of the global namespace, where they could shadow
          * or be shadowed by the application's own CUDA libraries. */
-        axon_cuda_lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        axon_cuda_lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
         if (!axon_cuda_lib) {
             const char *e = dlerror();
-            snprintf(why, whylen, "no CUDA driver (%s)", e ? e : "libcuda.so.1 cannot be loaded");
+            snprintf(why, whylen, "no CUDA driver (%s)", e ? e : "the library cannot be loaded");
             return MPI_ERR_OTHER;
         }
+        snprintf(axon_cuda_lib_name, sizeof(axon_cuda_lib_name), "%s", library);
     }
     /* cuGetProcAddress_v2 exists from CUDA 12.0 on; older drivers are read by symbol name. */
     axon_cuda_get_proc_address_t gpa = (axon_cuda_get_proc_address_t)dlsym(axon_cuda_lib, "cuGetProcAddress_v2");
@@ -114,7 +124,7 @@ static int axon_cuda_driver_load(char *why, size_t whylen)
         if (!fn)
             fn = dlsym(axon_cuda_lib, e->symbol);
         if (!fn && e->required) {
-            snprintf(why, whylen, "no usable CUDA driver (libcuda.so.1 lacks %s)", e->symbol);
+            snprintf(why, whylen, "no usable CUDA driver (%s lacks %s)", library, e->symbol);
             return MPI_ERR_OTHER;
         }
         /* POSIX gives function pointers and void * one representation (dlsym relies on it too). */
@@ -186,7 +196,7 @@ void axon_cuda_driver_uninstall(void)
     memset(&axon_cuda, 0, sizeof(axon_cuda));
 }
 
-int axon_cuda_init(long mode, char *err, size_t errlen)
+int axon_cuda_init(long mode, const char *library, char *err, size_t errlen)
 {
     if (mode == AXON_CUDA_MODE_OFF) {
         axon_cuda_driver_uninstall();
@@ -196,7 +206,7 @@ int axon_cuda_init(long mode, char *err, size_t errlen)
     if (axon_cuda_enabled())
         return MPI_SUCCESS;
     char why[sizeof(axon_cuda_why)];
-    int rc = axon_cuda_driver_load(why, sizeof(why));
+    int rc = axon_cuda_driver_load(library && *library ? library : "libcuda.so.1", why, sizeof(why));
     if (rc == MPI_SUCCESS)
         rc = axon_cuda_driver_install(&axon_cuda_loaded, why, sizeof(why));
     if (rc != MPI_SUCCESS) {
@@ -313,8 +323,9 @@ void axon_cuda_ctx_leave(bool pushed)
 
 #else /* !AXON_HAVE_CUDA_H: configure found no cuda.h; every buffer is host memory. */
 
-int axon_cuda_init(long mode, char *err, size_t errlen)
+int axon_cuda_init(long mode, const char *library, char *err, size_t errlen)
 {
+    (void)library;
     snprintf(axon_cuda_why, sizeof(axon_cuda_why), "%s", mode == AXON_CUDA_MODE_OFF ? "off (AXON_CUDA=0)" :
              "not built (configure found no cuda.h)");
     if (mode == AXON_CUDA_MODE_ON) {

@@ -28,9 +28,10 @@ enum axon_cuda_mode {
     AXON_CUDA_MODE_ON = 1,    /* a missing driver or GPU is an error */
 };
 
-/* Loads the driver and calls cuInit (no context). Without a driver or GPU it succeeds and leaves CUDA
- * support off, unless mode is AXON_CUDA_MODE_ON: then it returns MPI_ERR_OTHER with the reason in err. */
-int axon_cuda_init(long mode, char *err, size_t errlen);
+/* Loads the driver, library (AXON_CUDA_LIBRARY: "libcuda.so.1" or a path, e.g. the tests' fake driver),
+ * and calls cuInit (no context). Without a driver or GPU it succeeds and leaves CUDA support off, unless
+ * mode is AXON_CUDA_MODE_ON: then it returns MPI_ERR_OTHER with the reason in err. */
+int axon_cuda_init(long mode, const char *library, char *err, size_t errlen);
 /* Releases the primary contexts the layer retained and empties the memory-type cache. The driver stays
  * loaded: the application's CUDA runtime shares it. */
 void axon_cuda_finalize(void);

@@ -42,7 +42,7 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     if (axon_runtime_bootstrap_init(err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
     /* dlopen and cuInit only: no CUDA context is made here. */
-    if (axon_cuda_init(axon_config.cuda, err, sizeof(err)) != MPI_SUCCESS)
+    if (axon_cuda_init(axon_config.cuda, axon_config.cuda_library, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
 
     /* The level granted is the one asked for (at most MULTIPLE), progress thread or not: the thread is

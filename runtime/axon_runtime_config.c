@@ -63,8 +63,11 @@ static const struct axon_config_entry axon_config_entries[] = {
      "a progress thread moves nonblocking operations while the program computes without calling MPI "
      "(the library then locks as under MPI_THREAD_MULTIPLE)"},
     {"AXON_CUDA", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(cuda), NULL,
-     "CUDA support: auto (on when libcuda.so.1 loads and shows a GPU), 0 (off: every buffer is host memory, "
-     "the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},
+     "CUDA support: auto (on when the driver, AXON_CUDA_LIBRARY, loads and shows a GPU), 0 (off: every "
+     "buffer is host memory, the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},
+    {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
+     "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
+     "fake driver, tests/fakecuda, here)"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };
@@ -176,9 +179,14 @@ int axon_runtime_config_parse(const struct axon_config_entry *entry, const char 
         rc = value < 0 ? -1 : 0;
         break;
     case AXON_CONFIG_STRING:
-        /* No string knob yet: they would need storage that outlives the environment. */
-        rc = -1;
-        break;
+        /* Copied: the environment may change after MPI_Init. */
+        if (strlen(text) >= AXON_CONFIG_STRING_MAX) {
+            snprintf(err, errlen, "%s is not valid: longer than %d characters", entry->name,
+                     AXON_CONFIG_STRING_MAX - 1);
+            return MPI_ERR_OTHER;
+        }
+        snprintf((char *)cfg + entry->offset, AXON_CONFIG_STRING_MAX, "%s", text);
+        return MPI_SUCCESS;
     }
     if (rc != 0) {
         snprintf(err, errlen, "%s='%s' is not valid: expected %s", entry->name, text,
@@ -210,6 +218,10 @@ int axon_runtime_config_load(struct axon_config *cfg, char *err, size_t errlen)
 void axon_runtime_config_format(const struct axon_config_entry *entry, const struct axon_config *cfg,
                                 char *buf, size_t len)
 {
+    if (entry->type == AXON_CONFIG_STRING) {
+        snprintf(buf, len, "%s", (const char *)cfg + entry->offset);
+        return;
+    }
     long value = *axon_config_slot(entry, (struct axon_config *)cfg);
     switch (entry->type) {
     case AXON_CONFIG_BOOL:

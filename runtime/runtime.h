@@ -18,8 +18,11 @@ enum axon_config_type {
     AXON_CONFIG_BOOL,     /* 1/0, yes/no, on/off, true/false */
     AXON_CONFIG_TRISTATE, /* auto, or a boolean: -1 means auto */
     AXON_CONFIG_ENUM,     /* one of a '|'-separated list of words; stored as its index */
-    AXON_CONFIG_STRING,
+    AXON_CONFIG_STRING,   /* text, kept in a char[AXON_CONFIG_STRING_MAX] of struct axon_config */
 };
+
+/* Room for a string knob's value, its terminating 0 included (a path). */
+#define AXON_CONFIG_STRING_MAX 1024
 
 /* How a rank waits for communication: spin on progress, or give its core away between polls. */
 enum axon_wait_mode {
@@ -43,6 +46,7 @@ struct axon_config {
                          * 1 + the algorithm's index */
     long async_progress; /* 1: a progress thread moves communication while the program computes */
     long cuda;           /* AXON_CUDA: -1 auto, 0 off, 1 required (enum axon_cuda_mode) */
+    char cuda_library[AXON_CONFIG_STRING_MAX]; /* AXON_CUDA_LIBRARY: the driver dlopen loads */
 };
 
 struct axon_config_entry {

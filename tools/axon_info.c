@@ -65,16 +65,19 @@ static void axon_info_cuda(void)
      * is reported with the result. */
     char err[256];
     struct axon_config cfg;
-    if (axon_runtime_config_load(&cfg, err, sizeof(err)) != MPI_SUCCESS)
+    if (axon_runtime_config_load(&cfg, err, sizeof(err)) != MPI_SUCCESS) {
         cfg.cuda = AXON_CUDA_MODE_AUTO;
-    axon_cuda_init(AXON_CUDA_MODE_AUTO, err, sizeof(err));
+        snprintf(cfg.cuda_library, sizeof(cfg.cuda_library), "libcuda.so.1");
+    }
+    axon_cuda_init(AXON_CUDA_MODE_AUTO, cfg.cuda_library, err, sizeof(err));
     if (!axon_cuda_enabled()) {
         printf("CUDA driver:      %s\n", axon_cuda_status());
         printf("CUDA support:     off: every buffer is host memory\n");
         return;
     }
     int version = axon_cuda_driver_version(), n = axon_cuda_device_count();
-    printf("CUDA driver:      %d.%d, %d GPU%s\n", version / 1000, version % 1000 / 10, n, n == 1 ? "" : "s");
+    printf("CUDA driver:      %d.%d, %d GPU%s (%s)\n", version / 1000, version % 1000 / 10, n, n == 1 ? "" : "s",
+           cfg.cuda_library);
     if (cfg.cuda == AXON_CUDA_MODE_OFF)
         printf("CUDA support:     off (AXON_CUDA=0): every buffer is host memory\n");
     else
@@ -118,7 +121,7 @@ static void axon_info_knobs(void)
     const struct axon_config_entry *table = axon_runtime_config_table(&n);
     printf("\nEnvironment variables (default; current value):\n");
     for (size_t i = 0; i < n; i++) {
-        char value[64] = "";
+        char value[AXON_CONFIG_STRING_MAX] = "";
         if (rc == 0)
             axon_runtime_config_format(&table[i], &current, value, sizeof(value));
         printf("  %-28s default %-8s now %-8s %s%s%s%s\n", table[i].name, table[i].default_value,

@@ -10,6 +10,13 @@ unset PMIX_NAMESPACE PMIX_RANK PMIX_SERVER_URI41 PMIX_SERVER_URI4 PMIX_SERVER_UR
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
+# The fake CUDA driver (tests/fakecuda): tests that need it call need_fakecuda and load it through
+# AXON_CUDA_LIBRARY="$FAKECUDA". It is built only where configure found cuda.h.
+FAKECUDA="$AXON_TOP_BUILDDIR/tests/fakecuda/.libs/libaxon_fakecuda.so"
+need_fakecuda() {
+  [ -e "$FAKECUDA" ] || skip "no fake CUDA driver in this build (configure found no cuda.h)"
+}
+
 # run CMD...: runs it with stdin from /dev/null; sets OUT, ERR, CODE and SECS (elapsed, as a decimal).
 run() {
   local o e t0 t1

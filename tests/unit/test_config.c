@@ -34,6 +34,7 @@ START_TEST(test_defaults_parse)
     ck_assert_int_eq(cfg.spin_count, 10);
     ck_assert_int_eq(cfg.async_progress, 0);
     ck_assert_int_eq(cfg.cuda, -1); /* AXON_CUDA=auto */
+    ck_assert_str_eq(cfg.cuda_library, "libcuda.so.1");
 }
 END_TEST
 
@@ -139,6 +140,28 @@ START_TEST(test_types)
     ck_assert_int_eq(cfg.cuda, -1);
     ck_assert_int_eq(axon_runtime_config_parse(cuda, "sometimes", &cfg, err, sizeof(err)), MPI_ERR_OTHER);
     ck_assert_ptr_nonnull(strstr(err, "AXON_CUDA='sometimes'"));
+
+    /* AXON_CUDA_LIBRARY, the string knob: copied out of the environment, too long a value refused. */
+    const struct axon_config_entry *lib = find("AXON_CUDA_LIBRARY");
+    ck_assert_ptr_nonnull(lib);
+    ck_assert_int_eq(lib->type, AXON_CONFIG_STRING);
+    char path[] = "/opt/test/libfakecuda.so";
+    ck_assert_int_eq(axon_runtime_config_parse(lib, path, &cfg, err, sizeof(err)), MPI_SUCCESS);
+    path[1] = 'x';
+    ck_assert_str_eq(cfg.cuda_library, "/opt/test/libfakecuda.so");
+    char text[AXON_CONFIG_STRING_MAX];
+    axon_runtime_config_format(lib, &cfg, text, sizeof(text));
+    ck_assert_str_eq(text, "/opt/test/libfakecuda.so");
+    char longer[AXON_CONFIG_STRING_MAX + 1];
+    memset(longer, 'a', sizeof(longer) - 1);
+    longer[sizeof(longer) - 1] = '\0';
+    ck_assert_int_eq(axon_runtime_config_parse(lib, longer, &cfg, err, sizeof(err)), MPI_ERR_OTHER);
+    ck_assert_ptr_nonnull(strstr(err, "AXON_CUDA_LIBRARY"));
+    ck_assert_str_eq(cfg.cuda_library, "/opt/test/libfakecuda.so");
+    setenv("AXON_CUDA_LIBRARY", "libcuda.so", 1);
+    ck_assert_int_eq(axon_runtime_config_load(&cfg, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_str_eq(cfg.cuda_library, "libcuda.so");
+    unsetenv("AXON_CUDA_LIBRARY");
 }
 END_TEST
 

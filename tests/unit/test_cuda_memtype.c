@@ -357,7 +357,7 @@ START_TEST(test_loading_decisions)
 {
     char err[256] = "";
     /* Off: nothing loaded, everything host. */
-    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_OFF, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_OFF, "libcuda.so.1", err, sizeof(err)), MPI_SUCCESS);
     ck_assert(!axon_cuda_enabled());
     ck_assert_str_eq(axon_cuda_status(), "off (AXON_CUDA=0)");
     int x;
@@ -371,12 +371,12 @@ START_TEST(test_loading_decisions)
         dlclose(lib); /* a machine with a driver: the no-driver answers below do not apply */
         return;
     }
-    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_AUTO, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_AUTO, "libcuda.so.1", err, sizeof(err)), MPI_SUCCESS);
     ck_assert(!axon_cuda_enabled());
     ck_assert_ptr_nonnull(strstr(axon_cuda_status(), "no CUDA driver"));
     ck_assert_int_eq(axon_cuda_driver_version(), 0);
     ck_assert_int_eq(axon_cuda_device_count(), 0);
-    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_ON, err, sizeof(err)), MPI_ERR_OTHER);
+    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_ON, "libcuda.so.1", err, sizeof(err)), MPI_ERR_OTHER);
     ck_assert_ptr_nonnull(strstr(err, "AXON_CUDA=1"));
     ck_assert_ptr_nonnull(strstr(err, "no CUDA driver"));
     /* The CUDA kind refuses to copy without support, and says so rather than crash. */
@@ -410,7 +410,7 @@ START_TEST(test_install_failures)
     fake_install();
     ck_assert_str_eq(axon_cuda_status(), "on");
     /* Installed, a second init of the layer keeps what is there. */
-    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_ON, err, sizeof(err)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_cuda_init(AXON_CUDA_MODE_ON, "libcuda.so.1", err, sizeof(err)), MPI_SUCCESS);
     ck_assert(axon_cuda_enabled());
     axon_cuda_finalize();
     ck_assert(!axon_cuda_enabled());

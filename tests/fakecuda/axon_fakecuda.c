@@ -1,0 +1,1306 @@
+/* A fake CUDA driver, built as a shared library (libaxon_fakecuda.so) that Axon loads instead of
+ * libcuda.so.1 (AXON_CUDA_LIBRARY=<path>), so multi-process tests run the CUDA paths on machines without
+ * a GPU. This file owns the fake: its devices, primary contexts and per-thread context stacks, its table
+ * of allocations, its IPC handles, and the counts tests read (tests/fakecuda/fakecuda.h).
+ *
+ * Every function has cuda.h's exact prototype and its exported name (cuMemAlloc_v2, ...), and
+ * cuGetProcAddress_v2 hands out the same functions, so both ways Axon's loader finds entry points are
+ * exercised. What matters for Axon is followed closely:
+ *   - "Device memory" is host memory Axon must not touch: it is mapped PROT_NONE and becomes readable
+ *     and writable only inside the fake's own copies and memsets (mprotect around them, under the lock),
+ *     so a direct load or store by the library on a device pointer kills the test with SIGSEGV, as it
+ *     would fault or read garbage on a real GPU. Each device allocation is a memfd, so another process
+ *     can map it through an IPC handle (which names the owner's pid, the fd and the allocation's id).
+ *   - Managed and pinned host memory are ordinary accessible memory. Managed memory reports
+ *     CU_MEMORYTYPE_DEVICE and IS_MANAGED=1, pinned memory CU_MEMORYTYPE_HOST.
+ *   - Pointers the fake did not allocate answer as unregistered host memory does on a real driver:
+ *     cuPointerGetAttribute fails with CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes succeeds with
+ *     memory type 0 and null values.
+ *   - Buffer ids grow with every allocation and are never reused.
+ *   - Contexts: only primary contexts exist. cuInit makes none; cuDevicePrimaryCtxRetain makes it
+ *     active, its last release destroys it with all the memory made in it; allocations, copies,
+ *     memsets and stream waits need a current context (CUDA_ERROR_INVALID_CONTEXT otherwise), as on a
+ *     real driver.
+ * Streams exist only as names: every operation completes before it returns.
+ *
+ * Environment: FAKECUDA_DEVICES (GPUs, default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE),
+ * FAKECUDA_VERSION (cuDriverGetVersion's answer, default 12080), FAKECUDA_GET_PROC_ADDRESS=0
+ * (cuGetProcAddress finds nothing, so callers fall back to dlsym), FAKECUDA_LOG=1 (each call on stderr),
+ * FAKECUDA_STATS=1 (the counts on stderr at exit). tests/fakecuda/README.md says more. */
+#include <cuda.h>
+
+#include "tests/fakecuda/fakecuda.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FK_MAX_DEVICES 16
+#define FK_STACK_MAX 64
+#define FK_IPC_MAGIC 0x464b4950u /* "FKIP" */
+/* The mapping attributes and memory block ids of recent drivers, spelled as numbers so the fake builds
+ * with any cuda.h from 12.0 on. */
+#define FK_ATTRIBUTE_MAPPING_SIZE 18
+#define FK_ATTRIBUTE_MAPPING_BASE_ADDR 19
+#define FK_ATTRIBUTE_MEMORY_BLOCK_ID 20
+
+#define FK_STR_(x) #x
+#define FK_STR(x) FK_STR_(x) /* the name after cuda.h's renaming: cuMemAlloc -> "cuMemAlloc_v2" */
+
+/* ---- the entry points ---------------------------------------------------------------------------- */
+
+/* X(function, the CUDA version that brought the variant we export). The base name is what
+ * cuGetProcAddress is asked for; cuda.h's macros turn the function into the exported variant. */
+#define FK_ENTRIES(X)                                                                                     \
+    X(cuInit, 2000) X(cuDriverGetVersion, 2020) X(cuGetErrorString, 6000) X(cuGetErrorName, 6000)         \
+    X(cuGetProcAddress, 12000) X(cuDeviceGetCount, 2000) X(cuDeviceGet, 2000) X(cuDeviceGetName, 2000)   \
+    X(cuDeviceGetAttribute, 2000) X(cuDeviceCanAccessPeer, 4000) X(cuDevicePrimaryCtxRetain, 7000)        \
+    X(cuDevicePrimaryCtxRelease, 11000) X(cuDevicePrimaryCtxGetState, 7000)                               \
+    X(cuDevicePrimaryCtxSetFlags, 11000) X(cuCtxGetCurrent, 4000) X(cuCtxSetCurrent, 4000)                \
+    X(cuCtxPushCurrent, 4000) X(cuCtxPopCurrent, 4000) X(cuCtxGetDevice, 2000) X(cuCtxSynchronize, 2000)  \
+    X(cuMemAlloc, 3020) X(cuMemFree, 3020) X(cuMemAllocManaged, 6000) X(cuMemHostAlloc, 2020)             \
+    X(cuMemAllocHost, 3020) X(cuMemFreeHost, 2000) X(cuMemHostRegister, 6050) X(cuMemHostUnregister, 4000) \
+    X(cuMemGetAddressRange, 3020) X(cuPointerGetAttribute, 4000) X(cuPointerGetAttributes, 7000)          \
+    X(cuMemcpy, 4000) X(cuMemcpyHtoD, 3020) X(cuMemcpyDtoH, 3020) X(cuMemcpyDtoD, 3020)                   \
+    X(cuMemcpyAsync, 4000) X(cuMemcpyHtoDAsync, 3020) X(cuMemcpyDtoHAsync, 3020) X(cuMemsetD8, 3020)      \
+    X(cuMemsetD8Async, 3020) X(cuStreamCreate, 2000) X(cuStreamDestroy, 4000) X(cuStreamSynchronize, 2000) \
+    X(cuStreamQuery, 2000) X(cuMemRetainAllocationHandle, 11000) X(cuMemRelease, 10020)                   \
+    X(cuIpcGetMemHandle, 4010) X(cuIpcOpenMemHandle, 11000) X(cuIpcCloseMemHandle, 4010)
+
+enum {
+#define FK_ENUM(fn, since) FK_##fn,
+    FK_ENTRIES(FK_ENUM)
+#undef FK_ENUM
+    FK_NENTRIES
+};
+
+static const struct {
+    const char *name;   /* base name */
+    const char *symbol; /* exported name */
+    void *fn;
+    int since;
+} fk_entries[FK_NENTRIES] = {
+#define FK_TABLE(fn, since) [FK_##fn] = {#fn, FK_STR(fn), (void *)fn, since},
+    FK_ENTRIES(FK_TABLE)
+#undef FK_TABLE
+};
+
+/* ---- state --------------------------------------------------------------------------------------- */
+
+/* cuda.h leaves these opaque: the fake's contexts are its primary contexts, its streams names. */
+struct CUctx_st {
+    int device;
+    int refcount;       /* retains not yet released; 0: inactive (destroyed) */
+    unsigned int flags;
+};
+
+struct CUstream_st {
+    struct CUctx_st *ctx;
+};
+
+enum fk_kind {
+    FK_DEVICE,     /* cuMemAlloc: PROT_NONE memfd mapping */
+    FK_MANAGED,    /* cuMemAllocManaged: accessible */
+    FK_PINNED,     /* cuMemHostAlloc / cuMemAllocHost: accessible */
+    FK_REGISTERED, /* cuMemHostRegister of the program's memory: not ours to unmap */
+    FK_IMPORTED,   /* cuIpcOpenMemHandle: another process's device memory, PROT_NONE */
+};
+
+struct fk_alloc {
+    enum fk_kind kind;
+    uintptr_t base;
+    size_t size;        /* as asked for: the range the driver reports */
+    size_t map_size;    /* mapped (whole pages); 0 for registered memory */
+    int fd;             /* FK_DEVICE: the memfd IPC handles name; -1 otherwise */
+    uint64_t id;        /* buffer id */
+    int device;
+    struct CUctx_st *ctx;
+    int ipc_refs;       /* FK_IMPORTED: opens not yet closed */
+    pid_t ipc_pid;      /* FK_IMPORTED: the exporter and its id of the allocation */
+    uint64_t ipc_id;
+};
+
+/* What a CUipcMemHandle holds (64 bytes in cuda.h). */
+struct fk_ipc_handle {
+    uint32_t magic;
+    int32_t pid;
+    int32_t fd;
+    int32_t device;
+    uint64_t id;
+    uint64_t size;
+    uint64_t map_size;
+};
+_Static_assert(sizeof(struct fk_ipc_handle) <= CU_IPC_HANDLE_SIZE, "the IPC handle must fit cuda.h's");
+
+/* One lock for the tables, the contexts' counts and the copies: copies open device memory for access,
+ * and two copies of the same allocation must not close it under each other. */
+static pthread_mutex_t fk_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool fk_initialized;
+static struct CUctx_st fk_primary[FK_MAX_DEVICES];
+static __thread struct CUctx_st *fk_stack[FK_STACK_MAX];
+static __thread int fk_depth;
+static struct fk_alloc *fk_allocs;
+static size_t fk_nallocs, fk_cap;
+static struct CUstream_st **fk_streams;
+static size_t fk_nstreams, fk_streams_cap;
+static uint64_t fk_next_id = 1;
+static size_t fk_page = 4096;
+
+/* Set from the environment when the library is loaded. */
+static int fk_ndevices = 1;
+static int fk_version = 12080;
+static bool fk_log, fk_stats_at_exit, fk_proc_address = true;
+
+static atomic_ullong fk_calls[FK_NENTRIES];
+static struct fakecuda_copy_stats fk_copies; /* under fk_lock */
+
+/* ---- errors, counting and the log -------------------------------------------------------------- */
+
+static const struct {
+    CUresult rc;
+    const char *name, *text;
+} fk_errors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed"},
+    {CUDA_ERROR_MAP_FAILED, "CUDA_ERROR_MAP_FAILED", "mapping of buffer object failed"},
+    {CUDA_ERROR_ALREADY_MAPPED, "CUDA_ERROR_ALREADY_MAPPED", "resource already mapped"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+     "part or all of the requested memory range is already mapped"},
+    {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+     "pointer does not correspond to a registered memory region"},
+    {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+static int fk_error_index(CUresult rc)
+{
+    for (size_t i = 0; i < sizeof(fk_errors) / sizeof(fk_errors[0]); i++)
+        if (fk_errors[i].rc == rc)
+            return (int)i;
+    return -1;
+}
+
+/* Every entry point returns through here: the call is counted, and logged under FAKECUDA_LOG. */
+static CUresult fk_ret(int entry, CUresult rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static CUresult fk_ret(int entry, CUresult rc, const char *fmt, ...)
+{
+    atomic_fetch_add_explicit(&fk_calls[entry], 1, memory_order_relaxed);
+    if (fk_log) {
+        char args[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(args, sizeof(args), fmt, ap);
+        va_end(ap);
+        int e = fk_error_index(rc);
+        fprintf(stderr, "fakecuda[%d]: %s(%s) = %s\n", (int)getpid(), fk_entries[entry].symbol, args,
+                e >= 0 ? fk_errors[e].name : "?");
+    }
+    return rc;
+}
+
+static bool fk_env_flag(const char *name, bool dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    return strcmp(v, "0") != 0 && strcmp(v, "no") != 0 && strcmp(v, "off") != 0;
+}
+
+static int fk_env_int(const char *name, int dflt, int lo, int hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end != '\0' || x < lo || x > hi) {
+        fprintf(stderr, "fakecuda: %s='%s' is not a number in [%d, %d]; using %d\n", name, v, lo, hi, dflt);
+        return dflt;
+    }
+    return (int)x;
+}
+
+__attribute__((constructor)) static void fk_load(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page > 0)
+        fk_page = (size_t)page;
+    fk_ndevices = fk_env_int("FAKECUDA_DEVICES", 1, 0, FK_MAX_DEVICES);
+    fk_version = fk_env_int("FAKECUDA_VERSION", 12080, 1000, 99990);
+    fk_proc_address = fk_env_flag("FAKECUDA_GET_PROC_ADDRESS", true);
+    fk_log = fk_env_flag("FAKECUDA_LOG", false);
+    fk_stats_at_exit = fk_env_flag("FAKECUDA_STATS", false);
+    for (int i = 0; i < FK_MAX_DEVICES; i++)
+        fk_primary[i].device = i;
+}
+
+__attribute__((destructor)) static void fk_unload(void)
+{
+    if (!fk_stats_at_exit)
+        return;
+    fprintf(stderr, "fakecuda[%d]: calls:", (int)getpid());
+    for (int i = 0; i < FK_NENTRIES; i++) {
+        unsigned long long n = atomic_load(&fk_calls[i]);
+        if (n)
+            fprintf(stderr, " %s %llu", fk_entries[i].name, n);
+    }
+    fprintf(stderr, "\nfakecuda[%d]: copies: htod %llu (%llu bytes) dtoh %llu (%llu bytes) dtod %llu (%llu bytes) "
+            "htoh %llu (%llu bytes)\n", (int)getpid(), fk_copies.htod, fk_copies.bytes_htod, fk_copies.dtoh,
+            fk_copies.bytes_dtoh, fk_copies.dtod, fk_copies.bytes_dtod, fk_copies.htoh, fk_copies.bytes_htoh);
+}
+
+unsigned long long fakecuda_calls(const char *name)
+{
+    unsigned long long n = 0;
+    for (int i = 0; i < FK_NENTRIES; i++)
+        if (!name || strcmp(name, fk_entries[i].name) == 0 || strcmp(name, fk_entries[i].symbol) == 0)
+            n += atomic_load(&fk_calls[i]);
+    return n;
+}
+
+void fakecuda_copy_stats(struct fakecuda_copy_stats *out)
+{
+    pthread_mutex_lock(&fk_lock);
+    *out = fk_copies;
+    pthread_mutex_unlock(&fk_lock);
+}
+
+void fakecuda_reset_stats(void)
+{
+    pthread_mutex_lock(&fk_lock);
+    memset(&fk_copies, 0, sizeof(fk_copies));
+    pthread_mutex_unlock(&fk_lock);
+    for (int i = 0; i < FK_NENTRIES; i++)
+        atomic_store(&fk_calls[i], 0);
+}
+
+/* ---- the allocation table (under fk_lock) --------------------------------------------------------- */
+
+/* The allocation whose reported range holds a. */
+static struct fk_alloc *fk_find(uintptr_t a)
+{
+    for (size_t i = 0; i < fk_nallocs; i++)
+        if (a >= fk_allocs[i].base && a - fk_allocs[i].base < fk_allocs[i].size)
+            return &fk_allocs[i];
+    return NULL;
+}
+
+/* A new slot; pointers into the table are invalid afterwards. */
+static struct fk_alloc *fk_add(void)
+{
+    if (fk_nallocs == fk_cap) {
+        size_t cap = fk_cap ? 2 * fk_cap : 64;
+        struct fk_alloc *t = realloc(fk_allocs, cap * sizeof(*t));
+        if (!t)
+            return NULL;
+        fk_allocs = t;
+        fk_cap = cap;
+    }
+    struct fk_alloc *f = &fk_allocs[fk_nallocs++];
+    memset(f, 0, sizeof(*f));
+    f->fd = -1;
+    return f;
+}
+
+/* Unmaps what the fake mapped and forgets the allocation. */
+static void fk_remove(struct fk_alloc *f)
+{
+    if (f->map_size)
+        munmap((void *)f->base, f->map_size);
+    if (f->fd >= 0)
+        close(f->fd);
+    *f = fk_allocs[--fk_nallocs];
+}
+
+static bool fk_is_device(const struct fk_alloc *f)
+{
+    return f && (f->kind == FK_DEVICE || f->kind == FK_MANAGED || f->kind == FK_IMPORTED);
+}
+
+static bool fk_is_protected(const struct fk_alloc *f)
+{
+    return f && (f->kind == FK_DEVICE || f->kind == FK_IMPORTED);
+}
+
+static size_t fk_round_to_page(size_t n)
+{
+    return (n + fk_page - 1) / fk_page * fk_page;
+}
+
+/* The calling thread's context, which must be usable for an allocation or a copy. */
+static CUresult fk_current(struct CUctx_st **ctx)
+{
+    if (!atomic_load(&fk_initialized))
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (fk_depth == 0)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    struct CUctx_st *c = fk_stack[fk_depth - 1];
+    if (c->refcount == 0)
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    *ctx = c;
+    return CUDA_SUCCESS;
+}
+
+static struct CUctx_st *fk_context_of(CUcontext ctx)
+{
+    for (int i = 0; i < fk_ndevices; i++)
+        if (ctx == &fk_primary[i])
+            return &fk_primary[i];
+    return NULL;
+}
+
+static bool fk_device_ok(CUdevice dev)
+{
+    return dev >= 0 && dev < fk_ndevices;
+}
+
+static bool fk_stream_ok(CUstream s)
+{
+    if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
+        return true;
+    for (size_t i = 0; i < fk_nstreams; i++)
+        if (fk_streams[i] == s)
+            return true;
+    return false;
+}
+
+/* A context's last release destroys it and, as on a real driver, everything allocated in it. */
+static void fk_destroy_context(struct CUctx_st *c)
+{
+    for (size_t i = fk_nallocs; i-- > 0;)
+        if (fk_allocs[i].ctx == c)
+            fk_remove(&fk_allocs[i]);
+    for (size_t i = fk_nstreams; i-- > 0;)
+        if (fk_streams[i]->ctx == c) {
+            free(fk_streams[i]);
+            fk_streams[i] = fk_streams[--fk_nstreams];
+        }
+}
+
+/* ---- initialization and devices ------------------------------------------------------------------ */
+
+CUresult CUDAAPI cuInit(unsigned int Flags)
+{
+    CUresult rc = CUDA_SUCCESS;
+    if (Flags != 0)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    else if (fk_ndevices == 0)
+        rc = CUDA_ERROR_NO_DEVICE;
+    else
+        atomic_store(&fk_initialized, true);
+    return fk_ret(FK_cuInit, rc, "%u", Flags);
+}
+
+CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
+{
+    CUresult rc = driverVersion ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    if (driverVersion)
+        *driverVersion = fk_version;
+    return fk_ret(FK_cuDriverGetVersion, rc, "%p", (void *)driverVersion);
+}
+
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr)
+{
+    int e = fk_error_index(error);
+    if (pStr)
+        *pStr = e >= 0 ? fk_errors[e].text : NULL;
+    return fk_ret(FK_cuGetErrorString, pStr && e >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE, "%d", (int)error);
+}
+
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr)
+{
+    int e = fk_error_index(error);
+    if (pStr)
+        *pStr = e >= 0 ? fk_errors[e].name : NULL;
+    return fk_ret(FK_cuGetErrorName, pStr && e >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE, "%d", (int)error);
+}
+
+/* Older variants (the 32-bit cuMemAlloc of CUDA 3.1 ...) are not provided: asked for an ABI older than
+ * the variant exported here, it answers VERSION_NOT_SUFFICIENT. The per-thread default stream variants
+ * are the same functions, since every operation completes before it returns. */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                                  CUdriverProcAddressQueryResult *symbolStatus)
+{
+    CUresult rc = CUDA_ERROR_NOT_FOUND;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    if (!symbol || !pfn || (flags & ~(cuuint64_t)(CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+                                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))) {
+        rc = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    *pfn = NULL;
+    if (!fk_proc_address)
+        goto out;
+    for (int i = 0; i < FK_NENTRIES; i++) {
+        if (strcmp(symbol, fk_entries[i].name) != 0)
+            continue;
+        if (cudaVersion < fk_entries[i].since) {
+            status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+            break;
+        }
+        *pfn = fk_entries[i].fn;
+        status = CU_GET_PROC_ADDRESS_SUCCESS;
+        rc = CUDA_SUCCESS;
+        break;
+    }
+out:
+    if (symbolStatus)
+        *symbolStatus = status;
+    return fk_ret(FK_cuGetProcAddress, rc, "\"%s\", %d, %#llx", symbol ? symbol : "(null)", cudaVersion,
+                  (unsigned long long)flags);
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int *count)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !count                      ? CUDA_ERROR_INVALID_VALUE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS)
+        *count = fk_ndevices;
+    return fk_ret(FK_cuDeviceGetCount, rc, "%p", (void *)count);
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !device                     ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(ordinal)      ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS)
+        *device = ordinal;
+    return fk_ret(FK_cuDeviceGet, rc, "%d", ordinal);
+}
+
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !name || len <= 0           ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS)
+        snprintf(name, (size_t)len, "Axon fake GPU");
+    return fk_ret(FK_cuDeviceGetName, rc, "%p, %d, %d", (void *)name, len, (int)dev);
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !pi                         ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS) {
+        /* A Hopper-like GPU on its own PCI bus, without GPUDirect RDMA; what is not listed is 0. */
+        switch (attrib) {
+        case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+        case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+        case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+        case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+            *pi = 1;
+            break;
+        case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
+        case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 132; break;
+        case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
+        case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *pi = 0x10 + (int)dev; break;
+        default:
+            if ((int)attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
+                rc = CUDA_ERROR_INVALID_VALUE;
+            else
+                *pi = 0;
+        }
+    }
+    return fk_ret(FK_cuDeviceGetAttribute, rc, "%d, %d", (int)attrib, (int)dev);
+}
+
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
+{
+    CUresult rc = !atomic_load(&fk_initialized)                ? CUDA_ERROR_NOT_INITIALIZED
+                  : !canAccessPeer                             ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(dev) || !fk_device_ok(peerDev) ? CUDA_ERROR_INVALID_DEVICE
+                                                               : CUDA_SUCCESS;
+    /* Every pair, as on an NVLink machine; a device and itself, as on the real driver, are not peers. */
+    if (rc == CUDA_SUCCESS)
+        *canAccessPeer = dev != peerDev;
+    return fk_ret(FK_cuDeviceCanAccessPeer, rc, "%d, %d", (int)dev, (int)peerDev);
+}
+
+/* ---- contexts ----------------------------------------------------------------------------------- */
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !pctx                       ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS) {
+        pthread_mutex_lock(&fk_lock);
+        fk_primary[dev].refcount++;
+        pthread_mutex_unlock(&fk_lock);
+        *pctx = &fk_primary[dev];
+    }
+    return fk_ret(FK_cuDevicePrimaryCtxRetain, rc, "%d", (int)dev);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS) {
+        pthread_mutex_lock(&fk_lock);
+        if (fk_primary[dev].refcount == 0)
+            rc = CUDA_ERROR_INVALID_CONTEXT;
+        else if (--fk_primary[dev].refcount == 0)
+            fk_destroy_context(&fk_primary[dev]);
+        pthread_mutex_unlock(&fk_lock);
+    }
+    return fk_ret(FK_cuDevicePrimaryCtxRelease, rc, "%d", (int)dev);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !flags || !active           ? CUDA_ERROR_INVALID_VALUE
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS) {
+        pthread_mutex_lock(&fk_lock);
+        *flags = fk_primary[dev].flags;
+        *active = fk_primary[dev].refcount > 0;
+        pthread_mutex_unlock(&fk_lock);
+    }
+    return fk_ret(FK_cuDevicePrimaryCtxGetState, rc, "%d", (int)dev);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !fk_device_ok(dev)          ? CUDA_ERROR_INVALID_DEVICE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS) {
+        pthread_mutex_lock(&fk_lock);
+        fk_primary[dev].flags = flags;
+        pthread_mutex_unlock(&fk_lock);
+    }
+    return fk_ret(FK_cuDevicePrimaryCtxSetFlags, rc, "%d, %#x", (int)dev, flags);
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
+{
+    CUresult rc = !atomic_load(&fk_initialized) ? CUDA_ERROR_NOT_INITIALIZED
+                  : !pctx                       ? CUDA_ERROR_INVALID_VALUE
+                                                : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS)
+        *pctx = fk_depth ? fk_stack[fk_depth - 1] : NULL;
+    return fk_ret(FK_cuCtxGetCurrent, rc, "%p", (void *)pctx);
+}
+
+/* Replaces the top of the thread's stack (pushes onto an empty one); NULL pops. */
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx)
+{
+    CUresult rc = CUDA_SUCCESS;
+    struct CUctx_st *c = fk_context_of(ctx);
+    if (!atomic_load(&fk_initialized))
+        rc = CUDA_ERROR_NOT_INITIALIZED;
+    else if (!ctx) {
+        if (fk_depth)
+            fk_depth--;
+    } else if (!c)
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    else if (fk_depth)
+        fk_stack[fk_depth - 1] = c;
+    else
+        fk_stack[fk_depth++] = c;
+    return fk_ret(FK_cuCtxSetCurrent, rc, "%p", (void *)ctx);
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx)
+{
+    CUresult rc = CUDA_SUCCESS;
+    struct CUctx_st *c = fk_context_of(ctx);
+    if (!atomic_load(&fk_initialized))
+        rc = CUDA_ERROR_NOT_INITIALIZED;
+    else if (!ctx)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    else if (!c)
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    else if (fk_depth == FK_STACK_MAX)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    else
+        fk_stack[fk_depth++] = c;
+    return fk_ret(FK_cuCtxPushCurrent, rc, "%p", (void *)ctx);
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx)
+{
+    CUresult rc = CUDA_SUCCESS;
+    if (!atomic_load(&fk_initialized))
+        rc = CUDA_ERROR_NOT_INITIALIZED;
+    else if (fk_depth == 0)
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    else {
+        struct CUctx_st *c = fk_stack[--fk_depth];
+        if (pctx)
+            *pctx = c;
+    }
+    return fk_ret(FK_cuCtxPopCurrent, rc, "%p", (void *)pctx);
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
+{
+    struct CUctx_st *c = NULL;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = device ? fk_current(&c) : CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_unlock(&fk_lock);
+    if (rc == CUDA_SUCCESS)
+        *device = c->device;
+    return fk_ret(FK_cuCtxGetDevice, rc, "%p", (void *)device);
+}
+
+CUresult CUDAAPI cuCtxSynchronize(void)
+{
+    struct CUctx_st *c;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&c);
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuCtxSynchronize, rc, "%s", "");
+}
+
+/* ---- memory ------------------------------------------------------------------------------------- */
+
+/* Device (a PROT_NONE memfd mapping), managed or pinned memory of bytes, in the current context. */
+static CUresult fk_alloc_memory(enum fk_kind kind, size_t bytes, uintptr_t *out)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc != CUDA_SUCCESS)
+        goto out;
+    if (!out || bytes == 0) {
+        rc = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    size_t map_size = fk_round_to_page(bytes);
+    uint64_t id = fk_next_id++;
+    int fd = -1;
+    void *p;
+    if (kind == FK_DEVICE) {
+        /* The name ties a handle to this allocation: cuIpcOpenMemHandle checks it, so an fd number
+         * reused after a free is not mistaken for the memory the handle named. */
+        char name[64];
+        snprintf(name, sizeof(name), "fakecuda:%d:%llu", (int)getpid(), (unsigned long long)id);
+        fd = memfd_create(name, MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)map_size) != 0) {
+            if (fd >= 0)
+                close(fd);
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+            goto out;
+        }
+        p = mmap(NULL, map_size, PROT_NONE, MAP_SHARED, fd, 0);
+    } else {
+        p = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
+    struct fk_alloc *f = p == MAP_FAILED ? NULL : fk_add();
+    if (!f) {
+        if (p != MAP_FAILED)
+            munmap(p, map_size);
+        if (fd >= 0)
+            close(fd);
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+        goto out;
+    }
+    f->kind = kind;
+    f->base = (uintptr_t)p;
+    f->size = bytes;
+    f->map_size = map_size;
+    f->fd = fd;
+    f->id = id;
+    f->device = ctx->device;
+    f->ctx = ctx;
+    *out = (uintptr_t)p;
+out:
+    pthread_mutex_unlock(&fk_lock);
+    return rc;
+}
+
+/* Frees the allocation that starts at p, if it is of one of the two kinds. */
+static CUresult fk_free_memory(uintptr_t p, enum fk_kind kind1, enum fk_kind kind2)
+{
+    if (!atomic_load(&fk_initialized))
+        return CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    struct fk_alloc *f = fk_find(p);
+    CUresult rc = CUDA_ERROR_INVALID_VALUE;
+    if (f && f->base == p && (f->kind == kind1 || f->kind == kind2)) {
+        fk_remove(f);
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return rc;
+}
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+    uintptr_t p = 0;
+    CUresult rc = fk_alloc_memory(FK_DEVICE, bytesize, dptr ? &p : NULL);
+    if (rc == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)p;
+    return fk_ret(FK_cuMemAlloc, rc, "%zu -> %#lx", bytesize, (unsigned long)p);
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
+{
+    CUresult rc = fk_free_memory((uintptr_t)dptr, FK_DEVICE, FK_MANAGED);
+    return fk_ret(FK_cuMemFree, rc, "%#llx", (unsigned long long)dptr);
+}
+
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    uintptr_t p = 0;
+    CUresult rc = flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST
+                      ? CUDA_ERROR_INVALID_VALUE
+                      : fk_alloc_memory(FK_MANAGED, bytesize, dptr ? &p : NULL);
+    if (rc == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)p;
+    return fk_ret(FK_cuMemAllocManaged, rc, "%zu, %#x -> %#lx", bytesize, flags, (unsigned long)p);
+}
+
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    uintptr_t p = 0;
+    CUresult rc = fk_alloc_memory(FK_PINNED, bytesize, pp ? &p : NULL);
+    if (rc == CUDA_SUCCESS)
+        *pp = (void *)p;
+    return fk_ret(FK_cuMemHostAlloc, rc, "%zu, %#x -> %#lx", bytesize, Flags, (unsigned long)p);
+}
+
+CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
+{
+    uintptr_t p = 0;
+    CUresult rc = fk_alloc_memory(FK_PINNED, bytesize, pp ? &p : NULL);
+    if (rc == CUDA_SUCCESS)
+        *pp = (void *)p;
+    return fk_ret(FK_cuMemAllocHost, rc, "%zu -> %#lx", bytesize, (unsigned long)p);
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *p)
+{
+    CUresult rc = fk_free_memory((uintptr_t)p, FK_PINNED, FK_PINNED);
+    return fk_ret(FK_cuMemFreeHost, rc, "%p", p);
+}
+
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc == CUDA_SUCCESS && (!p || bytesize == 0))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < fk_nallocs; i++) {
+        const struct fk_alloc *g = &fk_allocs[i];
+        if ((uintptr_t)p < g->base + g->size && g->base < (uintptr_t)p + bytesize)
+            rc = g->kind == FK_PINNED || g->kind == FK_REGISTERED ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+                                                                  : CUDA_ERROR_INVALID_VALUE;
+    }
+    struct fk_alloc *f = rc == CUDA_SUCCESS ? fk_add() : NULL;
+    if (rc == CUDA_SUCCESS && !f)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (f) {
+        f->kind = FK_REGISTERED;
+        f->base = (uintptr_t)p;
+        f->size = bytesize;
+        f->id = fk_next_id++;
+        f->device = ctx->device;
+        f->ctx = ctx;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemHostRegister, rc, "%p, %zu, %#x", p, bytesize, Flags);
+}
+
+CUresult CUDAAPI cuMemHostUnregister(void *p)
+{
+    CUresult rc = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    if (!atomic_load(&fk_initialized))
+        rc = CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    struct fk_alloc *f = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_find((uintptr_t)p);
+    if (f && f->kind == FK_REGISTERED && f->base == (uintptr_t)p) {
+        fk_remove(f);
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemHostUnregister, rc, "%p", p);
+}
+
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    CUresult rc = CUDA_ERROR_NOT_FOUND;
+    if (!atomic_load(&fk_initialized))
+        rc = CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    struct fk_alloc *f = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_find((uintptr_t)dptr);
+    if (f) {
+        if (pbase)
+            *pbase = (CUdeviceptr)f->base;
+        if (psize)
+            *psize = f->size;
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemGetAddressRange, rc, "%#llx", (unsigned long long)dptr);
+}
+
+CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+{
+    /* No cuMemCreate here: nothing is VMM memory. */
+    (void)handle;
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+    return fk_ret(FK_cuMemRetainAllocationHandle, rc, "%p", addr);
+}
+
+CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+    return fk_ret(FK_cuMemRelease, rc, "%#llx", (unsigned long long)handle);
+}
+
+/* ---- pointer attributes --------------------------------------------------------------------------- */
+
+/* Writes one attribute of the memory at a; f is the allocation around it, NULL when the fake knows
+ * none. Booleans are written as int. The single-attribute call refuses an unknown pointer; the plural
+ * one gives it null values (plural). */
+static CUresult fk_attribute(CUpointer_attribute attr, void *data, const struct fk_alloc *f, uintptr_t a,
+                             bool plural)
+{
+    if (!data)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f && !plural)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool dev = f && fk_is_device(f);
+    switch ((int)attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        *(CUcontext *)data = f ? f->ctx : NULL;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned int *)data = !f ? 0 : dev ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        *(CUdeviceptr *)data = f ? (CUdeviceptr)a : 0;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (fk_is_protected(f) && !plural)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(void **)data = f && !fk_is_protected(f) ? (void *)a : NULL;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+        *(int *)data = 0;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+        *(unsigned long long *)data = f ? f->id : 0;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(int *)data = f && f->kind == FK_MANAGED;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *)data = f ? f->device : -2;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+        *(int *)data = f && f->kind == FK_DEVICE;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+    case FK_ATTRIBUTE_MAPPING_BASE_ADDR:
+        *(CUdeviceptr *)data = f ? (CUdeviceptr)f->base : 0;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+    case FK_ATTRIBUTE_MAPPING_SIZE:
+        *(size_t *)data = f ? f->size : 0;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MAPPED:
+        *(int *)data = f != NULL;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        *(CUmemoryPool *)data = NULL;
+        return CUDA_SUCCESS;
+    case FK_ATTRIBUTE_MEMORY_BLOCK_ID:
+        *(unsigned long long *)data = f ? f->id : 0; /* one block per allocation: no VMM here */
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    CUresult rc = CUDA_ERROR_NOT_INITIALIZED;
+    if (atomic_load(&fk_initialized)) {
+        pthread_mutex_lock(&fk_lock);
+        rc = fk_attribute(attribute, data, fk_find((uintptr_t)ptr), (uintptr_t)ptr, false);
+        pthread_mutex_unlock(&fk_lock);
+    }
+    return fk_ret(FK_cuPointerGetAttribute, rc, "%d, %#llx", (int)attribute, (unsigned long long)ptr);
+}
+
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                        CUdeviceptr ptr)
+{
+    CUresult rc = CUDA_ERROR_NOT_INITIALIZED;
+    if (atomic_load(&fk_initialized)) {
+        rc = numAttributes && attributes && data ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_lock(&fk_lock);
+        const struct fk_alloc *f = fk_find((uintptr_t)ptr);
+        for (unsigned int i = 0; rc == CUDA_SUCCESS && i < numAttributes; i++)
+            rc = fk_attribute(attributes[i], data[i], f, (uintptr_t)ptr, true);
+        pthread_mutex_unlock(&fk_lock);
+    }
+    return fk_ret(FK_cuPointerGetAttributes, rc, "%u, %#llx", numAttributes, (unsigned long long)ptr);
+}
+
+/* ---- copies -------------------------------------------------------------------------------------- */
+
+/* What a side of a copy must be: anything (cuMemcpy infers it), or memory the fake calls device
+ * memory (the device side of cuMemcpyHtoD and friends). */
+enum fk_side { FK_ANY, FK_DEV };
+
+/* Checks that [p, p + n) lies inside the allocation around p, when the fake knows one. */
+static bool fk_in_bounds(const struct fk_alloc *f, uintptr_t p, size_t n)
+{
+    return !f || n <= f->base + f->size - p;
+}
+
+/* Opens or closes a protected allocation for the CPU. */
+static bool fk_access(const struct fk_alloc *f, bool open)
+{
+    if (!fk_is_protected(f))
+        return true;
+    return mprotect((void *)f->base, f->map_size, open ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
+}
+
+/* Every copy of the fake: in the calling thread's context, complete when it returns. Device memory is
+ * opened for the CPU only for the copy, under the lock. */
+static CUresult fk_copy(uintptr_t dst, uintptr_t src, size_t n, enum fk_side dside, enum fk_side sside,
+                        CUstream stream)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc != CUDA_SUCCESS)
+        goto out;
+    if (!fk_stream_ok(stream)) {
+        rc = CUDA_ERROR_INVALID_HANDLE;
+        goto out;
+    }
+    if (n == 0)
+        goto out;
+    const struct fk_alloc *d = fk_find(dst), *s = fk_find(src);
+    if (!dst || !src || !fk_in_bounds(d, dst, n) || !fk_in_bounds(s, src, n) ||
+        (dside == FK_DEV && !fk_is_device(d)) || (sside == FK_DEV && !fk_is_device(s))) {
+        rc = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if (!fk_access(d, true) || (s != d && !fk_access(s, true))) {
+        rc = CUDA_ERROR_UNKNOWN;
+        fk_access(d, false);
+        goto out;
+    }
+    memmove((void *)dst, (const void *)src, n);
+    fk_access(d, false);
+    if (s != d)
+        fk_access(s, false);
+    bool dd = fk_is_device(d), sd = fk_is_device(s);
+    if (dd && sd) {
+        fk_copies.dtod++;
+        fk_copies.bytes_dtod += n;
+    } else if (dd) {
+        fk_copies.htod++;
+        fk_copies.bytes_htod += n;
+    } else if (sd) {
+        fk_copies.dtoh++;
+        fk_copies.bytes_dtoh += n;
+    } else {
+        fk_copies.htoh++;
+        fk_copies.bytes_htoh += n;
+    }
+out:
+    pthread_mutex_unlock(&fk_lock);
+    return rc;
+}
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    CUresult rc = fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, NULL);
+    return fk_ret(FK_cuMemcpy, rc, "%#llx, %#llx, %zu", (unsigned long long)dst, (unsigned long long)src,
+                  ByteCount);
+}
+
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    CUresult rc = fk_copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, FK_DEV, FK_ANY, NULL);
+    return fk_ret(FK_cuMemcpyHtoD, rc, "%#llx, %p, %zu", (unsigned long long)dstDevice, srcHost, ByteCount);
+}
+
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    CUresult rc = fk_copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, FK_ANY, FK_DEV, NULL);
+    return fk_ret(FK_cuMemcpyDtoH, rc, "%p, %#llx, %zu", dstHost, (unsigned long long)srcDevice, ByteCount);
+}
+
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    CUresult rc = fk_copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, FK_DEV, FK_DEV, NULL);
+    return fk_ret(FK_cuMemcpyDtoD, rc, "%#llx, %#llx, %zu", (unsigned long long)dstDevice,
+                  (unsigned long long)srcDevice, ByteCount);
+}
+
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    CUresult rc = fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, hStream);
+    return fk_ret(FK_cuMemcpyAsync, rc, "%#llx, %#llx, %zu, %p", (unsigned long long)dst, (unsigned long long)src,
+                  ByteCount, (void *)hStream);
+}
+
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+{
+    CUresult rc = fk_copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, FK_DEV, FK_ANY, hStream);
+    return fk_ret(FK_cuMemcpyHtoDAsync, rc, "%#llx, %p, %zu, %p", (unsigned long long)dstDevice, srcHost,
+                  ByteCount, (void *)hStream);
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    CUresult rc = fk_copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, FK_ANY, FK_DEV, hStream);
+    return fk_ret(FK_cuMemcpyDtoHAsync, rc, "%p, %#llx, %zu, %p", dstHost, (unsigned long long)srcDevice,
+                  ByteCount, (void *)hStream);
+}
+
+/* Memsets need memory the fake knows (device, managed or pinned), as on a real driver. */
+static CUresult fk_memset(uintptr_t dst, unsigned char value, size_t n, CUstream stream)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    const struct fk_alloc *f = fk_find(dst);
+    if (rc == CUDA_SUCCESS && !fk_stream_ok(stream))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    else if (rc == CUDA_SUCCESS && n && (!f || !fk_in_bounds(f, dst, n)))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && n) {
+        if (fk_access(f, true)) {
+            memset((void *)dst, value, n);
+            fk_access(f, false);
+        } else {
+            rc = CUDA_ERROR_UNKNOWN;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return rc;
+}
+
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+{
+    CUresult rc = fk_memset((uintptr_t)dstDevice, uc, N, NULL);
+    return fk_ret(FK_cuMemsetD8, rc, "%#llx, %#x, %zu", (unsigned long long)dstDevice, uc, N);
+}
+
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
+{
+    CUresult rc = fk_memset((uintptr_t)dstDevice, uc, N, hStream);
+    return fk_ret(FK_cuMemsetD8Async, rc, "%#llx, %#x, %zu, %p", (unsigned long long)dstDevice, uc, N,
+                  (void *)hStream);
+}
+
+/* ---- streams ------------------------------------------------------------------------------------- */
+
+CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc == CUDA_SUCCESS && !phStream)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && fk_nstreams == fk_streams_cap) {
+        size_t cap = fk_streams_cap ? 2 * fk_streams_cap : 16;
+        struct CUstream_st **t = realloc(fk_streams, cap * sizeof(*t));
+        if (t) {
+            fk_streams = t;
+            fk_streams_cap = cap;
+        } else {
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    struct CUstream_st *s = rc == CUDA_SUCCESS ? malloc(sizeof(*s)) : NULL;
+    if (rc == CUDA_SUCCESS && !s)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (s) {
+        s->ctx = ctx;
+        fk_streams[fk_nstreams++] = s;
+        *phStream = s;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuStreamCreate, rc, "%#x -> %p", Flags, (void *)s);
+}
+
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_HANDLE : CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    for (size_t i = 0; rc == CUDA_ERROR_INVALID_HANDLE && i < fk_nstreams; i++)
+        if (fk_streams[i] == hStream) {
+            free(fk_streams[i]);
+            fk_streams[i] = fk_streams[--fk_nstreams];
+            rc = CUDA_SUCCESS;
+        }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuStreamDestroy, rc, "%p", (void *)hStream);
+}
+
+/* Nothing is ever pending: a wait only checks its arguments (and, as on a real driver, wants a context). */
+static CUresult fk_stream_wait(CUstream s)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc == CUDA_SUCCESS && !fk_stream_ok(s))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_unlock(&fk_lock);
+    return rc;
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
+{
+    return fk_ret(FK_cuStreamSynchronize, fk_stream_wait(hStream), "%p", (void *)hStream);
+}
+
+CUresult CUDAAPI cuStreamQuery(CUstream hStream)
+{
+    return fk_ret(FK_cuStreamQuery, fk_stream_wait(hStream), "%p", (void *)hStream);
+}
+
+/* ---- IPC ----------------------------------------------------------------------------------------- */
+
+/* The handle names the exporter's memfd by pid and fd number, and the allocation by its id, which the
+ * memfd's name repeats. It must be the base of a cuMemAlloc allocation (the legacy-IPC-capable kind). */
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    const struct fk_alloc *f = fk_find((uintptr_t)dptr);
+    if (rc == CUDA_SUCCESS && (!pHandle || !f || f->kind != FK_DEVICE || f->base != (uintptr_t)dptr))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS) {
+        struct fk_ipc_handle h = {.magic = FK_IPC_MAGIC, .pid = (int32_t)getpid(), .fd = f->fd,
+                                  .device = f->device, .id = f->id, .size = f->size, .map_size = f->map_size};
+        memset(pHandle, 0, sizeof(*pHandle));
+        memcpy(pHandle->reserved, &h, sizeof(h));
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuIpcGetMemHandle, rc, "%#llx", (unsigned long long)dptr);
+}
+
+/* Maps the exporter's memfd through /proc/<pid>/fd (the exporter must be alive and keep the memory,
+ * as with real IPC). Opening a handle again in the same context counts one more open of the same
+ * mapping; a process's own handle is refused, as the real driver does. */
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+    struct fk_ipc_handle h;
+    memcpy(&h, handle.reserved, sizeof(h));
+    struct CUctx_st *ctx;
+    uintptr_t base = 0;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc != CUDA_SUCCESS)
+        goto out;
+    if (!pdptr || (Flags & ~(unsigned int)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)) {
+        rc = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if (h.magic != FK_IPC_MAGIC || h.map_size == 0 || h.size > h.map_size) {
+        rc = CUDA_ERROR_INVALID_HANDLE;
+        goto out;
+    }
+    if (h.pid == (int32_t)getpid()) {
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+        goto out;
+    }
+    for (size_t i = 0; i < fk_nallocs; i++) {
+        struct fk_alloc *g = &fk_allocs[i];
+        if (g->kind == FK_IMPORTED && g->ipc_pid == h.pid && g->ipc_id == h.id && g->ctx == ctx) {
+            g->ipc_refs++;
+            base = g->base;
+            goto out;
+        }
+    }
+    char path[64], link[128], expect[96];
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)h.pid, (int)h.fd);
+    snprintf(expect, sizeof(expect), "/memfd:fakecuda:%d:%llu ", (int)h.pid, (unsigned long long)h.id);
+    ssize_t len = readlink(path, link, sizeof(link) - 1);
+    if (len < 0 || (link[len] = '\0', strncmp(link, expect, strlen(expect)) != 0)) {
+        rc = CUDA_ERROR_INVALID_HANDLE; /* the exporter is gone or freed the memory */
+        goto out;
+    }
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_size >= h.map_size)
+        p = mmap(NULL, h.map_size, PROT_NONE, MAP_SHARED, fd, 0);
+    if (fd >= 0)
+        close(fd); /* the mapping keeps the memory */
+    struct fk_alloc *f = p == MAP_FAILED ? NULL : fk_add();
+    if (!f) {
+        if (p != MAP_FAILED)
+            munmap(p, h.map_size);
+        rc = CUDA_ERROR_MAP_FAILED;
+        goto out;
+    }
+    f->kind = FK_IMPORTED;
+    f->base = (uintptr_t)p;
+    f->size = h.size;
+    f->map_size = h.map_size;
+    f->id = fk_next_id++;
+    f->device = ctx->device;
+    f->ctx = ctx;
+    f->ipc_refs = 1;
+    f->ipc_pid = h.pid;
+    f->ipc_id = h.id;
+    base = f->base;
+out:
+    if (rc == CUDA_SUCCESS)
+        *pdptr = (CUdeviceptr)base;
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuIpcOpenMemHandle, rc, "pid %d id %llu, %#x -> %#lx", (int)h.pid, (unsigned long long)h.id,
+                  Flags, (unsigned long)base);
+}
+
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    struct fk_alloc *f = fk_find((uintptr_t)dptr);
+    if (rc == CUDA_SUCCESS && (!f || f->kind != FK_IMPORTED || f->base != (uintptr_t)dptr))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && --f->ipc_refs == 0)
+        fk_remove(f);
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuIpcCloseMemHandle, rc, "%#llx", (unsigned long long)dptr);
+}
