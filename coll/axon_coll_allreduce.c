@@ -92,7 +92,7 @@ static void axon_coll_allreduce_rabenseifner(struct axon_coll_sched *s, const vo
     axon_coll_red_fold_init(&f, n, r);
     char *a = axon_coll_red_pack(s, in, count, dt);
     char *b = axon_coll_sched_alloc(s, (size_t)(count * esize));
-    int64_t *pos = axon_coll_sched_alloc(s, sizeof(*pos) * (size_t)(f.p + 1));
+    int64_t *pos = axon_coll_sched_alloc_meta(s, sizeof(*pos) * (size_t)(f.p + 1));
     if (!a || !b || !pos)
         return;
     axon_coll_red_split(count, f.p, pos);
@@ -141,7 +141,7 @@ static void axon_coll_allreduce_ring(struct axon_coll_sched *s, const void *in, 
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     int64_t esize = dt->size;
     char *acc = axon_coll_red_pack(s, in, count, dt);
-    int64_t *disp = axon_coll_sched_alloc(s, sizeof(*disp) * (size_t)(n + 1));
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(*disp) * (size_t)(n + 1));
     if (!acc || !disp)
         return;
     axon_coll_red_split(count, n, disp);

@@ -43,7 +43,7 @@ const struct axon_coll_desc axon_coll_alltoall_desc = {
 static struct axon_coll_block *axon_coll_alltoall_save(struct axon_coll_sched *s, const struct axon_coll_block *recv)
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
-    struct axon_coll_block *saved = axon_coll_sched_alloc(s, sizeof(*saved) * (size_t)n);
+    struct axon_coll_block *saved = axon_coll_sched_alloc_meta(s, sizeof(*saved) * (size_t)n);
     if (!saved)
         return NULL;
     int64_t total = 0;
@@ -121,8 +121,8 @@ static void axon_coll_alltoall_bruck(struct axon_coll_sched *s, const struct axo
 {
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     /* at[i]: where the data of position i lies now; done[i]: it reached its receive block. */
-    struct axon_coll_block *at = axon_coll_sched_alloc(s, sizeof(*at) * (size_t)n);
-    bool *done = axon_coll_sched_alloc(s, sizeof(*done) * (size_t)n);
+    struct axon_coll_block *at = axon_coll_sched_alloc_meta(s, sizeof(*at) * (size_t)n);
+    bool *done = axon_coll_sched_alloc_meta(s, sizeof(*done) * (size_t)n);
     if (!at || !done)
         return;
     if (send) {

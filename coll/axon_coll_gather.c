@@ -88,7 +88,7 @@ static void axon_coll_gather_binomial(struct axon_coll_sched *s, const struct ax
     struct later {
         int first, m;
         char *tmp;
-    } *later = axon_coll_sched_alloc(s, sizeof(*later) * 32);
+    } *later = axon_coll_sched_alloc_meta(s, sizeof(*later) * 32);
     int nlater = 0;
     if (!later)
         return;

@@ -181,7 +181,7 @@ void axon_coll_inter_reduce_scatter(struct axon_coll_sched *s, const struct axon
     void *got = NULL;
     if (ic->rank == 0) {
         got = axon_coll_inter_tmp(s, total, dt);
-        blocks = axon_coll_sched_alloc(s, sizeof(*blocks) * (size_t)ic->local_size);
+        blocks = axon_coll_sched_alloc_meta(s, sizeof(*blocks) * (size_t)ic->local_size);
         if (!got || !blocks)
             return; /* the schedule holds the error */
         int64_t at = 0;

@@ -50,7 +50,7 @@ static void axon_coll_reduce_rabenseifner(struct axon_coll_sched *s, const void 
     axon_coll_red_fold_init(&f, n, r);
     char *a = axon_coll_red_pack(s, in, count, dt);
     char *b = axon_coll_sched_alloc(s, (size_t)(count * esize));
-    int64_t *pos = axon_coll_sched_alloc(s, sizeof(*pos) * (size_t)(f.p + 1));
+    int64_t *pos = axon_coll_sched_alloc_meta(s, sizeof(*pos) * (size_t)(f.p + 1));
     if (!a || !b || !pos)
         return;
     axon_coll_red_split(count, f.p, pos);

@@ -38,7 +38,7 @@ static void axon_coll_reduce_scatter_reduce_then_scatter(struct axon_coll_sched 
         return;
     struct axon_coll_block *blocks = NULL;
     if (r == 0) {
-        blocks = axon_coll_sched_alloc(s, sizeof(*blocks) * (size_t)n);
+        blocks = axon_coll_sched_alloc_meta(s, sizeof(*blocks) * (size_t)n);
         if (!blocks)
             return;
         int64_t off = 0;
@@ -63,8 +63,8 @@ static void axon_coll_reduce_scatter_recursive_halving(struct axon_coll_sched *s
     axon_coll_red_fold_init(&f, n, r);
     char *a = axon_coll_sched_alloc(s, (size_t)(total * esize));
     char *b = axon_coll_sched_alloc(s, (size_t)(total * esize));
-    int64_t *pos = axon_coll_sched_alloc(s, sizeof(*pos) * (size_t)(f.p + 1));
-    int64_t *disp = axon_coll_sched_alloc(s, sizeof(*disp) * (size_t)(n + 1));
+    int64_t *pos = axon_coll_sched_alloc_meta(s, sizeof(*pos) * (size_t)(f.p + 1));
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(*disp) * (size_t)(n + 1));
     if (!a || !b || !pos || !disp)
         return;
     disp[0] = 0;
@@ -104,7 +104,7 @@ static void axon_coll_reduce_scatter_ring(struct axon_coll_sched *s, const void 
     int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
     int64_t esize = dt->size, most = 0;
     char *acc = axon_coll_red_pack(s, in, total, dt);
-    int64_t *disp = axon_coll_sched_alloc(s, sizeof(*disp) * (size_t)(n + 1));
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(*disp) * (size_t)(n + 1));
     if (!acc || !disp)
         return;
     disp[0] = 0;

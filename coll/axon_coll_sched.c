@@ -7,7 +7,11 @@
  *
  * A small collective must not pay for malloc: a schedule keeps its first steps, rounds and scratch
  * bytes inside itself and spills to the heap only beyond them, and ended schedules wait on a short
- * free list for the next collective. */
+ * free list for the next collective.
+ *
+ * Dry schedules (coll/axon_coll_sched.h) are built by the same code for the simulator: their data
+ * scratch is placeholder addresses in a reserved range nothing may touch, and they are read back step
+ * by step (axon_coll_sched_steps) instead of run. */
 #include "coll/axon_coll_sched.h"
 
 #include "coll/axon_coll_op.h"
@@ -16,11 +20,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 const struct axon_dtype_layout axon_coll_bytes = {.size = 1, .extent = 1, .true_lb = 0, .true_extent = 1,
                                                   .contig = true};
-
-enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
 
 struct axon_coll_scratch {
     void *p;
@@ -50,6 +53,8 @@ struct axon_coll_sched {
     struct axon_pt2pt_comm *pc;
     int rank, size, tag;
     int err;                     /* the first error, sticky */
+    bool dry;                    /* built to be read, never run (axon_coll_sched_set_dry) */
+    size_t dry_used;             /* bytes of placeholder range handed out */
 
     struct axon_coll_step *steps;
     int nsteps, cap_steps;
@@ -299,7 +304,7 @@ static void axon_coll_cache_drain(void)
     axon_coll_cache_bytes = 0;
 }
 
-void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
+void *axon_coll_sched_alloc_meta(struct axon_coll_sched *s, size_t bytes)
 {
     /* Small pieces come from the arena, 16-byte aligned for any element type. */
     size_t need = (bytes + 15) & ~(size_t)15;
@@ -322,6 +327,83 @@ void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
     }
     s->scratch[s->nscratch++] = b;
     return b.p;
+}
+
+/* ---- dry schedules -------------------------------------------------------------------------------- */
+
+/* The placeholder range: reserved once, never accessible, never given back. 1 TiB of address space
+ * costs no memory (PROT_NONE, no reserve) and holds the buffers and scratch of one dry schedule of
+ * collectives on vectors of tens of GiB; every dry schedule hands out addresses from its start, since
+ * nothing ever reads them. */
+#define AXON_COLL_DRY_RANGE ((size_t)1 << 40)
+static char *axon_coll_dry_base; /* guarded by the transport lock; MAP_FAILED after a failed try */
+
+static char *axon_coll_dry_range(void)
+{
+    axon_ucx_lock();
+    if (!axon_coll_dry_base)
+        axon_coll_dry_base = mmap(NULL, AXON_COLL_DRY_RANGE, PROT_NONE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *base = axon_coll_dry_base;
+    axon_ucx_unlock();
+    return base == MAP_FAILED ? NULL : base;
+}
+
+void axon_coll_sched_set_dry(struct axon_coll_sched *s)
+{
+    s->dry = true;
+    s->dry_used = 0;
+}
+
+void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
+{
+    if (!s->dry)
+        return axon_coll_sched_alloc_meta(s, bytes);
+    /* Cache-line aligned and at least a line apart, so that distinct buffers never compare equal (a
+     * copy onto itself is skipped, in a dry schedule as in a real one). */
+    char *base = axon_coll_dry_range();
+    size_t need = bytes < AXON_COLL_DRY_RANGE ? bytes + 64 - bytes % 64 : AXON_COLL_DRY_RANGE + 1;
+    if (!base || need > AXON_COLL_DRY_RANGE - s->dry_used) {
+        if (s->err == MPI_SUCCESS)
+            s->err = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    void *p = base + s->dry_used;
+    s->dry_used += need;
+    return p;
+}
+
+int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, const struct axon_coll_step_info *st),
+                          void *arg)
+{
+    if (s->err != MPI_SUCCESS)
+        return s->err;
+    int round = 0;
+    for (int i = 0; i < s->nsteps; i++) {
+        const struct axon_coll_step *st = &s->steps[i];
+        while (round < s->nrounds && s->round_end[round] <= i)
+            round++;
+        struct axon_coll_step_info info = {st->kind, MPI_PROC_NULL, 0, i + 1 == s->nsteps};
+        if (round < s->nrounds && s->round_end[round] == i + 1)
+            info.round_end = true;
+        switch (st->kind) {
+        case AXON_COLL_SEND:
+        case AXON_COLL_RECV:
+            info.peer = st->peer;
+            info.bytes = st->count * st->dt.size;
+            break;
+        case AXON_COLL_COPY:
+            info.bytes = st->src == st->dst ? 0 : st->count * st->dt.size;
+            break;
+        case AXON_COLL_REDUCE:
+            info.bytes = st->count * s->op_dt.size;
+            break;
+        }
+        int rc = fn(arg, &info);
+        if (rc != 0)
+            return rc;
+    }
+    return MPI_SUCCESS;
 }
 
 void axon_coll_sched_round(struct axon_coll_sched *s)
@@ -646,6 +728,8 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
     axon_coll_sched_round(s); /* closes the last round */
     if (s->err != MPI_SUCCESS)
         return s->err;
+    if (s->dry)
+        return MPI_ERR_INTERN; /* placeholders: nothing to run on */
     s->req = req;
     axon_ucx_lock();
     bool moved = false;

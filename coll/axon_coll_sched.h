@@ -71,6 +71,35 @@ int axon_coll_data_unpack_range(void *buf, int64_t count, const struct axon_dtyp
 /* inout = in op inout over count packed elements of the schedule's datatype. */
 void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *inout, int64_t count);
 
+/* ---- dry schedules ------------------------------------------------------------------------------
+ * The simulator (coll/axon_coll_simulate.h) builds schedules with the very algorithms the collectives
+ * use, for hundreds of thousands of ranks and messages of gigabytes, and reads their steps back instead
+ * of running them. A dry schedule is built as usual, but its data scratch (axon_coll_sched_alloc) is a
+ * placeholder: an address in a large range reserved once with no access, handed out without allocating
+ * or touching anything, so a stray access faults at once. The caller's own buffers of a dry schedule
+ * come from the same call. What the builder itself reads and writes (tables of positions, lists of
+ * blocks) comes from axon_coll_sched_alloc_meta, real memory in both modes. A dry schedule is never
+ * started (axon_coll_sched_start refuses it with MPI_ERR_INTERN); it is read with axon_coll_sched_steps
+ * and discarded. */
+void axon_coll_sched_set_dry(struct axon_coll_sched *s);
+/* Scratch that the building code itself reads or writes: the same as axon_coll_sched_alloc, but real
+ * memory in a dry schedule too. */
+void *axon_coll_sched_alloc_meta(struct axon_coll_sched *s, size_t bytes);
+
+enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
+/* A step as the simulator sees it. */
+struct axon_coll_step_info {
+    enum axon_coll_step_kind kind;
+    int peer;        /* send, recv: the rank in the step's group */
+    int64_t bytes;   /* packed bytes sent, received, copied (0 for a copy onto itself) or reduced */
+    bool round_end;  /* the last step of its round */
+};
+/* Calls fn for every step of a built schedule, in order (the steps added since the last
+ * axon_coll_sched_round form the last round). Returns the schedule's building error if it has one, else
+ * the first non-zero value fn returns, else MPI_SUCCESS. */
+int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, const struct axon_coll_step_info *st),
+                          void *arg);
+
 /* Hands the schedule to the engine, which frees it when it ends and then completes req (may be NULL).
  * On an error (one recorded while building) nothing starts: the caller still owns s and discards it. */
 int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req);

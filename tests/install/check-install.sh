@@ -1,7 +1,7 @@
 #!/bin/bash
 # Checks an installed Axon: the wrappers compile C and C++ (and serve as nvcc's host compiler when nvcc
 # is there), the programs run through the installed mpirun and mpiexec, the library answers to both
-# libmpi.so.12 and libmpich.so.12, and pkg-config finds it. Usage: check-install.sh PREFIX
+# libmpi.so.12 and libmpich.so.12, pkg-config finds it, and axon_sim runs. Usage: check-install.sh PREFIX
 set -euo pipefail
 prefix=${1:?usage: check-install.sh PREFIX}
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for f in bin/mpicc bin/mpicxx bin/mpirun bin/mpiexec bin/axon_info include/mpi.h include/mpi-ext.h \
+for f in bin/mpicc bin/mpicxx bin/mpirun bin/mpiexec bin/axon_info bin/axon_sim include/mpi.h include/mpi-ext.h \
          lib/libmpi.so.12 lib/libmpich.so.12 lib/pkgconfig/axon.pc; do
   [ -e "$prefix/$f" ] || fail "$prefix/$f is not installed"
 done
@@ -39,6 +39,9 @@ out=$("$prefix/bin/mpirun" -n 2 "$work/hello_cxx" | sort)
 
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs axon | grep -q -- -lmpi ||
   fail "pkg-config axon does not give -lmpi"
+
+out=$("$prefix/bin/axon_sim" --topo nodes=2,ranks_per_node=2 --coll allreduce --sizes 8)
+grep -q 'recursive_doubling\*' <<<"$out" || fail "the installed axon_sim printed: $out"
 
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   cp "$work/hello.cc" "$work/hello_nv.cu"

@@ -104,6 +104,10 @@ static void coll_sim_deliver(struct coll_sim_msg *sm, struct coll_sim_msg *rm)
     sm->matched = rm->matched = true;
     sim.rep->messages++;
     sim.rep->bytes += sm->bytes;
+    if (sm->rank < COLL_SIM_RANKS_COUNTED) {
+        sim.rep->rank_messages[sm->rank]++;
+        sim.rep->rank_bytes[sm->rank] += sm->bytes;
+    }
 }
 
 static int coll_sim_rank_of(struct axon_pt2pt_comm *pc)

@@ -22,9 +22,14 @@
 
 typedef void coll_sim_build_fn(struct axon_coll_sched *s, int rank, void *arg);
 
+/* Ranks whose own traffic the report counts (the simulator's validation compares them, up to 16). */
+enum { COLL_SIM_RANKS_COUNTED = 64 };
+
 struct coll_sim_report {
     long messages;   /* delivered */
     long bytes;      /* delivered, packed */
+    long rank_messages[COLL_SIM_RANKS_COUNTED]; /* delivered, by sending rank */
+    long rank_bytes[COLL_SIM_RANKS_COUNTED];
     char why[2048];  /* what went wrong, empty on success */
 };
 

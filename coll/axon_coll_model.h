@@ -1,0 +1,89 @@
+/* The machine as the collectives' cost model sees it: its shape (a topology of nodes, NVLink domains
+ * inside them and NICs) and what moving and reducing bytes costs at each level of it (an
+ * alpha-beta-gamma model). Pure logic, no MPI state: the simulator (coll/axon_coll_simulate.h) prices
+ * the steps of schedules with it, and the selection will.
+ *
+ * Levels. A message between two ranks travels at the smallest level that holds both: the NVLink
+ * domain (GPUs that reach each other's memory directly), the node (shared memory) or the fabric (NICs).
+ * Per level: alpha, the latency of a message (s); beta, the inverse bandwidth of one transfer (s/byte);
+ * gamma, the cost of reducing a byte of data that lives there (s/byte: domain = GPU memory reduced by
+ * a kernel, node = host memory reduced by the CPU; the fabric's is for in-network reduction and unused
+ * today). Shared capacity: the concurrent transfers of a node's shared memory share node.capacity
+ * (bytes/s, 0: no limit); the fabric transfers leaving (and those entering) a node share its NICs,
+ * nics_per_node / fabric.beta bytes/s each way. Per message the sending and the receiving CPU spend
+ * `overhead` seconds to post it; a local copy costs copy_beta per byte; messages of at most eager_max
+ * bytes leave without waiting for their receive.
+ *
+ * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
+ * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
+ * domain.beta, domain.gamma, node.alpha, node.beta, node.gamma, node.capacity, fabric.alpha,
+ * fabric.beta, fabric.gamma, overhead, copy_beta (numbers >= 0, as strtod reads them: 2e-6) and
+ * eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
+#ifndef AXON_COLL_MODEL_H
+#define AXON_COLL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum axon_coll_level { AXON_COLL_LEVEL_DOMAIN, AXON_COLL_LEVEL_NODE, AXON_COLL_LEVEL_FABRIC, AXON_COLL_NLEVELS };
+
+/* "domain", "node", "fabric". */
+const char *axon_coll_level_name(enum axon_coll_level level);
+
+/* ---- topology ------------------------------------------------------------------------------------- */
+
+/* Ranks are numbered node by node, and inside a node domain by domain: rank r is on node
+ * r / ranks_per_node, in domain (r % ranks_per_node) / (ranks_per_node / domains_per_node). */
+struct axon_coll_topo {
+    int nodes, ranks_per_node, domains_per_node, nics_per_node;
+};
+
+/* The expected form of a description, for messages. */
+#define AXON_COLL_TOPO_FORM                                                                                  \
+    "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K] (or ranks_per_domain=P instead of "   \
+    "ranks_per_node: R = D*P), positive integers, D dividing R, e.g. nodes=4,ranks_per_node=4"
+
+/* Reads a description such as "nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8"
+ * (keys in any order; domains_per_node and nics_per_node default to 1). MPI_ERR_ARG for a malformed
+ * one, with why (of whylen bytes) saying what is wrong and the expected form; *t is set only on
+ * success. */
+int axon_coll_topo_parse(const char *text, struct axon_coll_topo *t, char *why, size_t whylen);
+int64_t axon_coll_topo_ranks(const struct axon_coll_topo *t);
+int axon_coll_topo_node(const struct axon_coll_topo *t, int rank);
+/* The smallest level holding both ranks. */
+enum axon_coll_level axon_coll_topo_level(const struct axon_coll_topo *t, int a, int b);
+
+/* ---- costs ---------------------------------------------------------------------------------------- */
+
+struct axon_coll_model_level {
+    double alpha;    /* s per message */
+    double beta;     /* s per byte of one transfer */
+    double gamma;    /* s per byte reduced */
+    double capacity; /* bytes/s all concurrent transfers of one node share (node level only; 0: none) */
+};
+
+struct axon_coll_model {
+    struct axon_coll_model_level level[AXON_COLL_NLEVELS];
+    double overhead;   /* s of CPU to post one send or receive */
+    double copy_beta;  /* s per byte of a local copy */
+    int64_t eager_max; /* larger messages start once both sides are posted (rendezvous) */
+};
+
+/* Plausible values for the host path of a GPU cluster: shared memory in a node (0.3 us, 10 GB/s a
+ * transfer, 100 GB/s a node), a 25 GB/s NIC on the fabric (2 us), NVLink in a domain (2 us, 150 GB/s). */
+void axon_coll_model_defaults(struct axon_coll_model *m);
+/* Sets one key (the tuning file's names) from its text. MPI_ERR_ARG, with why, for an unknown key or a
+ * value that is not a number >= 0; m is unchanged then. */
+int axon_coll_model_set(struct axon_coll_model *m, const char *key, const char *value, char *why, size_t whylen);
+/* Reads a tuning file's text over m; on an error (MPI_ERR_ARG, why names the line) m is unchanged. */
+int axon_coll_model_parse(struct axon_coll_model *m, const char *text, char *why, size_t whylen);
+/* The same from a file; MPI_ERR_NO_SUCH_FILE or MPI_ERR_FILE when it cannot be read. */
+int axon_coll_model_load(struct axon_coll_model *m, const char *path, char *why, size_t whylen);
+/* Writes every key with its value, in the tuning file's form. */
+void axon_coll_model_print(const struct axon_coll_model *m, FILE *out);
+
+/* Seconds of one message of bytes at a level with no other transfer around: alpha + bytes * beta. */
+double axon_coll_model_message(const struct axon_coll_model *m, enum axon_coll_level level, int64_t bytes);
+
+#endif
