@@ -95,6 +95,17 @@ void axon_pt2pt_request_pool_fini(void);
 /* A request born complete: sends to and receives from MPI_PROC_NULL. */
 int axon_pt2pt_request_proc_null(struct axon_request **req);
 
+/* Device buffers staged through host memory (axon_pt2pt_stage.c). begin: when the request's buffer is
+ * GPU memory, a host copy takes its place (holding the data for a send, or for a receive whose layout
+ * has gaps); nothing for host memory. end: a receive's copy goes to the GPU; the copy is freed. Only
+ * while CUDA support is on. */
+int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
+void axon_pt2pt_stage_end(struct axon_request *req);
+static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
+{
+    return axon_cuda_enabled() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;
+}
+
 /* Putting a set-up request's operation in motion (axon_pt2pt_send.c, axon_pt2pt_recv.c). */
 int axon_pt2pt_send_post(struct axon_request *req);
 int axon_pt2pt_recv_post(struct axon_request *req);

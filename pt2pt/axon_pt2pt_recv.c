@@ -131,6 +131,12 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
 int axon_pt2pt_recv_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
+    int rc = axon_pt2pt_stage_maybe(req, true);
+    if (rc != MPI_SUCCESS) {
+        req->status.MPI_ERROR = rc;
+        atomic_store(&req->complete, 1);
+        return rc;
+    }
     req->match.source = req->peer;
     req->match.tag = req->tag;
     axon_ucx_lock();
@@ -167,6 +173,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->persistent = false;
     req->cursor_live = false;
     req->ucx_request = NULL;
+    req->stage = NULL;
     req->comm = comm;
     req->buf = buf;
     req->count = count;
@@ -282,6 +289,13 @@ int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *
         return rc;
     }
     axon_pt2pt_async_begin(req);
+    rc = axon_pt2pt_stage_maybe(req, true);
+    if (rc != MPI_SUCCESS) {
+        axon_ucx_unlock();
+        axon_pt2pt_async_end(req);
+        axon_request_free(req);
+        return rc;
+    }
     axon_pt2pt_deliver(req, &ux->hdr, ux->data, ux->length, ux->rndv);
     if (ux->rndv)
         ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */

@@ -231,6 +231,10 @@ static void axon_request_release(struct axon_request *req)
         axon_dloop_release((struct axon_dloop *)req->dt.loop);
         req->dt.loop = NULL;
     }
+    if (req->stage) {
+        free(req->stage);
+        req->stage = NULL;
+    }
     if (req->scratch) {
         free(req->scratch);
         req->scratch = NULL;
@@ -264,6 +268,8 @@ void axon_pt2pt_request_event(struct axon_request *req)
 {
     if (--req->pending > 0)
         return;
+    if (req->stage)
+        axon_pt2pt_stage_end(req);
     axon_pt2pt_async_end(req);
     if (req->parent) {
         axon_request_child_done(req);

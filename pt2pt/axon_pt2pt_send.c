@@ -100,6 +100,11 @@ int axon_pt2pt_send_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
     int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
+    int rc = axon_pt2pt_stage_maybe(req, false);
+    if (rc != MPI_SUCCESS) {
+        atomic_store(&req->complete, 1);
+        return rc;
+    }
     req->pending = req->mode == AXON_SEND_SYNC ? 2 : 1;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
@@ -113,7 +118,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
     int64_t bytes = req->count * dt->size;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
     if (peer) {
-        int rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
+        rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
         if (rc == MPI_SUCCESS) {
             axon_pt2pt_request_event(req);
             return MPI_SUCCESS;
@@ -125,7 +130,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
     }
 
     ucp_ep_h ep;
-    int rc = axon_ucx_ep_get(world, &ep);
+    rc = axon_ucx_ep_get(world, &ep);
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
@@ -182,6 +187,23 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    if (axon_cuda_enabled()) {
+        /* A device buffer goes through a request, which stages it through host memory. */
+        struct axon_cuda_memtype_info info;
+        int rc = axon_cuda_memtype_of(buf, &info);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (info.kind != AXON_CUDA_MEMKIND_HOST) {
+            struct axon_request *req;
+            rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            axon_request_wait(req);
+            rc = req->status.MPI_ERROR;
+            axon_request_free(req);
+            return rc;
+        }
+    }
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
@@ -221,7 +243,8 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                          struct axon_pt2pt_comm *comm)
 {
-    if (dest == MPI_PROC_NULL)
+    /* A device buffer takes the request path, which stages it. */
+    if (dest == MPI_PROC_NULL || axon_cuda_enabled())
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);

@@ -10,6 +10,7 @@
 #ifndef AXON_PT2PT_H
 #define AXON_PT2PT_H
 
+#include "cuda_support/cuda_support.h"
 #include "pt2pt/axon_pt2pt_dloop.h"
 #include "pt2pt/axon_pt2pt_match.h"
 
@@ -89,10 +90,15 @@ struct axon_request {
 
     struct axon_match_entry match;   /* a posted receive */
     void *ucx_request;
+    void *stage;                     /* a device buffer's host copy, which buf points into while the
+                                      * operation runs (pt2pt/axon_pt2pt_stage.c); NULL for host memory */
 
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
      * use. */
     struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams (cursor_live) */
+    char *stage_user;                /* while stage is set: the user's buffer, */
+    int64_t stage_lo, stage_len;     /* the span of it the copy holds, */
+    struct axon_cuda_memtype_info stage_info; /* and what memory it is */
     unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
 };
 

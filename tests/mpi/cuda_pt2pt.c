@@ -1,0 +1,178 @@
+/* Point-to-point with GPU buffers: every combination of device and host memory on the two sides (D->D,
+ * H->D, D->H), at sizes that take each path of the engine (empty, the node's rings, UCX eager and
+ * rendezvous), through blocking, nonblocking, synchronous, persistent, matched-probe and send-receive
+ * calls, contiguous and strided (whose gaps in the receive buffer must come back unchanged). Run on the
+ * fake driver (tests/fakecuda), whose device memory faults when the CPU touches it, so a path that reads
+ * or writes a device pointer directly ends the test; on a real GPU it runs as it is. Even ranks send to
+ * the odd rank above them. */
+#include "axon_test.h"
+#include "axon_test_cuda.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static int rank, size, peer;
+static bool sender;
+
+static unsigned char pattern(int size_index, int kind, size_t k)
+{
+    return (unsigned char)(size_index * 29 + kind * 7 + k * 13 + 1);
+}
+
+/* A buffer of n bytes, on the device or the host, filled with fill. */
+static void *make_buffer(bool device, size_t n, unsigned char *fill)
+{
+    size_t alloc = n ? n : 1;
+    if (!device) {
+        void *p = malloc(alloc);
+        memcpy(p, fill, n);
+        return p;
+    }
+    void *p = test_cuda_malloc(alloc);
+    TEST_CU(test_cuda_from_host(p, fill, n));
+    return p;
+}
+
+static void read_buffer(bool device, void *buf, size_t n, unsigned char *out)
+{
+    if (device)
+        TEST_CU(test_cuda_to_host(out, buf, n));
+    else
+        memcpy(out, buf, n);
+}
+
+static void free_buffer(bool device, void *buf)
+{
+    if (device)
+        test_cuda_free(buf);
+    else
+        free(buf);
+}
+
+enum { CALL_BLOCKING, CALL_NONBLOCKING, CALL_SYNC, CALL_PERSISTENT, CALL_MPROBE, CALL_SENDRECV, CALL_STRIDED,
+       NCALLS };
+static const char *call_name[NCALLS] = {"send/recv", "isend/irecv", "ssend/recv", "send_init/recv_init",
+                                        "send/mprobe+mrecv", "sendrecv", "strided"};
+
+/* One message of n bytes from the sender's buffer (device or not) into the receiver's. */
+static void one(int si, size_t n, bool sdev, bool rdev, int call)
+{
+    /* Strided: every other byte of a buffer twice the size, on both sides. */
+    bool strided = call == CALL_STRIDED;
+    size_t span = strided ? 2 * n : n;
+    unsigned char *want = malloc(span + 1), *got = malloc(span + 1), *init = malloc(span + 1);
+    for (size_t k = 0; k < span; k++) {
+        want[k] = pattern(si, call, k);
+        init[k] = (unsigned char)(0xa5 ^ k);
+    }
+    MPI_Datatype type = MPI_BYTE;
+    int count = (int)n;
+    if (strided) {
+        MPI_Type_vector((int)n, 1, 2, MPI_BYTE, &type);
+        MPI_Type_commit(&type);
+        count = n ? 1 : 0;
+    }
+    bool dev = sender ? sdev : rdev;
+    void *buf = make_buffer(dev, span, sender ? want : init);
+    int tag = si * 16 + call;
+    MPI_Status st;
+    MPI_Request req;
+    if (sender) {
+        switch (call) {
+        case CALL_NONBLOCKING:
+            MPI_Isend(buf, count, type, peer, tag, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            break;
+        case CALL_SYNC:
+            MPI_Ssend(buf, count, type, peer, tag, MPI_COMM_WORLD);
+            break;
+        case CALL_PERSISTENT:
+            MPI_Send_init(buf, count, type, peer, tag, MPI_COMM_WORLD, &req);
+            for (int r = 0; r < 2; r++) {
+                MPI_Start(&req);
+                MPI_Wait(&req, MPI_STATUS_IGNORE);
+            }
+            MPI_Request_free(&req);
+            break;
+        case CALL_SENDRECV: {
+            unsigned char dummy;
+            MPI_Sendrecv(buf, count, type, peer, tag, &dummy, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &st);
+            break;
+        }
+        default:
+            MPI_Send(buf, count, type, peer, tag, MPI_COMM_WORLD);
+        }
+    } else {
+        switch (call) {
+        case CALL_NONBLOCKING:
+            MPI_Irecv(buf, count, type, peer, tag, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, &st);
+            break;
+        case CALL_PERSISTENT:
+            MPI_Recv_init(buf, count, type, peer, tag, MPI_COMM_WORLD, &req);
+            for (int r = 0; r < 2; r++) {
+                MPI_Start(&req);
+                MPI_Wait(&req, &st);
+            }
+            MPI_Request_free(&req);
+            break;
+        case CALL_MPROBE: {
+            MPI_Message msg;
+            MPI_Mprobe(peer, tag, MPI_COMM_WORLD, &msg, &st);
+            MPI_Mrecv(buf, count, type, &msg, &st);
+            break;
+        }
+        case CALL_SENDRECV:
+            MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, tag, buf, count, type, peer, tag, MPI_COMM_WORLD, &st);
+            break;
+        default:
+            MPI_Recv(buf, count, type, peer, tag, MPI_COMM_WORLD, &st);
+        }
+        int bytes = -1;
+        MPI_Get_count(&st, MPI_BYTE, &bytes);
+        EXPECT(bytes == (int)n);
+        read_buffer(dev, buf, span, got);
+        size_t bad = span;
+        for (size_t k = 0; k < span && bad == span; k++) {
+            unsigned char expect = strided && k % 2 ? init[k] : want[strided ? k : k];
+            if (got[k] != expect)
+                bad = k;
+        }
+        if (bad != span)
+            printf("rank %d FAILED: %s of %zu bytes %s->%s differs at byte %zu\n", rank, call_name[call], n,
+                   sdev ? "D" : "H", rdev ? "D" : "H", bad);
+        failures += bad != span;
+    }
+    free_buffer(dev, buf);
+    if (strided)
+        MPI_Type_free(&type);
+    free(want);
+    free(got);
+    free(init);
+}
+
+int main(int argc, char **argv)
+{
+    test_cuda_setup();
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    peer = rank ^ 1;
+    sender = rank % 2 == 0;
+    static const size_t sizes[] = {0, 1, 8, 100, 4096, 32768, 40000, 1 << 20, 4 << 20};
+    int nsizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
+    if (peer < size) {
+        for (int combo = 0; combo < 3; combo++) {
+            bool sdev = combo != 1, rdev = combo != 2; /* D->D, H->D, D->H */
+            for (int si = 0; si < nsizes; si++)
+                for (int call = 0; call < NCALLS; call++)
+                    one(si, sizes[si], sdev, rdev, call);
+        }
+    }
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf(total ? "cuda_pt2pt: %d failures\n" : "cuda_pt2pt: ok\n", total);
+    MPI_Finalize();
+    return total != 0;
+}
