@@ -45,6 +45,10 @@ struct axon_cuda_driver {
     CUresult (*mem_retain_allocation_handle)(CUmemGenericAllocationHandle *handle, void *addr);
     CUresult (*mem_release)(CUmemGenericAllocationHandle handle);
     CUresult (*mem_copy)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+    /* Optional (NULL: no CUDA IPC; GPU buffers are staged through host memory). */
+    CUresult (*ipc_get_mem_handle)(CUipcMemHandle *handle, CUdeviceptr ptr);
+    CUresult (*ipc_open_mem_handle)(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned int flags);
+    CUresult (*ipc_close_mem_handle)(CUdeviceptr ptr);
     CUresult (*stream_synchronize)(CUstream stream);
 };
 

@@ -133,4 +133,35 @@ struct axon_cuda_memkind_ops {
  * build without CUDA refuses to copy). */
 const struct axon_cuda_memkind_ops *axon_cuda_memkind_get(enum axon_cuda_memkind kind);
 
+/* ---- CUDA IPC (axon_cuda_ipc.c) ----------------------------------------------------------------- */
+
+#define AXON_CUDA_IPC_HANDLE_BYTES 64
+
+/* What a receiver needs to read a sender's GPU memory in place: the allocation's legacy IPC handle, its
+ * buffer id (a freed and reallocated address gets a new one), its extent in the sender, and where the
+ * message starts in it. */
+struct axon_cuda_ipc_desc {
+    unsigned char handle[AXON_CUDA_IPC_HANDLE_BYTES];
+    uint64_t id;
+    uint64_t base;
+    uint64_t size;
+    uint64_t offset;
+    uint64_t bytes;   /* the message's length (set by the caller, not by the export) */
+};
+
+/* Whether this process can use CUDA IPC (support on, AXON_CUDA_IPC not 0, the driver has the calls). */
+bool axon_cuda_ipc_available(void);
+/* Describes the GPU memory at ptr (info from axon_cuda_memtype_of) for a peer on this node;
+ * MPI_ERR_UNSUPPORTED_OPERATION when it has no IPC handle (VMM, pool or managed memory, IPC off): the
+ * caller then stages. */
+int axon_cuda_ipc_export(const void *ptr, const struct axon_cuda_memtype_info *info, struct axon_cuda_ipc_desc *out);
+/* Copies bytes from rank peer's memory described by d into dst (GPU or host memory, described by
+ * dst_info); complete on return. Opened handles are cached (AXON_CUDA_IPC_CACHE_MAX). */
+int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
+                            const struct axon_cuda_memtype_info *dst_info);
+/* Handles open in the cache (tests). */
+int axon_cuda_ipc_cached(void);
+/* Closes every cached handle (MPI_Finalize). */
+void axon_cuda_ipc_finalize(void);
+
 #endif

@@ -12,6 +12,7 @@
 #define AXON_AM_SYNC_ACK 2  /* a synchronous send's receive has matched */
 
 #define AXON_PT2PT_FLAG_SYNC 1u
+#define AXON_PT2PT_FLAG_IPC 2u  /* the payload is a struct axon_cuda_ipc_desc: read the data in place */
 
 /* MPI's envelope, as the active message's header. */
 struct axon_pt2pt_hdr {
@@ -100,6 +101,13 @@ int axon_pt2pt_request_proc_null(struct axon_request **req);
  * has gaps); nothing for host memory. end: a receive's copy goes to the GPU; the copy is freed. Only
  * while CUDA support is on. */
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
+/* A send's device protocol: with *ipc set, req->stage holds the IPC descriptor of the data, to be sent
+ * in its place (to a rank of this node, for GPU memory with an IPC handle, from AXON_CUDA_IPC_MIN
+ * bytes); else the data is staged as above, when it is GPU memory. */
+int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc);
+/* A matched message whose payload is an IPC descriptor: the data is copied from the sender's GPU into
+ * the receive, then the sender is told (axon_pt2pt_recv.c calls it from delivery). */
+void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc);
 void axon_pt2pt_stage_end(struct axon_request *req);
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
 {

@@ -72,6 +72,17 @@ static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t leng
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
                         bool rndv)
 {
+    if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_IPC, 0) && !rndv &&
+        length == sizeof(struct axon_cuda_ipc_desc)) {
+        /* The data is in the sender's GPU: read it in place, then let the sender go. */
+        struct axon_cuda_ipc_desc desc;
+        memcpy(&desc, data, sizeof(desc));
+        axon_pt2pt_recv_set_status(req, hdr, (size_t)desc.bytes);
+        axon_pt2pt_ipc_deliver(req, hdr, data);
+        axon_pt2pt_send_ack(hdr);
+        axon_pt2pt_request_event(req);
+        return;
+    }
     axon_pt2pt_recv_set_status(req, hdr, length);
     if (hdr->flags & AXON_PT2PT_FLAG_SYNC)
         axon_pt2pt_send_ack(hdr);
@@ -239,8 +250,14 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
     status->MPI_SOURCE = ux->hdr.source;
     status->MPI_TAG = ux->hdr.tag;
     status->MPI_ERROR = MPI_SUCCESS;
-    status->count_lo = (int)(ux->length & 0xffffffffu);
-    status->count_hi_and_cancelled = (int)((ux->length >> 32) << 1);
+    uint64_t length = ux->length;
+    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && length == sizeof(struct axon_cuda_ipc_desc)) {
+        struct axon_cuda_ipc_desc desc; /* the message's own length, not its descriptor's */
+        memcpy(&desc, ux->data, sizeof(desc));
+        length = desc.bytes;
+    }
+    status->count_lo = (int)(length & 0xffffffffu);
+    status->count_hi_and_cancelled = (int)((length >> 32) << 1);
 }
 
 int axon_pt2pt_improbe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status,

@@ -100,25 +100,36 @@ int axon_pt2pt_send_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
     int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
-    int rc = axon_pt2pt_stage_maybe(req, false);
+    /* A GPU buffer: its IPC descriptor goes instead of the data (the receiver reads the data in place
+     * and acknowledges), or a host copy of the data stands in for it. */
+    bool ipc = false;
+    int rc = axon_cuda_enabled() ? axon_pt2pt_device_send_begin(req, world, &ipc) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
     }
-    req->pending = req->mode == AXON_SEND_SYNC ? 2 : 1;
+    bool acked = req->mode == AXON_SEND_SYNC || ipc;
+    req->pending = acked ? 2 : 1;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
         .tag = req->tag,
-        .flags = req->mode == AXON_SEND_SYNC ? AXON_PT2PT_FLAG_SYNC : 0,
+        .flags = (acked ? AXON_PT2PT_FLAG_SYNC : 0) | (ipc ? AXON_PT2PT_FLAG_IPC : 0),
         .sync_index = req->index,
         .sync_world_rank = axon_runtime_job.rank,
     };
+    const void *sbuf = req->buf;
+    int64_t scount = req->count;
     const struct axon_dtype_layout *dt = &req->dt;
-    int64_t bytes = req->count * dt->size;
+    if (ipc) {
+        sbuf = req->stage;
+        scount = sizeof(struct axon_cuda_ipc_desc);
+        dt = &axon_pt2pt_bytes_layout;
+    }
+    int64_t bytes = scount * dt->size;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
     if (peer) {
-        rc = axon_pt2pt_send_shm(peer, &hdr, req->buf, req->count, dt);
+        rc = axon_pt2pt_send_shm(peer, &hdr, sbuf, scount, dt);
         if (rc == MPI_SUCCESS) {
             axon_pt2pt_request_event(req);
             return MPI_SUCCESS;
@@ -142,13 +153,14 @@ int axon_pt2pt_send_post(struct axon_request *req)
                         UCP_OP_ATTR_FIELD_FLAGS,
         .cb.send = axon_pt2pt_send_done,
         .user_data = req,
-        .flags = axon_pt2pt_protocol_flags(bytes),
+        /* A descriptor is always eager: the receiver reads it in the callback. */
+        .flags = ipc ? UCP_AM_SEND_FLAG_EAGER : axon_pt2pt_protocol_flags(bytes),
     };
     const void *payload;
     size_t payload_count;
     if (dt->contig || bytes == 0) {
         param.datatype = ucp_dt_make_contig(1);
-        payload = (const char *)req->buf + dt->true_lb;
+        payload = (const char *)sbuf + dt->true_lb;
         payload_count = (size_t)bytes;
     } else {
         if (axon_dloop_cursor_init(&req->cursor, dt->loop, req->count, dt->extent) != 0) {

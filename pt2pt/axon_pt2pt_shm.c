@@ -45,6 +45,7 @@ enum {
                                  * next slot */
     AXON_SHM_F_ACK = 2u << 24,  /* the acknowledgement of one: tag holds our request's index */
     AXON_SHM_F_PAD = 4u << 24,  /* no message: skip the slots the length counts */
+    AXON_SHM_F_IPC = 8u << 24,  /* the payload is a GPU buffer's IPC descriptor (AXON_PT2PT_FLAG_IPC) */
     AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
 };
 
@@ -387,7 +388,8 @@ void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_p
     uint64_t pos = peer->out_head;
     bool sync = (hdr->flags & AXON_PT2PT_FLAG_SYNC) != 0;
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
-    rec->length_flags = (uint32_t)length | (sync ? AXON_SHM_F_SYNC : 0);
+    rec->length_flags = (uint32_t)length | (sync ? AXON_SHM_F_SYNC : 0) |
+                        ((hdr->flags & AXON_PT2PT_FLAG_IPC) ? AXON_SHM_F_IPC : 0);
     rec->context_id = hdr->context_id;
     rec->source = hdr->source;
     rec->tag = hdr->tag;
@@ -451,7 +453,7 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
             .context_id = rec->context_id,
             .source = rec->source,
             .tag = rec->tag,
-            .flags = sync ? AXON_PT2PT_FLAG_SYNC : 0,
+            .flags = (sync ? AXON_PT2PT_FLAG_SYNC : 0) | ((lf & AXON_SHM_F_IPC) ? AXON_PT2PT_FLAG_IPC : 0),
             .sync_world_rank = peer->world,
         };
         if (sync)

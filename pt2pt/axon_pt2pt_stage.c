@@ -1,4 +1,7 @@
-/* Device buffers in point-to-point, staged through host memory: a send copies its data's span from the
+/* Device buffers in point-to-point. Between ranks of one node, GPU memory with an IPC handle is read in
+ * place: the sender sends the allocation's IPC descriptor instead of the data, the receiver copies from
+ * the sender's GPU straight into its buffer (cached handles, cuda_support/axon_cuda_ipc.c) and
+ * acknowledges, which completes the send. Otherwise the data is staged through host memory: a send copies its data's span from the
  * GPU into a host copy and the engine sends that copy; a receive lands in a host copy (holding the
  * device's bytes first when the layout leaves gaps, so the gaps come back unchanged) that goes to the
  * GPU when the message is complete. Every protocol of the engine (the node's rings, UCX eager and
@@ -8,10 +11,12 @@
  * This is the first device protocol: correct for every buffer, one synchronous copy each side. CUDA IPC
  * on a node and staging in pipelined chunks through pinned buffers come next (ARCHITECTURE.md). */
 #include "pt2pt/axon_pt2pt_internal.h"
+#include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The bytes count elements of dt at buf touch: [buf + *lo, buf + *lo + *len). */
 static void axon_pt2pt_stage_span(const struct axon_request *req, int64_t *lo, int64_t *len)
@@ -48,6 +53,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         }
     }
     req->stage = host;
+    req->stage_written = false;
     req->stage_user = user;
     req->stage_lo = lo;
     req->stage_len = len;
@@ -59,7 +65,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 
 void axon_pt2pt_stage_end(struct axon_request *req)
 {
-    if (req->kind == AXON_REQUEST_RECV && !req->cancelled) {
+    if (req->kind == AXON_REQUEST_RECV && !req->cancelled && !req->stage_written) {
         int64_t lo = req->stage_lo, len = req->stage_len;
         if (req->dt.contig) {
             /* Only what arrived (never beyond the buffer). */
@@ -75,4 +81,71 @@ void axon_pt2pt_stage_end(struct axon_request *req)
     free(req->stage);
     req->stage = NULL;
     req->buf = req->stage_user; /* a persistent request starts again from the user's buffer */
+}
+
+int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc)
+{
+    *ipc = false;
+    int64_t bytes = req->count * req->dt.size;
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    if (bytes > 0 && req->dt.contig && bytes >= axon_config.cuda_ipc_min && world != job->rank &&
+        job->node_of_rank[world] == job->node && axon_cuda_ipc_available()) {
+        const char *data = (const char *)req->buf + req->dt.true_lb;
+        struct axon_cuda_memtype_info info;
+        int rc = axon_cuda_memtype_of(data, &info);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (info.kind == AXON_CUDA_MEMKIND_HOST)
+            return MPI_SUCCESS;
+        struct axon_cuda_ipc_desc *desc = malloc(sizeof(*desc));
+        if (!desc)
+            return MPI_ERR_NO_MEM;
+        if (axon_cuda_ipc_export(data, &info, desc) == MPI_SUCCESS) {
+            desc->bytes = (uint64_t)bytes;
+            req->stage = desc;
+            req->stage_user = req->buf;
+            *ipc = true;
+            return MPI_SUCCESS;
+        }
+        free(desc); /* no handle for this memory: staged below */
+    }
+    return axon_pt2pt_stage_begin(req, false);
+}
+
+void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *data)
+{
+    struct axon_cuda_ipc_desc desc;
+    memcpy(&desc, data, sizeof(desc));
+    int64_t capacity = req->count * req->dt.size;
+    int64_t take = (int64_t)desc.bytes < capacity ? (int64_t)desc.bytes : capacity;
+    int rc = MPI_SUCCESS;
+    if (take > 0 && req->dt.contig) {
+        /* Straight into the user's buffer, GPU or host. */
+        char *user = req->stage ? req->stage_user : req->buf;
+        struct axon_cuda_memtype_info info;
+        if (req->stage)
+            info = req->stage_info;
+        else
+            axon_cuda_memtype_set_host(&info);
+        rc = axon_cuda_ipc_copy_from(hdr->sync_world_rank, &desc, user + req->dt.true_lb, (size_t)take, &info);
+        req->stage_written = req->stage != NULL;
+    } else if (take > 0) {
+        /* A typed layout: the data comes to host memory and unpacks into the buffer (or its host copy). */
+        char *tmp = malloc((size_t)take);
+        struct axon_cuda_memtype_info host;
+        axon_cuda_memtype_set_host(&host);
+        rc = tmp ? axon_cuda_ipc_copy_from(hdr->sync_world_rank, &desc, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS) {
+            struct axon_dloop_cursor cursor;
+            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
+                axon_dloop_unpack(&cursor, req->buf, tmp, take);
+                axon_dloop_cursor_fini(&cursor);
+            } else {
+                rc = MPI_ERR_NO_MEM;
+            }
+        }
+        free(tmp);
+    }
+    if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = rc;
 }

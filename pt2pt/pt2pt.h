@@ -91,7 +91,9 @@ struct axon_request {
     struct axon_match_entry match;   /* a posted receive */
     void *ucx_request;
     void *stage;                     /* a device buffer's host copy, which buf points into while the
-                                      * operation runs (pt2pt/axon_pt2pt_stage.c); NULL for host memory */
+                                      * operation runs (pt2pt/axon_pt2pt_stage.c), or a send's IPC
+                                      * descriptor; NULL for host memory */
+    bool stage_written;              /* a receive's data went to the user's GPU buffer directly (IPC) */
 
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
      * use. */

@@ -65,6 +65,13 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_CUDA", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(cuda), NULL,
      "CUDA support: auto (on when the driver, AXON_CUDA_LIBRARY, loads and shows a GPU), 0 (off: every "
      "buffer is host memory, the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},
+    {"AXON_CUDA_IPC", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(cuda_ipc), NULL,
+     "GPU messages between ranks of one node are read in place through CUDA IPC (0: staged through host "
+     "memory)"},
+    {"AXON_CUDA_IPC_MIN", AXON_CONFIG_SIZE, "0", AXON_CONFIG_FIELD(cuda_ipc_min), NULL,
+     "GPU messages smaller than this are staged through host memory even when CUDA IPC could carry them"},
+    {"AXON_CUDA_IPC_CACHE_MAX", AXON_CONFIG_INT, "64", AXON_CONFIG_FIELD(cuda_ipc_cache_max), NULL,
+     "opened CUDA IPC handles a process keeps (the least recently used is closed first)"},
     {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
      "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
      "fake driver, tests/fakecuda, here)"},

@@ -46,6 +46,9 @@ struct axon_config {
                          * 1 + the algorithm's index */
     long async_progress; /* 1: a progress thread moves communication while the program computes */
     long cuda;           /* AXON_CUDA: -1 auto, 0 off, 1 required (enum axon_cuda_mode) */
+    long cuda_ipc;       /* AXON_CUDA_IPC: GPU messages on a node read in place through CUDA IPC */
+    long cuda_ipc_min;   /* smaller GPU messages are staged (one copy each side) instead */
+    long cuda_ipc_cache_max; /* IPC handles a process keeps open */
     char cuda_library[AXON_CONFIG_STRING_MAX]; /* AXON_CUDA_LIBRARY: the driver dlopen loads */
 };
 

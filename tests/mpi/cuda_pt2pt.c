@@ -151,6 +151,43 @@ static void one(int si, size_t n, bool sdev, bool rdev, int call)
     free(init);
 }
 
+/* Many messages from one GPU buffer open its IPC handle once (the cache); a buffer freed and allocated
+ * again (the same address, perhaps) is read afresh, never through the old mapping. Counted on the fake
+ * driver only, and only when IPC is on. */
+static void ipc_cache(void)
+{
+    unsigned long long (*calls)(const char *) = (unsigned long long (*)(const char *))test_cuda_sym("fakecuda_calls");
+    const char *knob = getenv("AXON_CUDA_IPC");
+    bool counted = calls && !(knob && strcmp(knob, "0") == 0);
+    enum { N = 65536, ROUNDS = 5 };
+    unsigned char *host = malloc(N), *got = malloc(N);
+    for (int gen = 0; gen < 2; gen++) {
+        void *buf = test_cuda_malloc(N);
+        unsigned long long before = calls ? calls("cuIpcOpenMemHandle") : 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            if (sender) {
+                memset(host, 16 * gen + r + 1, N);
+                TEST_CU(test_cuda_from_host(buf, host, N));
+                MPI_Send(buf, N, MPI_BYTE, peer, 900 + r, MPI_COMM_WORLD);
+            } else {
+                MPI_Recv(buf, N, MPI_BYTE, peer, 900 + r, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                TEST_CU(test_cuda_to_host(got, buf, N));
+                EXPECT(got[0] == 16 * gen + r + 1 && got[N - 1] == 16 * gen + r + 1);
+            }
+        }
+        if (!sender && counted) {
+            unsigned long long opened = calls("cuIpcOpenMemHandle") - before;
+            if (opened != 1)
+                printf("rank %d FAILED: %d messages from one buffer opened %llu IPC handles\n", rank, ROUNDS, opened);
+            failures += opened != 1;
+        }
+        test_cuda_free(buf);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    free(host);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     test_cuda_setup();
@@ -169,6 +206,11 @@ int main(int argc, char **argv)
                     one(si, sizes[si], sdev, rdev, call);
         }
     }
+    if (peer < size)
+        ipc_cache();
+    else
+        for (int gen = 0; gen < 2; gen++)
+            MPI_Barrier(MPI_COMM_WORLD);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
