@@ -58,6 +58,7 @@ struct osu_coll {
     int full;   /* -f */
     int tests;  /* -t: MPI_Test calls during each computation (nonblocking tests; default 0, as OSU) */
     int type_size;
+    enum osu_memory mem; /* -d host|cuda */
     void *sbuf, *rbuf;
     int *counts; /* Reduce_scatter: the elements each rank gets, for the current count */
 };
@@ -69,7 +70,7 @@ struct osu_coll {
 static inline void osu_coll_init(struct osu_coll *c, const struct osu_coll_desc *d, int *argc, char ***argv)
 {
     int opt, bad = 0, nonblocking = d->start != NULL;
-    const char *optstring = nonblocking ? "m:i:x:t:fh" : "m:i:x:fh";
+    const char *optstring = nonblocking ? "m:i:x:t:d:fh" : "m:i:x:d:fh";
     memset(c, 0, sizeof *c);
     c->d = d;
     c->min = OSU_COLL_MIN;
@@ -90,6 +91,8 @@ static inline void osu_coll_init(struct osu_coll *c, const struct osu_coll_desc 
             c->warmup = c->warmup_large = atoi(optarg);
         else if (opt == 't')
             c->tests = atoi(optarg);
+        else if (opt == 'd')
+            bad |= !osu_parse_memory(optarg, &c->mem);
         else if (opt == 'f')
             c->full = 1;
         else
@@ -99,11 +102,12 @@ static inline void osu_coll_init(struct osu_coll *c, const struct osu_coll_desc 
         c->warmup < 0 || c->tests < 0) {
         if (c->rank == 0)
             fprintf(bad == 2 ? stdout : stderr,
-                    "usage: %s [-m [MIN:]MAX] [-i iterations] [-x warmup]%s [-f]\n"
+                    "usage: %s [-m [MIN:]MAX] [-i iterations] [-x warmup]%s [-d host|cuda] [-f]\n"
                     "  -m  sizes in bytes, doubling from MIN (default %d) to MAX (default %d)%s\n"
                     "  -i  timed calls per size (default %d, %d above %d bytes)\n"
                     "  -x  warm-up calls per size (default %d, %d above %d bytes)\n"
                     "%s"
+                    "  -d  buffers in host (default) or GPU memory\n"
                     "  -f  full statistics: %s\n",
                     d->program, nonblocking ? " [-t tests]" : "", OSU_COLL_MIN, OSU_COLL_MAX,
                     d->type == MPI_DATATYPE_NULL ? "; ignored: no data" : "", OSU_COLL_ITERS,
@@ -130,24 +134,30 @@ static inline void osu_coll_init(struct osu_coll *c, const struct osu_coll_desc 
     sbytes = sbytes < 64 ? 64 : sbytes;
     rbytes = rbytes < 64 ? 64 : rbytes;
     c->counts = malloc(sizeof(int) * (size_t)c->nranks);
-    if (!c->counts || posix_memalign(&c->sbuf, 4096, sbytes) || posix_memalign(&c->rbuf, 4096, rbytes)) {
+    c->sbuf = osu_buffer_alloc(c->mem, sbytes);
+    c->rbuf = osu_buffer_alloc(c->mem, rbytes);
+    char *ones = malloc(sbytes);
+    if (!c->counts || !c->sbuf || !c->rbuf || !ones) {
         fprintf(stderr, "%s: out of memory\n", d->program);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     /* Ones, as floats: sums of them stay exact and never reach denormals or infinities. */
+    memset(ones, 0, sbytes);
     for (size_t i = 0; i + sizeof(float) <= sbytes; i += sizeof(float)) {
         float one = 1.0f;
-        memcpy((char *)c->sbuf + i, &one, sizeof one);
+        memcpy(ones + i, &one, sizeof one);
     }
-    memset(c->rbuf, 0, rbytes);
+    osu_buffer_write(c->mem, c->sbuf, ones, sbytes);
+    free(ones);
+    osu_buffer_set(c->mem, c->rbuf, 0, rbytes);
 }
 
 /* Frees what osu_coll_init took and calls MPI_Finalize. */
 static inline void osu_coll_finish(struct osu_coll *c)
 {
     free(c->counts);
-    free(c->sbuf);
-    free(c->rbuf);
+    osu_buffer_free(c->mem, c->sbuf);
+    osu_buffer_free(c->mem, c->rbuf);
     MPI_Finalize();
 }
 

@@ -1,4 +1,4 @@
-/* What the osu_style_*.c programs share: their options (-m [MIN:]MAX, -i, -x, -W, -p, -h) and OSU's
+/* What the osu_style_*.c programs share: their options (-m [MIN:]MAX, -i, -x, -W, -p, -d, -h) and OSU's
  * default counts, the usage message, the buffers, the zero-byte handshake they use instead of
  * MPI_Barrier, the sizes they step through, the gathering of per-rank results to rank 0 and the
  * printing of the header and rows. Each program keeps its own measuring loop. Plain MPI-1
@@ -6,6 +6,8 @@
  * file with any MPI's wrapper (bench/compare: Axon's mpicc, mpicc.openmpi, mpicc.mpich). */
 #ifndef OSU_STYLE_COMMON_H
 #define OSU_STYLE_COMMON_H
+
+#include "osu_style_device.h"
 
 #include <mpi.h>
 #include <stdarg.h>
@@ -32,6 +34,7 @@ struct osu_bench {
     int iters, iters_large, warmup, warmup_large;
     int window; /* -W, default 64 */
     int pairs;  /* -p, default half the ranks (rounded down) */
+    enum osu_memory mem; /* -d host|cuda: where the buffers are */
     char *sbuf, *rbuf;
     MPI_Request *req;
     /* Statuses rather than MPI_STATUSES_IGNORE, as in OSU: with MPICH's header, gcc warns about it. */
@@ -68,7 +71,7 @@ static inline void osu_init(struct osu_bench *b, int *argc, char ***argv, const 
                             int options)
 {
     int latency = kind == OSU_LATENCY_TEST, opt, bad = 0;
-    char optstring[16] = "m:i:x:";
+    char optstring[16] = "m:i:x:d:";
     memset(b, 0, sizeof *b);
     b->name = name;
     b->min = latency ? 0 : 1;
@@ -93,6 +96,8 @@ static inline void osu_init(struct osu_bench *b, int *argc, char ***argv, const 
             b->iters = b->iters_large = atoi(optarg);
         else if (opt == 'x')
             b->warmup = b->warmup_large = atoi(optarg);
+        else if (opt == 'd')
+            bad |= !osu_parse_memory(optarg, &b->mem);
         else if (opt == 'W')
             b->window = atoi(optarg);
         else if (opt == 'p')
@@ -106,7 +111,7 @@ static inline void osu_init(struct osu_bench *b, int *argc, char ***argv, const 
         b->window < 1 || ((options & OSU_OPT_PAIRS) && (b->pairs < 1 || b->pairs > b->nranks / 2))) {
         if (b->rank == 0)
             fprintf(bad == 2 ? stdout : stderr,
-                    "usage: %s [-m [MIN:]MAX] [-i iterations] [-x warmup]%s%s\n", name,
+                    "usage: %s [-m [MIN:]MAX] [-i iterations] [-x warmup] [-d host|cuda]%s%s\n", name,
                     options & OSU_OPT_WINDOW ? " [-W window]" : "",
                     options & OSU_OPT_PAIRS
                         ? " [-p pairs]\n(at least 2 ranks; pairs at most half the ranks)"
@@ -130,13 +135,14 @@ static inline void osu_alloc(struct osu_bench *b, size_t least, int nreq)
         b->req = malloc(sizeof(MPI_Request) * (size_t)nreq);
         b->statuses = malloc(sizeof(MPI_Status) * (size_t)nreq);
     }
-    if (posix_memalign((void **)&b->sbuf, 4096, bytes) ||
-        posix_memalign((void **)&b->rbuf, 4096, bytes) || (nreq > 0 && (!b->req || !b->statuses))) {
+    b->sbuf = osu_buffer_alloc(b->mem, bytes);
+    b->rbuf = osu_buffer_alloc(b->mem, bytes);
+    if (!b->sbuf || !b->rbuf || (nreq > 0 && (!b->req || !b->statuses))) {
         fprintf(stderr, "%s: out of memory\n", b->name);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    memset(b->sbuf, 'a', bytes);
-    memset(b->rbuf, 'b', bytes);
+    osu_buffer_set(b->mem, b->sbuf, 'a', bytes);
+    osu_buffer_set(b->mem, b->rbuf, 'b', bytes);
 }
 
 /* Frees what osu_alloc took and calls MPI_Finalize. */
@@ -144,8 +150,8 @@ static inline void osu_finish(struct osu_bench *b)
 {
     free(b->req);
     free(b->statuses);
-    free(b->sbuf);
-    free(b->rbuf);
+    osu_buffer_free(b->mem, b->sbuf);
+    osu_buffer_free(b->mem, b->rbuf);
     MPI_Finalize();
 }
 
