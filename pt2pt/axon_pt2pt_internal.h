@@ -13,6 +13,7 @@
 
 #define AXON_PT2PT_FLAG_SYNC 1u
 #define AXON_PT2PT_FLAG_IPC 2u  /* the payload is a struct axon_cuda_ipc_desc: read the data in place */
+#define AXON_PT2PT_FLAG_CMA 4u  /* the payload is a struct axon_pt2pt_cma_desc: read the sender's memory */
 
 /* MPI's envelope, as the active message's header. */
 struct axon_pt2pt_hdr {

@@ -48,6 +48,37 @@ static void axon_pt2pt_send_ack(const struct axon_pt2pt_hdr *hdr)
         free(index);
 }
 
+/* Reads a message described by desc from its sender's memory into the receive: straight into a
+ * contiguous buffer, through a temporary copy into a typed one. */
+static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr,
+                                   const struct axon_pt2pt_cma_desc *desc)
+{
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(hdr->sync_world_rank);
+    int64_t capacity = req->count * req->dt.size;
+    int64_t take = (int64_t)desc->bytes < capacity ? (int64_t)desc->bytes : capacity;
+    int rc = MPI_SUCCESS;
+    if (!peer) {
+        rc = MPI_ERR_INTERN;
+    } else if (take > 0 && req->dt.contig) {
+        rc = axon_pt2pt_shm_cma_read(peer, (char *)req->buf + req->dt.true_lb, desc->addr, (size_t)take);
+    } else if (take > 0) {
+        char *tmp = malloc((size_t)take);
+        rc = tmp ? axon_pt2pt_shm_cma_read(peer, tmp, desc->addr, (size_t)take) : MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS) {
+            struct axon_dloop_cursor cursor;
+            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
+                axon_dloop_unpack(&cursor, req->buf, tmp, take);
+                axon_dloop_cursor_fini(&cursor);
+            } else {
+                rc = MPI_ERR_NO_MEM;
+            }
+        }
+        free(tmp);
+    }
+    if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = rc;
+}
+
 static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, size_t length)
 {
     int64_t capacity = req->count * req->dt.size;
@@ -72,6 +103,17 @@ static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t leng
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
                         bool rndv)
 {
+    if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_CMA, 0) && !rndv &&
+        length == sizeof(struct axon_pt2pt_cma_desc)) {
+        /* The data is in the sender's memory: read it from there, then let the sender go. */
+        struct axon_pt2pt_cma_desc desc;
+        memcpy(&desc, data, sizeof(desc));
+        axon_pt2pt_recv_set_status(req, hdr, (size_t)desc.bytes);
+        axon_pt2pt_cma_deliver(req, hdr, &desc);
+        axon_pt2pt_send_ack(hdr);
+        axon_pt2pt_request_event(req);
+        return;
+    }
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_IPC, 0) && !rndv &&
         length == sizeof(struct axon_cuda_ipc_desc)) {
         /* The data is in the sender's GPU: read it in place, then let the sender go. */
@@ -250,9 +292,14 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
     status->MPI_SOURCE = ux->hdr.source;
     status->MPI_TAG = ux->hdr.tag;
     status->MPI_ERROR = MPI_SUCCESS;
+    /* A descriptor's message reports its own length, not the descriptor's. */
     uint64_t length = ux->length;
     if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && length == sizeof(struct axon_cuda_ipc_desc)) {
-        struct axon_cuda_ipc_desc desc; /* the message's own length, not its descriptor's */
+        struct axon_cuda_ipc_desc desc;
+        memcpy(&desc, ux->data, sizeof(desc));
+        length = desc.bytes;
+    } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_CMA) && !ux->rndv && length == sizeof(struct axon_pt2pt_cma_desc)) {
+        struct axon_pt2pt_cma_desc desc;
         memcpy(&desc, ux->data, sizeof(desc));
         length = desc.bytes;
     }

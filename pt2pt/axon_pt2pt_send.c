@@ -128,6 +128,25 @@ int axon_pt2pt_send_post(struct axon_request *req)
     }
     int64_t bytes = scount * dt->size;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
+    if (!peer && !ipc && dt->contig && bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL &&
+        axon_pt2pt_shm_cma_ok(peer)) {
+        /* Beyond the rings: the receiver reads it from our memory and says when it has. */
+        struct axon_pt2pt_cma_desc desc = {(uint64_t)(uintptr_t)((const char *)sbuf + dt->true_lb), (uint64_t)bytes};
+        struct axon_pt2pt_hdr chdr = hdr;
+        chdr.flags |= AXON_PT2PT_FLAG_CMA | AXON_PT2PT_FLAG_SYNC;
+        req->pending = 2;
+        rc = axon_pt2pt_send_shm(peer, &chdr, &desc, sizeof(desc), &axon_pt2pt_bytes_layout);
+        if (rc == MPI_SUCCESS) {
+            axon_pt2pt_request_event(req);
+            return MPI_SUCCESS;
+        }
+        req->pending = acked ? 2 : 1;
+        if (rc != MPI_ERR_PENDING) {
+            atomic_store(&req->complete, 1);
+            return rc;
+        }
+        peer = NULL; /* the ring is full: the data goes by UCX */
+    }
     if (peer) {
         rc = axon_pt2pt_send_shm(peer, &hdr, sbuf, scount, dt);
         if (rc == MPI_SUCCESS) {
@@ -228,6 +247,16 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         int rc = axon_pt2pt_send_shm(peer, &hdr, buf, bytes, &axon_pt2pt_bytes_layout);
         if (rc != MPI_ERR_PENDING)
             return rc;
+    } else if (bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL && axon_pt2pt_shm_cma_ok(peer)) {
+        /* A single copy by the receiver needs its acknowledgement: a request of ours to wait on. */
+        struct axon_request *req;
+        int rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        axon_request_wait(req);
+        rc = req->status.MPI_ERROR;
+        axon_request_free(req);
+        return rc;
     }
     ucp_ep_h ep;
     int rc = axon_ucx_ep_get(world, &ep);

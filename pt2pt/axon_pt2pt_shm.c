@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +48,7 @@ enum {
     AXON_SHM_F_ACK = 2u << 24,  /* the acknowledgement of one: tag holds our request's index */
     AXON_SHM_F_PAD = 4u << 24,  /* no message: skip the slots the length counts */
     AXON_SHM_F_IPC = 8u << 24,  /* the payload is a GPU buffer's IPC descriptor (AXON_PT2PT_FLAG_IPC) */
+    AXON_SHM_F_CMA = 16u << 24, /* the payload describes the sender's buffer (AXON_PT2PT_FLAG_CMA) */
     AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
 };
 
@@ -70,6 +73,7 @@ static inline uint32_t axon_shm_stamp(uint64_t pos)
 
 struct axon_pt2pt_shm_ring {
     _Alignas(64) _Atomic uint64_t tail; /* slots the receiver has consumed */
+    _Atomic uint32_t cma_ok;            /* the receiver can read the sender's memory (process_vm_readv) */
     _Alignas(64) struct axon_pt2pt_shm_record slots[];
 };
 
@@ -79,7 +83,13 @@ struct axon_pt2pt_shm_segment {
     uint32_t nlocal;
     uint64_t ring_bytes;      /* slot bytes of each ring */
     _Atomic int32_t attached; /* peers that have mapped this segment */
+    int32_t pid;              /* the owner, for single copies from its memory */
+    uint64_t probe;           /* the address of a word of the owner's private memory holding probe_value */
+    uint64_t probe_value;
 };
+
+/* What a reader of this process's memory checks it can see (the segment names its address). */
+static volatile uint64_t axon_shm_probe_word;
 
 struct axon_pt2pt_shm axon_pt2pt_shm;
 
@@ -127,7 +137,8 @@ static uint64_t axon_shm_pow2_floor(uint64_t v)
 
 /* ---- set-up -------------------------------------------------------------------------------------- */
 
-int axon_pt2pt_shm_init(void)
+/* Makes this rank's segment, when it is to have rings. */
+static int axon_shm_create(void)
 {
     const struct axon_runtime_job *job = &axon_runtime_job;
     if (job->local_size < 2 || axon_config.pt2pt_shm_max <= 0 || job->singleton)
@@ -159,8 +170,14 @@ int axon_pt2pt_shm_init(void)
         ring = AXON_SHM_MIN_RING;
 
     axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) + (size_t)axon_shm.nlocal * axon_shm_ring_size(ring);
-    snprintf(axon_shm.name, sizeof(axon_shm.name), "/axon-pt2pt-%d-%d", (int)getpid(), job->rank);
+    snprintf(axon_shm.name, sizeof(axon_shm.name), AXON_RUNTIME_SHM_PT2PT_NAME, (int)getpid(), job->rank);
     int fd = shm_open(axon_shm.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        /* The name holds our pid, so what is there was left by a dead process that had it before
+         * (killed between making its segment and its peers' mapping it): ours to remove. */
+        shm_unlink(axon_shm.name);
+        fd = shm_open(axon_shm.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    }
     if (fd < 0) {
         axon_runtime_log_error("cannot create the shared memory %s for point-to-point (%s); using UCX only",
                                axon_shm.name, strerror(errno));
@@ -184,15 +201,14 @@ int axon_pt2pt_shm_init(void)
     axon_shm.own->nlocal = (uint32_t)axon_shm.nlocal;
     axon_shm.own->ring_bytes = ring;
     atomic_store(&axon_shm.own->attached, 0);
+    /* Peers read large messages straight from our memory (process_vm_readv); where Yama restricts
+     * ptrace to ancestors, that needs our consent. */
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    axon_shm_probe_word = 0x4178434d41000000ull ^ (uint64_t)getpid();
+    axon_shm.own->pid = (int32_t)getpid();
+    axon_shm.own->probe = (uint64_t)(uintptr_t)&axon_shm_probe_word;
+    axon_shm.own->probe_value = axon_shm_probe_word;
     axon_shm.own->magic = AXON_SHM_MAGIC;
-    int rc = axon_runtime_bootstrap_put(AXON_SHM_KEY, axon_shm.name, strlen(axon_shm.name) + 1);
-    if (rc != MPI_SUCCESS) {
-        munmap(axon_shm.own, axon_shm.own_size);
-        axon_shm.own = NULL;
-        shm_unlink(axon_shm.name);
-        axon_shm.linked = false;
-        return rc;
-    }
     return MPI_SUCCESS;
 
 err_unlink:
@@ -202,23 +218,44 @@ err_unlink:
     return MPI_SUCCESS;
 }
 
-/* Maps the segment of local rank `index`, named under our key by that rank; NULL when it has none (its
- * rings are off) or it cannot be used (then neither side uses rings with the other: a peer maps our
- * segment only when it has one of its own and finds ours, which is symmetric). */
-static void *axon_shm_map_peer(int index, size_t *size)
+int axon_pt2pt_shm_init(void)
 {
+    int rc = axon_shm_create();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Every rank names its segment, or an empty name when it has none: a peer asks for every local
+     * rank's, and a key never put would keep it waiting for PMIx's timeout. */
+    const char *name = axon_shm.own ? axon_shm.name : "";
+    rc = axon_runtime_bootstrap_put(AXON_SHM_KEY, name, strlen(name) + 1);
+    if (rc != MPI_SUCCESS && axon_shm.own) {
+        munmap(axon_shm.own, axon_shm.own_size);
+        axon_shm.own = NULL;
+        shm_unlink(axon_shm.name);
+        axon_shm.linked = false;
+    }
+    return rc;
+}
+
+/* Maps the segment of local rank `index`, named under our key by that rank: *seg stays NULL when the
+ * rank has none (its rings are off; a peer maps ours only when it has one too, so both sides agree).
+ * A segment named but unusable is an error: that rank would write rings we never read. */
+static int axon_shm_map_peer(int index, size_t *size, void **seg_out)
+{
+    *seg_out = NULL;
     int world = axon_shm.local_world[index];
     void *value = NULL;
     size_t len = 0;
     if (axon_runtime_bootstrap_get(world, AXON_SHM_KEY, &value, &len) != MPI_SUCCESS || !value)
-        return NULL;
+        return MPI_ERR_OTHER;
     char name[64];
     snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), (char *)value);
     free(value);
+    if (name[0] == '\0')
+        return MPI_SUCCESS; /* it has no rings */
     int fd = shm_open(name, O_RDWR, 0);
     if (fd < 0) {
         axon_runtime_log_error("cannot open rank %d's shared memory %s: %s", world, name, strerror(errno));
-        return NULL;
+        return MPI_ERR_OTHER;
     }
     struct stat st;
     void *p = MAP_FAILED;
@@ -227,7 +264,7 @@ static void *axon_shm_map_peer(int index, size_t *size)
     close(fd);
     if (p == MAP_FAILED) {
         axon_runtime_log_error("cannot map rank %d's shared memory %s", world, name);
-        return NULL;
+        return MPI_ERR_OTHER;
     }
     struct axon_pt2pt_shm_segment *seg = p;
     if (seg->magic != AXON_SHM_MAGIC || seg->nlocal != (uint32_t)axon_shm.nlocal ||
@@ -235,10 +272,11 @@ static void *axon_shm_map_peer(int index, size_t *size)
         (size_t)st.st_size < sizeof(*seg) + (size_t)axon_shm.nlocal * axon_shm_ring_size(seg->ring_bytes)) {
         axon_runtime_log_error("rank %d's shared memory %s is not what this rank expects", world, name);
         munmap(p, (size_t)st.st_size);
-        return NULL;
+        return MPI_ERR_OTHER;
     }
     *size = (size_t)st.st_size;
-    return p;
+    *seg_out = p;
+    return MPI_SUCCESS;
 }
 
 int axon_pt2pt_shm_connect(void)
@@ -257,7 +295,10 @@ int axon_pt2pt_shm_connect(void)
     for (int i = 0; i < n; i++) {
         if (i == axon_shm.local_index)
             continue;
-        void *seg = axon_shm_map_peer(i, &axon_shm.mapped_size[i]);
+        void *seg;
+        int rc = axon_shm_map_peer(i, &axon_shm.mapped_size[i], &seg);
+        if (rc != MPI_SUCCESS)
+            return rc;
         if (!seg)
             continue;
         axon_shm.mapped[i] = seg;
@@ -268,6 +309,14 @@ int axon_pt2pt_shm_connect(void)
         peer->world = axon_shm.local_world[i];
         peer->out = axon_shm_ring_at(seg, ps->ring_bytes, axon_shm.local_index);
         peer->in = axon_shm_ring_at(axon_shm.own, axon_shm.own->ring_bytes, i);
+        peer->pid = ps->pid;
+        /* Whether we can read its memory: tried once on a word it named; it learns the answer from
+         * its ring in our segment, and until then sends large messages by UCX. */
+        uint64_t seen = 0;
+        struct iovec local = {&seen, sizeof(seen)}, remote = {(void *)(uintptr_t)ps->probe, sizeof(seen)};
+        bool readable = axon_config.pt2pt_cma && process_vm_readv(ps->pid, &local, 1, &remote, 1, 0) ==
+                                                      (ssize_t)sizeof(seen) && seen == ps->probe_value;
+        atomic_store_explicit(&peer->in->cma_ok, readable, memory_order_release);
         peer->out_nslots = ps->ring_bytes / AXON_SHM_SLOT;
         /* Our page tables for the ring we write, filled now rather than by faults while sending. */
         for (uint64_t off = 0; off < ps->ring_bytes; off += 4096)
@@ -312,8 +361,13 @@ int axon_pt2pt_shm_connect(void)
         max = (uint64_t)axon_config.eager_limit;
     axon_pt2pt_shm.max = max;
     axon_pt2pt_shm.below = max + 1;
-    axon_runtime_log_debug(1, "point-to-point rings with %d local rank(s): %llu-byte rings, messages up to %zu bytes",
-                           axon_pt2pt_shm.npeers, (unsigned long long)axon_shm.own->ring_bytes, axon_pt2pt_shm.max);
+    int readable = 0;
+    for (int p = 0; p < axon_pt2pt_shm.npeers; p++)
+        readable += atomic_load(&axon_pt2pt_shm.peers[p].in->cma_ok) != 0;
+    axon_runtime_log_debug(1, "point-to-point rings with %d local rank(s): %llu-byte rings, messages up to %zu bytes; "
+                           "larger ones read from the memory of %d of them",
+                           axon_pt2pt_shm.npeers, (unsigned long long)axon_shm.own->ring_bytes, axon_pt2pt_shm.max,
+                           readable);
     return MPI_SUCCESS;
 }
 
@@ -389,7 +443,8 @@ void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_p
     bool sync = (hdr->flags & AXON_PT2PT_FLAG_SYNC) != 0;
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
     rec->length_flags = (uint32_t)length | (sync ? AXON_SHM_F_SYNC : 0) |
-                        ((hdr->flags & AXON_PT2PT_FLAG_IPC) ? AXON_SHM_F_IPC : 0);
+                        ((hdr->flags & AXON_PT2PT_FLAG_IPC) ? AXON_SHM_F_IPC : 0) |
+                        ((hdr->flags & AXON_PT2PT_FLAG_CMA) ? AXON_SHM_F_CMA : 0);
     rec->context_id = hdr->context_id;
     rec->source = hdr->source;
     rec->tag = hdr->tag;
@@ -453,7 +508,8 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
             .context_id = rec->context_id,
             .source = rec->source,
             .tag = rec->tag,
-            .flags = (sync ? AXON_PT2PT_FLAG_SYNC : 0) | ((lf & AXON_SHM_F_IPC) ? AXON_PT2PT_FLAG_IPC : 0),
+            .flags = (sync ? AXON_PT2PT_FLAG_SYNC : 0) | ((lf & AXON_SHM_F_IPC) ? AXON_PT2PT_FLAG_IPC : 0) |
+                     ((lf & AXON_SHM_F_CMA) ? AXON_PT2PT_FLAG_CMA : 0),
             .sync_world_rank = peer->world,
         };
         if (sync)
@@ -484,4 +540,29 @@ int axon_pt2pt_shm_poll(void)
             taken++;
     }
     return taken;
+}
+
+bool axon_pt2pt_shm_cma_ok(struct axon_pt2pt_shm_peer *peer)
+{
+    return atomic_load_explicit(&peer->out->cma_ok, memory_order_acquire) != 0;
+}
+
+int axon_pt2pt_shm_cma_read(struct axon_pt2pt_shm_peer *peer, void *dst, uint64_t src, size_t bytes)
+{
+    char *to = dst;
+    while (bytes > 0) {
+        struct iovec local = {to, bytes}, remote = {(void *)(uintptr_t)src, bytes};
+        ssize_t n = process_vm_readv(peer->pid, &local, 1, &remote, 1, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            axon_runtime_log_error("reading %zu bytes of rank %d's message from its memory failed: %s", bytes,
+                                   peer->world, n < 0 ? strerror(errno) : "nothing read");
+            return MPI_ERR_OTHER;
+        }
+        to += n;
+        src += (uint64_t)n;
+        bytes -= (size_t)n;
+    }
+    return MPI_SUCCESS;
 }

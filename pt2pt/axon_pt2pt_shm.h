@@ -40,6 +40,7 @@ struct axon_pt2pt_shm_peer {
     /* Messages sent and received on each path, for the non-overtaking rule across the two. */
     uint32_t shm_sent, ucx_sent;
     uint32_t shm_recvd, ucx_recvd;
+    int pid;                   /* its process, for single copies of large messages (process_vm_readv) */
 };
 
 struct axon_pt2pt_shm {
@@ -83,6 +84,18 @@ void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length, bo
 void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length);
 /* Acknowledges a synchronous send of peer's (its request index) through the ring; false when full. */
 bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_index);
+
+/* Large messages between ranks of a node: the sender puts a descriptor of its buffer (struct
+ * axon_pt2pt_cma_desc) in the ring, flagged AXON_PT2PT_FLAG_CMA and synchronous; the receiver, once
+ * matched, reads the data straight from the sender's memory with process_vm_readv (one copy, by the
+ * kernel, as Open MPI's shared-memory transport does) and acknowledges. cma_ok: peer can read our memory
+ * (it tried at MPI_Init); cma_read: one such read, whole. */
+struct axon_pt2pt_cma_desc {
+    uint64_t addr;
+    uint64_t bytes;
+};
+bool axon_pt2pt_shm_cma_ok(struct axon_pt2pt_shm_peer *peer);
+int axon_pt2pt_shm_cma_read(struct axon_pt2pt_shm_peer *peer, void *dst, uint64_t src, size_t bytes);
 
 /* An active message from peer arrived that was sent after shm_before ring records: takes those first. */
 void axon_pt2pt_shm_drain(struct axon_pt2pt_shm_peer *peer, uint32_t shm_before);

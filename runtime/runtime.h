@@ -40,6 +40,7 @@ struct axon_config {
     long eager_limit;   /* largest message sent eagerly; -1 auto (UCX's threshold decides) */
     long pt2pt_shm_max; /* largest message through the node's shared-memory rings; 0: rings off */
     long pt2pt_shm_ring; /* bytes of one ring (per pair of local ranks) */
+    long pt2pt_cma;     /* larger messages on a node: one copy from the sender's memory (process_vm_readv) */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else
@@ -74,6 +75,11 @@ int axon_runtime_config_parse(const struct axon_config_entry *entry, const char 
 /* Writes the current value of an entry as text (the form the environment takes). */
 void axon_runtime_config_format(const struct axon_config_entry *entry, const struct axon_config *cfg,
                                 char *buf, size_t len);
+
+/* The name of a rank's shared-memory segment of point-to-point rings (pid, rank in MPI_COMM_WORLD):
+ * the engine unlinks it in MPI_Init once its peers have mapped it, and mpirun removes any a killed rank
+ * left behind. */
+#define AXON_RUNTIME_SHM_PT2PT_NAME "/axon-pt2pt-%d-%d"
 
 /* ---- log (axon_runtime_log.c) -------------------------------------------------------------------- */
 

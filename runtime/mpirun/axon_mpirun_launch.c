@@ -4,6 +4,7 @@
  * SIGTERM to every rank's group, SIGKILL a second later, one message naming the failing rank, and the
  * failure's exit code. */
 #include "axon_mpirun_job.h"
+#include "runtime/runtime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -163,6 +165,10 @@ static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
             continue;
         job->ranks[rank].running = false;
         job->nrunning--;
+        /* A rank killed inside MPI_Init may leave its rings' segment named; nobody else will remove it. */
+        char shm_name[64];
+        snprintf(shm_name, sizeof(shm_name), AXON_RUNTIME_SHM_PT2PT_NAME, (int)pid, rank);
+        shm_unlink(shm_name);
         job->ended_rank[nended] = rank;
         job->ended_status[nended++] = st;
         if (rank == 0)
