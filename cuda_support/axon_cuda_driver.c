@@ -82,6 +82,8 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
     AXON_CUDA_ENTRY(mem_release, "cuMemRelease", "cuMemRelease", false),
     AXON_CUDA_ENTRY(mem_copy, "cuMemcpy", "cuMemcpy", true),
     AXON_CUDA_ENTRY(stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize", true),
+    AXON_CUDA_ENTRY(mem_host_alloc, "cuMemHostAlloc", "cuMemHostAlloc", false),
+    AXON_CUDA_ENTRY(mem_free_host, "cuMemFreeHost", "cuMemFreeHost", false),
     AXON_CUDA_ENTRY(ipc_get_mem_handle, "cuIpcGetMemHandle", "cuIpcGetMemHandle", false),
     AXON_CUDA_ENTRY(ipc_open_mem_handle, "cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", false),
     AXON_CUDA_ENTRY(ipc_close_mem_handle, "cuIpcCloseMemHandle", "cuIpcCloseMemHandle", false),
@@ -192,6 +194,7 @@ void axon_cuda_driver_uninstall(void)
     const struct axon_cuda_driver *d = axon_cuda.drv;
     if (d) {
         axon_cuda_ipc_finalize(); /* in the contexts released below */
+        axon_cuda_bounce_finalize();
         for (int i = 0; i < axon_cuda.ndevices; i++)
             if (axon_cuda.retained[i])
                 d->device_primary_ctx_release(axon_cuda.devices[i]);

@@ -45,6 +45,9 @@ struct axon_cuda_driver {
     CUresult (*mem_retain_allocation_handle)(CUmemGenericAllocationHandle *handle, void *addr);
     CUresult (*mem_release)(CUmemGenericAllocationHandle handle);
     CUresult (*mem_copy)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+    /* Optional (NULL: staging buffers are pageable memory). */
+    CUresult (*mem_host_alloc)(void **p, size_t bytes, unsigned int flags);
+    CUresult (*mem_free_host)(void *p);
     /* Optional (NULL: no CUDA IPC; GPU buffers are staged through host memory). */
     CUresult (*ipc_get_mem_handle)(CUipcMemHandle *handle, CUdeviceptr ptr);
     CUresult (*ipc_open_mem_handle)(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned int flags);

@@ -133,6 +133,17 @@ struct axon_cuda_memkind_ops {
  * build without CUDA refuses to copy). */
 const struct axon_cuda_memkind_ops *axon_cuda_memkind_get(enum axon_cuda_memkind kind);
 
+/* ---- pinned staging buffers (axon_cuda_bounce.c) ---------------------------------------------------- */
+
+/* A page-locked host buffer of at least bytes (pinned once, then reused), near GPU device; NULL when
+ * out of memory. Give it back with the same byte count. */
+void *axon_cuda_bounce_get(size_t bytes, int device);
+void axon_cuda_bounce_put(void *p, size_t bytes);
+/* Buffers taken from the driver so far (tests). */
+long axon_cuda_bounce_allocated(void);
+/* Returns the cached buffers to the driver (MPI_Finalize). */
+void axon_cuda_bounce_finalize(void);
+
 /* ---- CUDA IPC (axon_cuda_ipc.c) ----------------------------------------------------------------- */
 
 #define AXON_CUDA_IPC_HANDLE_BYTES 64

@@ -110,6 +110,8 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc)
  * the receive, then the sender is told (axon_pt2pt_recv.c calls it from delivery). */
 void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc);
 void axon_pt2pt_stage_end(struct axon_request *req);
+/* Gives the host copy (or descriptor) back, with nothing copied (a request freed early). */
+void axon_pt2pt_stage_free(struct axon_request *req);
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
 {
     return axon_cuda_enabled() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;

@@ -231,10 +231,8 @@ static void axon_request_release(struct axon_request *req)
         axon_dloop_release((struct axon_dloop *)req->dt.loop);
         req->dt.loop = NULL;
     }
-    if (req->stage) {
-        free(req->stage);
-        req->stage = NULL;
-    }
+    if (req->stage)
+        axon_pt2pt_stage_free(req);
     if (req->scratch) {
         free(req->scratch);
         req->scratch = NULL;

@@ -40,7 +40,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         return rc;
     if (info.kind == AXON_CUDA_MEMKIND_HOST)
         return MPI_SUCCESS;
-    char *host = malloc((size_t)len);
+    char *host = axon_cuda_bounce_get((size_t)len, info.device);
     if (!host)
         return MPI_ERR_NO_MEM;
     const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
@@ -48,7 +48,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
     if (!incoming || !req->dt.contig) {
         rc = ops->copy_to_host(host, user + lo, (size_t)len, &info);
         if (rc != MPI_SUCCESS) {
-            free(host);
+            axon_cuda_bounce_put(host, (size_t)len);
             return rc;
         }
     }
@@ -78,8 +78,7 @@ void axon_pt2pt_stage_end(struct axon_request *req)
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
-    free(req->stage);
-    req->stage = NULL;
+    axon_pt2pt_stage_free(req);
     req->buf = req->stage_user; /* a persistent request starts again from the user's buffer */
 }
 
@@ -97,17 +96,18 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc)
             return rc;
         if (info.kind == AXON_CUDA_MEMKIND_HOST)
             return MPI_SUCCESS;
-        struct axon_cuda_ipc_desc *desc = malloc(sizeof(*desc));
+        struct axon_cuda_ipc_desc *desc = axon_cuda_bounce_get(sizeof(*desc), info.device);
         if (!desc)
             return MPI_ERR_NO_MEM;
         if (axon_cuda_ipc_export(data, &info, desc) == MPI_SUCCESS) {
             desc->bytes = (uint64_t)bytes;
             req->stage = desc;
+            req->stage_len = sizeof(*desc);
             req->stage_user = req->buf;
             *ipc = true;
             return MPI_SUCCESS;
         }
-        free(desc); /* no handle for this memory: staged below */
+        axon_cuda_bounce_put(desc, sizeof(*desc)); /* no handle for this memory: staged below */
     }
     return axon_pt2pt_stage_begin(req, false);
 }
@@ -148,4 +148,10 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
     }
     if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = rc;
+}
+
+void axon_pt2pt_stage_free(struct axon_request *req)
+{
+    axon_cuda_bounce_put(req->stage, (size_t)req->stage_len);
+    req->stage = NULL;
 }

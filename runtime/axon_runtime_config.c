@@ -75,6 +75,8 @@ static const struct axon_config_entry axon_config_entries[] = {
      "GPU messages smaller than this are staged through host memory even when CUDA IPC could carry them"},
     {"AXON_CUDA_IPC_CACHE_MAX", AXON_CONFIG_INT, "64", AXON_CONFIG_FIELD(cuda_ipc_cache_max), NULL,
      "opened CUDA IPC handles a process keeps (the least recently used is closed first)"},
+    {"AXON_CUDA_BOUNCE_CACHE", AXON_CONFIG_SIZE, "256m", AXON_CONFIG_FIELD(cuda_bounce_cache), NULL,
+     "bytes of pinned host buffers (for staging GPU messages) a process keeps for reuse"},
     {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
      "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
      "fake driver, tests/fakecuda, here)"},

@@ -50,6 +50,7 @@ struct axon_config {
     long cuda_ipc;       /* AXON_CUDA_IPC: GPU messages on a node read in place through CUDA IPC */
     long cuda_ipc_min;   /* smaller GPU messages are staged (one copy each side) instead */
     long cuda_ipc_cache_max; /* IPC handles a process keeps open */
+    long cuda_bounce_cache; /* bytes of pinned staging buffers kept for reuse */
     char cuda_library[AXON_CONFIG_STRING_MAX]; /* AXON_CUDA_LIBRARY: the driver dlopen loads */
 };
 
