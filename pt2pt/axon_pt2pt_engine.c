@@ -157,6 +157,8 @@ int axon_pt2pt_init(void)
         rc = axon_ucx_am_set_handler(AXON_AM_PT2PT, axon_pt2pt_am_message, NULL);
     if (rc == MPI_SUCCESS)
         rc = axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, axon_pt2pt_am_sync_ack, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = axon_pt2pt_pipe_init();
     /* The node's rings: the segment now, its name published with the UCX address. */
     if (rc == MPI_SUCCESS)
         rc = axon_pt2pt_shm_init();
@@ -176,6 +178,7 @@ void axon_pt2pt_finalize(void)
     /* From here a message (only an erroneous program sends one) finds no handler: UCX drops it. */
     axon_ucx_am_set_handler(AXON_AM_PT2PT, NULL, NULL);
     axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, NULL, NULL);
+    axon_pt2pt_pipe_finalize();
     while (axon_pt2pt_early_head) {
         struct axon_pt2pt_unexpected *ux = axon_pt2pt_early_head;
         axon_pt2pt_early_head = ux->early_next;

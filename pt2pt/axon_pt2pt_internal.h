@@ -14,6 +14,7 @@
 #define AXON_PT2PT_FLAG_SYNC 1u
 #define AXON_PT2PT_FLAG_IPC 2u  /* the payload is a struct axon_cuda_ipc_desc: read the data in place */
 #define AXON_PT2PT_FLAG_CMA 4u  /* the payload is a struct axon_pt2pt_cma_desc: read the sender's memory */
+#define AXON_PT2PT_FLAG_PIPE 8u /* the payload is a struct axon_pt2pt_pipe_rts: GPU data follows in chunks */
 
 /* MPI's envelope, as the active message's header. */
 struct axon_pt2pt_hdr {
@@ -97,6 +98,8 @@ void axon_pt2pt_request_pool_fini(void);
 /* A request born complete: sends to and receives from MPI_PROC_NULL. */
 int axon_pt2pt_request_proc_null(struct axon_request **req);
 
+struct axon_pt2pt_pipe_rts;
+
 /* Device buffers staged through host memory (axon_pt2pt_stage.c). begin: when the request's buffer is
  * GPU memory, a host copy takes its place (holding the data for a send, or for a receive whose layout
  * has gaps); nothing for host memory. end: a receive's copy goes to the GPU; the copy is freed. Only
@@ -104,8 +107,9 @@ int axon_pt2pt_request_proc_null(struct axon_request **req);
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
 /* A send's device protocol: with *ipc set, req->stage holds the IPC descriptor of the data, to be sent
  * in its place (to a rank of this node, for GPU memory with an IPC handle, from AXON_CUDA_IPC_MIN
- * bytes); else the data is staged as above, when it is GPU memory. */
-int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc);
+ * bytes); with req->pipe set, *rts is to be sent in its place and the data follows in chunks; else the
+ * data is staged as above, when it is GPU memory. */
+int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc, struct axon_pt2pt_pipe_rts *rts);
 /* A matched message whose payload is an IPC descriptor: the data is copied from the sender's GPU into
  * the receive, then the sender is told (axon_pt2pt_recv.c calls it from delivery). */
 void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc);
@@ -116,6 +120,24 @@ static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming
 {
     return axon_cuda_enabled() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;
 }
+
+/* GPU messages in pipelined chunks (axon_pt2pt_pipeline.c). */
+struct axon_pt2pt_pipe_rts {
+    uint64_t bytes;
+    uint32_t sender_index; /* the send's request, which the receiver's clear-to-send names */
+    uint32_t pad;
+};
+/* Whether a staged send of bytes goes in chunks (contiguous, above AXON_CUDA_PIPELINE_CHUNK). */
+bool axon_pt2pt_pipe_wanted(const struct axon_request *req, int64_t bytes);
+/* Sets a send up for the pipeline (its GPU data at req->buf, described by info); rts is its message. */
+int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_cuda_memtype_info *info,
+                               struct axon_pt2pt_pipe_rts *rts);
+/* A receive matched a pipelined message: asks the sender for the chunks; the receive completes with the
+ * last of them. */
+void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr,
+                             const struct axon_pt2pt_pipe_rts *rts);
+int axon_pt2pt_pipe_init(void);
+void axon_pt2pt_pipe_finalize(void);
 
 /* Putting a set-up request's operation in motion (axon_pt2pt_send.c, axon_pt2pt_recv.c). */
 int axon_pt2pt_send_post(struct axon_request *req);

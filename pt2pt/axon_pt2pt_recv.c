@@ -103,6 +103,15 @@ static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t leng
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
                         bool rndv)
 {
+    if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_PIPE, 0) && !rndv &&
+        length == sizeof(struct axon_pt2pt_pipe_rts)) {
+        /* GPU data in chunks: the receive completes with the last of them. */
+        struct axon_pt2pt_pipe_rts rts;
+        memcpy(&rts, data, sizeof(rts));
+        axon_pt2pt_recv_set_status(req, hdr, (size_t)rts.bytes);
+        axon_pt2pt_pipe_deliver(req, hdr, &rts);
+        return;
+    }
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_CMA, 0) && !rndv &&
         length == sizeof(struct axon_pt2pt_cma_desc)) {
         /* The data is in the sender's memory: read it from there, then let the sender go. */
@@ -298,6 +307,10 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
         struct axon_cuda_ipc_desc desc;
         memcpy(&desc, ux->data, sizeof(desc));
         length = desc.bytes;
+    } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_PIPE) && !ux->rndv && length == sizeof(struct axon_pt2pt_pipe_rts)) {
+        struct axon_pt2pt_pipe_rts rts;
+        memcpy(&rts, ux->data, sizeof(rts));
+        length = rts.bytes;
     } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_CMA) && !ux->rndv && length == sizeof(struct axon_pt2pt_cma_desc)) {
         struct axon_pt2pt_cma_desc desc;
         memcpy(&desc, ux->data, sizeof(desc));

@@ -103,18 +103,23 @@ int axon_pt2pt_send_post(struct axon_request *req)
     /* A GPU buffer: its IPC descriptor goes instead of the data (the receiver reads the data in place
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
-    int rc = axon_cuda_enabled() ? axon_pt2pt_device_send_begin(req, world, &ipc) : MPI_SUCCESS;
+    struct axon_pt2pt_pipe_rts rts;
+    int rc = axon_cuda_enabled() ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
     }
-    bool acked = req->mode == AXON_SEND_SYNC || ipc;
-    req->pending = acked ? 2 : 1;
+    bool pipe = req->pipe;
+    /* Acknowledged: synchronous sends and IPC; a pipelined send completes with its last chunk, which
+     * goes only after the receiver matched. */
+    bool acked = (req->mode == AXON_SEND_SYNC || ipc) && !pipe;
+    req->pending = acked || pipe ? 2 : 1;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
         .tag = req->tag,
-        .flags = (acked ? AXON_PT2PT_FLAG_SYNC : 0) | (ipc ? AXON_PT2PT_FLAG_IPC : 0),
+        .flags = (acked ? AXON_PT2PT_FLAG_SYNC : 0) | (ipc ? AXON_PT2PT_FLAG_IPC : 0) |
+                 (pipe ? AXON_PT2PT_FLAG_PIPE : 0),
         .sync_index = req->index,
         .sync_world_rank = axon_runtime_job.rank,
     };
@@ -125,10 +130,17 @@ int axon_pt2pt_send_post(struct axon_request *req)
         sbuf = req->stage;
         scount = sizeof(struct axon_cuda_ipc_desc);
         dt = &axon_pt2pt_bytes_layout;
+    } else if (pipe) {
+        /* UCX reads a message's payload until the send completes: the request keeps it. */
+        _Static_assert(sizeof(rts) == sizeof(req->pipe_rts), "the request to send fits the request");
+        memcpy(&req->pipe_rts, &rts, sizeof(rts));
+        sbuf = &req->pipe_rts;
+        scount = sizeof(rts);
+        dt = &axon_pt2pt_bytes_layout;
     }
     int64_t bytes = scount * dt->size;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);
-    if (!peer && !ipc && dt->contig && bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL &&
+    if (!peer && !ipc && !pipe && dt->contig && bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL &&
         axon_pt2pt_shm_cma_ok(peer)) {
         /* Beyond the rings: the receiver reads it from our memory and says when it has. */
         struct axon_pt2pt_cma_desc desc = {(uint64_t)(uintptr_t)((const char *)sbuf + dt->true_lb), (uint64_t)bytes};
@@ -173,7 +185,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
         .cb.send = axon_pt2pt_send_done,
         .user_data = req,
         /* A descriptor is always eager: the receiver reads it in the callback. */
-        .flags = ipc ? UCP_AM_SEND_FLAG_EAGER : axon_pt2pt_protocol_flags(bytes),
+        .flags = ipc || pipe ? UCP_AM_SEND_FLAG_EAGER : axon_pt2pt_protocol_flags(bytes),
     };
     const void *payload;
     size_t payload_count;

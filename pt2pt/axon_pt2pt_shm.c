@@ -49,6 +49,7 @@ enum {
     AXON_SHM_F_PAD = 4u << 24,  /* no message: skip the slots the length counts */
     AXON_SHM_F_IPC = 8u << 24,  /* the payload is a GPU buffer's IPC descriptor (AXON_PT2PT_FLAG_IPC) */
     AXON_SHM_F_CMA = 16u << 24, /* the payload describes the sender's buffer (AXON_PT2PT_FLAG_CMA) */
+    AXON_SHM_F_PIPE = 32u << 24, /* the payload asks for a pipelined GPU message (AXON_PT2PT_FLAG_PIPE) */
     AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
 };
 
@@ -444,7 +445,8 @@ void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_p
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
     rec->length_flags = (uint32_t)length | (sync ? AXON_SHM_F_SYNC : 0) |
                         ((hdr->flags & AXON_PT2PT_FLAG_IPC) ? AXON_SHM_F_IPC : 0) |
-                        ((hdr->flags & AXON_PT2PT_FLAG_CMA) ? AXON_SHM_F_CMA : 0);
+                        ((hdr->flags & AXON_PT2PT_FLAG_CMA) ? AXON_SHM_F_CMA : 0) |
+                        ((hdr->flags & AXON_PT2PT_FLAG_PIPE) ? AXON_SHM_F_PIPE : 0);
     rec->context_id = hdr->context_id;
     rec->source = hdr->source;
     rec->tag = hdr->tag;
@@ -509,7 +511,7 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
             .source = rec->source,
             .tag = rec->tag,
             .flags = (sync ? AXON_PT2PT_FLAG_SYNC : 0) | ((lf & AXON_SHM_F_IPC) ? AXON_PT2PT_FLAG_IPC : 0) |
-                     ((lf & AXON_SHM_F_CMA) ? AXON_PT2PT_FLAG_CMA : 0),
+                     ((lf & AXON_SHM_F_CMA) ? AXON_PT2PT_FLAG_CMA : 0) | ((lf & AXON_SHM_F_PIPE) ? AXON_PT2PT_FLAG_PIPE : 0),
             .sync_world_rank = peer->world,
         };
         if (sync)

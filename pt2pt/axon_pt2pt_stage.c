@@ -82,7 +82,7 @@ void axon_pt2pt_stage_end(struct axon_request *req)
     req->buf = req->stage_user; /* a persistent request starts again from the user's buffer */
 }
 
-int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc)
+int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc, struct axon_pt2pt_pipe_rts *rts)
 {
     *ipc = false;
     int64_t bytes = req->count * req->dt.size;
@@ -108,6 +108,15 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc)
             return MPI_SUCCESS;
         }
         axon_cuda_bounce_put(desc, sizeof(*desc)); /* no handle for this memory: staged below */
+    }
+    if (axon_pt2pt_pipe_wanted(req, bytes)) {
+        struct axon_cuda_memtype_info info;
+        int rc = axon_cuda_memtype_of((const char *)req->buf + req->dt.true_lb, &info);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (info.kind != AXON_CUDA_MEMKIND_HOST)
+            return axon_pt2pt_pipe_send_begin(req, &info, rts);
+        return MPI_SUCCESS;
     }
     return axon_pt2pt_stage_begin(req, false);
 }

@@ -94,6 +94,7 @@ struct axon_request {
                                       * operation runs (pt2pt/axon_pt2pt_stage.c), or a send's IPC
                                       * descriptor; NULL for host memory */
     bool stage_written;              /* a receive's data went to the user's GPU buffer directly (IPC) */
+    bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
 
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
      * use. */
@@ -101,6 +102,15 @@ struct axon_request {
     char *stage_user;                /* while stage is set: the user's buffer, */
     int64_t stage_lo, stage_len;     /* the span of it the copy holds, */
     struct axon_cuda_memtype_info stage_info; /* and what memory it is */
+    /* While pipe is set: the chunks' target or source and what memory it is, */
+    char *pipe_data;
+    struct axon_cuda_memtype_info pipe_info;
+    uint64_t pipe_bytes, pipe_take;  /* the message's length, and how much of it the receive keeps */
+    uint64_t pipe_next, pipe_done;   /* the next chunk's offset; bytes sent (acknowledged) or received */
+    uint64_t pipe_peer;              /* the receiver's request (its address there), for the chunks */
+    int pipe_inflight;               /* chunks sent and not yet completed */
+    bool pipe_unpack;                /* receive: pipe_data is a host copy to unpack into a typed layout */
+    uint64_t pipe_rts[2];            /* send: the request to send (struct axon_pt2pt_pipe_rts) */
     unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
 };
 

@@ -77,6 +77,11 @@ static const struct axon_config_entry axon_config_entries[] = {
      "opened CUDA IPC handles a process keeps (the least recently used is closed first)"},
     {"AXON_CUDA_BOUNCE_CACHE", AXON_CONFIG_SIZE, "256m", AXON_CONFIG_FIELD(cuda_bounce_cache), NULL,
      "bytes of pinned host buffers (for staging GPU messages) a process keeps for reuse"},
+    {"AXON_CUDA_PIPELINE_CHUNK", AXON_CONFIG_SIZE, "1m", AXON_CONFIG_FIELD(cuda_pipeline_chunk), NULL,
+     "staged GPU messages (another node, or no IPC) longer than this go in chunks of it, the copies off and "
+     "onto the GPUs overlapping the wire"},
+    {"AXON_CUDA_PIPELINE_DEPTH", AXON_CONFIG_INT, "4", AXON_CONFIG_FIELD(cuda_pipeline_depth), NULL,
+     "chunks of a pipelined GPU message in flight at once"},
     {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
      "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
      "fake driver, tests/fakecuda, here)"},

@@ -1,0 +1,264 @@
+/* GPU messages larger than a chunk, staged in a pipeline: the sender copies chunk after chunk off its GPU
+ * into pinned buffers and sends each as it is ready, while the receiver copies the previous ones onto
+ * its GPU, so the two copies and the wire overlap instead of following one another for the whole
+ * message (AXON_CUDA_PIPELINE_CHUNK, AXON_CUDA_PIPELINE_DEPTH chunks in flight).
+ *
+ * The protocol: the send's message carries only a request to send (its length and the sender's
+ * request), flagged AXON_PT2PT_FLAG_PIPE, through the ring or UCX like any message, so matching and
+ * MPI's order are untouched. Once it matches, the receiver answers with a clear-to-send active message
+ * naming its request; the sender then streams the chunks as active messages of their own, addressed to
+ * that request (no matching), and completes when UCX has taken the last; the receiver completes when the
+ * last chunk has landed. A synchronous send needs nothing more: the clear-to-send comes after the match.
+ * Requests are named by pool index on the sender's side and by address on the receiver's (a blocking
+ * receive's request lives on its caller's stack); neither leaves its process but to come back. */
+#include "pt2pt/axon_pt2pt_internal.h"
+
+#include "runtime/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AXON_AM_PIPE_CTS 3  /* receiver -> sender: header struct axon_pipe_cts */
+#define AXON_AM_PIPE_DATA 4 /* sender -> receiver: header struct axon_pipe_chunk, then the chunk */
+
+struct axon_pipe_cts {
+    uint32_t sender_index;
+    uint32_t pad;
+    uint64_t receiver;
+};
+
+struct axon_pipe_chunk {
+    uint64_t receiver;
+    uint64_t offset;
+};
+
+/* A chunk in flight, for its completion. */
+struct axon_pipe_flight {
+    struct axon_request *req;
+    void *bounce;
+    uint64_t len;
+    struct axon_pipe_chunk hdr; /* UCX reads it until the send completes */
+};
+
+static uint64_t axon_pipe_chunk_bytes(void)
+{
+    return axon_config.cuda_pipeline_chunk > 0 ? (uint64_t)axon_config.cuda_pipeline_chunk : 1u << 20;
+}
+
+bool axon_pt2pt_pipe_wanted(const struct axon_request *req, int64_t bytes)
+{
+    return req->dt.contig && (uint64_t)bytes > axon_pipe_chunk_bytes();
+}
+
+static void axon_pipe_pump(struct axon_request *req);
+
+/* One chunk has left: its buffer goes back, and the next may go. Under the transport lock. */
+static void axon_pipe_flight_end(struct axon_pipe_flight *f, bool ok)
+{
+    struct axon_request *req = f->req;
+    axon_cuda_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes());
+    if (!ok && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = MPI_ERR_OTHER;
+    req->pipe_done += f->len;
+    req->pipe_inflight--;
+    free(f);
+    if (req->pipe_done == req->pipe_bytes) {
+        req->pipe = false;
+        axon_pt2pt_request_event(req); /* the whole message has left */
+    } else {
+        axon_pipe_pump(req);
+    }
+}
+
+static void axon_pipe_chunk_sent(void *request, ucs_status_t status, void *user_data)
+{
+    ucp_request_free(request);
+    axon_pipe_flight_end(user_data, status == UCS_OK);
+}
+
+/* Starts chunks while fewer than AXON_CUDA_PIPELINE_DEPTH are in flight: copy off the GPU, then send. */
+static void axon_pipe_pump(struct axon_request *req)
+{
+    uint64_t chunk = axon_pipe_chunk_bytes();
+    long depth = axon_config.cuda_pipeline_depth > 0 ? axon_config.cuda_pipeline_depth : 1;
+    int world = req->comm->world_ranks ? req->comm->world_ranks[req->peer] : req->peer;
+    ucp_ep_h ep;
+    if (axon_ucx_ep_get(world, &ep) != MPI_SUCCESS)
+        ep = NULL;
+    while (req->pipe_inflight < depth && req->pipe_next < req->pipe_bytes) {
+        uint64_t len = req->pipe_bytes - req->pipe_next < chunk ? req->pipe_bytes - req->pipe_next : chunk;
+        struct axon_pipe_flight *f = malloc(sizeof(*f));
+        if (!f)
+            axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for a chunk of a GPU message");
+        void *bounce = axon_cuda_bounce_get((size_t)chunk, req->pipe_info.device);
+        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
+        bool ok = ep && bounce &&
+                  ops->copy_to_host(bounce, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
+                      MPI_SUCCESS;
+        *f = (struct axon_pipe_flight){.req = req, .bounce = bounce, .len = len,
+                                       .hdr = {.receiver = req->pipe_peer, .offset = req->pipe_next}};
+        req->pipe_next += len;
+        req->pipe_inflight++;
+        if (!ok) {
+            axon_runtime_log_error("staging a chunk of a GPU message to rank %d failed", world);
+            axon_pipe_flight_end(f, false);
+            return;
+        }
+        ucp_request_param_t param = {
+            .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+            .cb.send = axon_pipe_chunk_sent,
+            .user_data = f,
+            /* Whole, in the receiver's callback: a chunk is at most a few MiB. */
+            .flags = UCP_AM_SEND_FLAG_EAGER,
+        };
+        ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PIPE_DATA, &f->hdr, sizeof(f->hdr), bounce, (size_t)len,
+                                              &param);
+        if (st == NULL) {
+            axon_pipe_flight_end(f, true);
+            return; /* flight_end pumped on */
+        }
+        if (UCS_PTR_IS_ERR(st)) {
+            axon_runtime_log_error("sending a chunk of a GPU message to rank %d failed: %s", world,
+                                   ucs_status_string(UCS_PTR_STATUS(st)));
+            axon_pipe_flight_end(f, false);
+            return;
+        }
+    }
+}
+
+int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_cuda_memtype_info *info,
+                               struct axon_pt2pt_pipe_rts *rts)
+{
+    req->pipe = true;
+    req->pipe_data = (char *)req->buf + req->dt.true_lb;
+    req->pipe_info = *info;
+    req->pipe_bytes = (uint64_t)(req->count * req->dt.size);
+    req->pipe_next = req->pipe_done = 0;
+    req->pipe_inflight = 0;
+    rts->bytes = req->pipe_bytes;
+    rts->sender_index = req->index;
+    rts->pad = 0;
+    return MPI_SUCCESS;
+}
+
+/* The receiver matched: stream. */
+static ucs_status_t axon_pipe_am_cts(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                     const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)length, (void)param;
+    struct axon_pipe_cts cts;
+    if (header_length != sizeof(cts))
+        return UCS_OK;
+    memcpy(&cts, header, sizeof(cts));
+    struct axon_request *req = axon_request_get(cts.sender_index);
+    if (!req || !req->pipe) {
+        axon_runtime_log_error("a clear-to-send names no pipelined send (request %u)", cts.sender_index);
+        return UCS_OK;
+    }
+    req->pipe_peer = cts.receiver;
+    axon_pipe_pump(req);
+    return UCS_OK;
+}
+
+static void axon_pipe_cts_sent(void *request, ucs_status_t status, void *user_data)
+{
+    (void)status;
+    free(user_data);
+    ucp_request_free(request);
+}
+
+void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr,
+                             const struct axon_pt2pt_pipe_rts *rts)
+{
+    int64_t capacity = req->count * req->dt.size;
+    req->pipe = true;
+    req->pipe_bytes = rts->bytes;
+    req->pipe_take = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
+    req->pipe_done = 0;
+    req->pipe_unpack = false;
+    if (req->dt.contig && req->stage) {
+        /* Straight onto the user's GPU buffer: its host copy is not needed. */
+        req->pipe_data = req->stage_user + req->dt.true_lb;
+        req->pipe_info = req->stage_info;
+        req->stage_written = true;
+    } else if (req->dt.contig) {
+        req->pipe_data = (char *)req->buf + req->dt.true_lb;
+        axon_cuda_memtype_set_host(&req->pipe_info);
+    } else {
+        /* A typed layout: the chunks gather in a host copy that unpacks at the end. */
+        req->pipe_data = req->pipe_take ? malloc((size_t)req->pipe_take) : NULL;
+        axon_cuda_memtype_set_host(&req->pipe_info);
+        req->pipe_unpack = true;
+        if (req->pipe_take && !req->pipe_data) {
+            req->status.MPI_ERROR = MPI_ERR_NO_MEM;
+            req->pipe_take = 0;
+        }
+    }
+    /* The header lives until UCX is done with it (we may be inside a callback: no waiting here). */
+    struct axon_pipe_cts *cts = malloc(sizeof(*cts));
+    ucp_ep_h ep;
+    if (!cts || axon_ucx_ep_get(hdr->sync_world_rank, &ep) != MPI_SUCCESS)
+        axon_runtime_bootstrap_abort(MPI_ERR_INTERN, "cannot answer a pipelined GPU message");
+    *cts = (struct axon_pipe_cts){.sender_index = rts->sender_index, .receiver = (uint64_t)(uintptr_t)req};
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = axon_pipe_cts_sent,
+        .user_data = cts,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PIPE_CTS, cts, sizeof(*cts), NULL, 0, &param);
+    if (UCS_PTR_IS_ERR(st))
+        axon_runtime_log_error("answering a pipelined GPU message from rank %d failed: %s", hdr->sync_world_rank,
+                               ucs_status_string(UCS_PTR_STATUS(st)));
+    if (!UCS_PTR_IS_PTR(st))
+        free(cts);
+}
+
+/* A chunk arrived for one of our receives. */
+static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                      const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)param;
+    struct axon_pipe_chunk ch;
+    if (header_length != sizeof(ch))
+        return UCS_OK;
+    memcpy(&ch, header, sizeof(ch));
+    struct axon_request *req = (struct axon_request *)(uintptr_t)ch.receiver;
+    if (ch.offset < req->pipe_take) {
+        uint64_t n = req->pipe_take - ch.offset < length ? req->pipe_take - ch.offset : length;
+        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
+        if (ops->copy_from_host(req->pipe_data + ch.offset, data, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
+            req->status.MPI_ERROR == MPI_SUCCESS)
+            req->status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    req->pipe_done += length;
+    if (req->pipe_done >= req->pipe_bytes) {
+        if (req->pipe_unpack && req->pipe_data) {
+            struct axon_dloop_cursor cursor;
+            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
+                axon_dloop_unpack(&cursor, req->buf, req->pipe_data, (int64_t)req->pipe_take);
+                axon_dloop_cursor_fini(&cursor);
+            } else if (req->status.MPI_ERROR == MPI_SUCCESS) {
+                req->status.MPI_ERROR = MPI_ERR_NO_MEM;
+            }
+            free(req->pipe_data);
+        }
+        req->pipe = false;
+        axon_pt2pt_request_event(req);
+    }
+    return UCS_OK;
+}
+
+int axon_pt2pt_pipe_init(void)
+{
+    int rc = axon_ucx_am_set_handler(AXON_AM_PIPE_CTS, axon_pipe_am_cts, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = axon_ucx_am_set_handler(AXON_AM_PIPE_DATA, axon_pipe_am_data, NULL);
+    return rc;
+}
+
+void axon_pt2pt_pipe_finalize(void)
+{
+    axon_ucx_am_set_handler(AXON_AM_PIPE_CTS, NULL, NULL);
+    axon_ucx_am_set_handler(AXON_AM_PIPE_DATA, NULL, NULL);
+}
