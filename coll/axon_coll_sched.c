@@ -74,7 +74,7 @@ struct axon_coll_sched {
     int nloops, cap_loops;
 
     struct axon_request *req;
-    void (*on_end)(void *, int);
+    int (*on_end)(void *, int);
     void *on_end_arg;
     struct axon_coll_sched *next;
 
@@ -487,7 +487,7 @@ void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *ino
     st->count = count;
 }
 
-void axon_coll_sched_on_end(struct axon_coll_sched *s, void (*fn)(void *arg, int err), void *arg)
+void axon_coll_sched_on_end(struct axon_coll_sched *s, int (*fn)(void *arg, int err), void *arg)
 {
     s->on_end = fn;
     s->on_end_arg = arg;
@@ -717,7 +717,7 @@ static void axon_coll_end(struct axon_coll_sched *s)
     int err = s->err;
     struct axon_request *req = s->req;
     if (s->on_end)
-        s->on_end(s->on_end_arg, err);
+        err = s->on_end(s->on_end_arg, err);
     axon_coll_sched_discard(s);
     if (req)
         axon_request_coll_complete(req, err);

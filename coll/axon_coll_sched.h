@@ -105,8 +105,10 @@ int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, 
 int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req);
 /* Frees a schedule that was not started. */
 void axon_coll_sched_discard(struct axon_coll_sched *s);
-/* Called once the schedule ends, with its error, before req is completed (tests). */
-void axon_coll_sched_on_end(struct axon_coll_sched *s, void (*fn)(void *arg, int err), void *arg);
+/* Called once the schedule ends, with its error, before req is completed; what fn returns is the error
+ * req completes with (the MPI layer copies staged GPU buffers back there, and a failed copy fails the
+ * collective; tests record the end). */
+void axon_coll_sched_on_end(struct axon_coll_sched *s, int (*fn)(void *arg, int err), void *arg);
 
 /* The progress hook: advances every outstanding schedule; non-zero when one moved. */
 int axon_coll_progress(void);

@@ -1,9 +1,11 @@
 /* Axon MPI's extensions to the MPI interface: the CUDA-awareness queries that GPU programs test before
  * they hand device pointers to MPI (the names Open MPI and MPICH use, so such programs build unchanged).
  *
- * MPIX_CUDA_AWARE_SUPPORT says at compile time whether this build moves GPU buffers; it is 0 until
- * Axon's cuda_support/ layer lands. MPIX_Query_cuda_support() says the same at run time (it will also
- * need a CUDA driver to be present once the layer exists).
+ * MPIX_CUDA_AWARE_SUPPORT says at compile time that the library can take GPU (CUDA) buffers in every
+ * point-to-point call and collective (it is in mpi.h as well, where PyTorch looks for it).
+ * MPIX_Query_cuda_support() says whether it does in this run: 1 while CUDA support is on (a driver and a
+ * GPU were found at MPI_Init and AXON_CUDA is not 0), else 0; MPIX_GPU_query_support agrees for
+ * MPIX_GPU_SUPPORT_CUDA and says 0 for the other kinds.
  */
 #ifndef AXON_MPI_EXT_H
 #define AXON_MPI_EXT_H
@@ -14,7 +16,9 @@
 extern "C" {
 #endif
 
-#define MPIX_CUDA_AWARE_SUPPORT 0
+#ifndef MPIX_CUDA_AWARE_SUPPORT
+#define MPIX_CUDA_AWARE_SUPPORT 1
+#endif
 
 /* GPU kinds of MPIX_GPU_query_support (MPICH's values). */
 #define MPIX_GPU_SUPPORT_CUDA 0

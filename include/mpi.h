@@ -30,6 +30,14 @@ extern "C" {
 #define AXON_MPI_VERSION "0.1.0"
 #define AXON_MPI_NUMVERSION 100 /* major * 10000 + minor * 100 + patch */
 
+/* This library takes GPU (CUDA) buffers in point-to-point calls and collectives; whether it does in a
+ * given run (a driver and a GPU were found, AXON_CUDA is not 0) is MPIX_Query_cuda_support()'s answer
+ * (mpi-ext.h). Defined here too, not only in mpi-ext.h as Open MPI does: PyTorch's c10d looks for it
+ * after including mpi.h alone. */
+#ifndef MPIX_CUDA_AWARE_SUPPORT
+#define MPIX_CUDA_AWARE_SUPPORT 1
+#endif
+
 /* ---- scalar types ----------------------------------------------------------------------------- */
 
 typedef long MPI_Aint;

@@ -11,6 +11,7 @@
 #include "coll/axon_coll_op.h"
 #include "coll/axon_coll_shm.h"
 #include "coll/coll.h"
+#include "cuda_support/cuda_support.h"
 #include "mpi/axon_mpi_comm.h"
 #include "runtime/runtime.h"
 
@@ -278,30 +279,54 @@ static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axo
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
-    if (!request && !c->is_inter && axon_coll_plan_shm_eligible(p)) {
+    /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
+    struct axon_mpi_coll_stage *st = NULL;
+    const struct axon_mpi_coll_plan *run = p;
+    if (axon_cuda_enabled()) {
+        int rc = axon_mpi_coll_stage_begin(p, &st);
+        if (rc != MPI_SUCCESS) {
+            axon_mpi_coll_plan_fini(p);
+            return axon_mpi_error(c, func, rc, "cannot stage the collective's GPU buffers through host memory");
+        }
+        if (st)
+            run = axon_mpi_coll_stage_plan(st);
+    }
+    if (!request && !c->is_inter && axon_coll_plan_shm_eligible(run)) {
         struct axon_coll_shm *shm;
         int rc = axon_coll_shm_of(c, &shm);
         if (rc == MPI_SUCCESS && shm)
-            rc = axon_coll_plan_shm_run(p, shm);
+            rc = axon_coll_plan_shm_run(run, shm);
         if (rc != MPI_SUCCESS || shm) {
             axon_mpi_coll_plan_fini(p);
+            if (st) {
+                int ran = rc;
+                rc = axon_mpi_coll_stage_end(st, rc);
+                if (ran == MPI_SUCCESS && rc != MPI_SUCCESS)
+                    return axon_mpi_error(c, func, rc, "cannot copy the collective's GPU buffers to or from the host");
+            }
             return rc == MPI_SUCCESS ? rc : axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
         }
     }
     struct axon_coll_sched *s;
-    int rc = axon_mpi_coll_plan_sched(p, &s);
+    int rc = axon_mpi_coll_plan_sched(run, &s);
     axon_mpi_coll_plan_fini(p); /* the schedule holds what it needs */
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        axon_mpi_coll_stage_abort(st);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's schedule");
+    }
+    if (st)
+        axon_mpi_coll_stage_attach(st, s);
     struct axon_request *req;
     rc = axon_request_alloc_coll(&req);
     if (rc != MPI_SUCCESS) {
         axon_coll_sched_discard(s);
+        axon_mpi_coll_stage_abort(st);
         return axon_mpi_error(c, func, rc, "cannot allocate the collective's request");
     }
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {
         axon_coll_sched_discard(s);
+        axon_mpi_coll_stage_abort(st); /* a schedule that never started runs no end hook */
         /* Completed first: a request freed while incomplete would wait for a completion that never
          * comes, and keep its pool slot. */
         axon_request_coll_complete(req, rc);

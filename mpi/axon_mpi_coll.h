@@ -198,6 +198,29 @@ int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void
                        const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        MPI_Request *request);
 
+/* ---- GPU buffers, staged through host memory (axon_mpi_coll_stage.c) ------------------------------ */
+
+/* Only while CUDA support is on (the callers test axon_cuda_enabled() first, so host-only runs pay one
+ * load). */
+struct axon_mpi_coll_stage;
+/* When some buffer that plan p touches is GPU memory: *st gets host copies of them, filled with what
+ * the call reads, and a copy of the plan that names them instead (axon_mpi_coll_stage_plan); NULL when
+ * every buffer is host memory (run p as it is). p is not changed. */
+int axon_mpi_coll_stage_begin(struct axon_mpi_coll_plan *p, struct axon_mpi_coll_stage **st);
+const struct axon_mpi_coll_plan *axon_mpi_coll_stage_plan(const struct axon_mpi_coll_stage *st);
+/* The schedule built from the staged plan ends by copying back and freeing st (its end hook); what the
+ * plan held is no longer needed. If the schedule then never starts, axon_mpi_coll_stage_abort(st). */
+void axon_mpi_coll_stage_attach(struct axon_mpi_coll_stage *st, struct axon_coll_sched *s);
+/* The call has ended with err: the copies it wrote go to the GPU and st is freed. Returns err, else the
+ * error of a copy (either way). */
+int axon_mpi_coll_stage_end(struct axon_mpi_coll_stage *st, int err);
+/* Frees st without copying anything back (NULL is fine). */
+void axon_mpi_coll_stage_abort(struct axon_mpi_coll_stage *st);
+/* MPI_Reduce_local's buffers: count elements of dt at *in (read) and *inout (read and written); GPU
+ * ones are replaced by host copies, and *st is set (end it with axon_mpi_coll_stage_end), else NULL. */
+int axon_mpi_coll_stage_local(const void **in, void **inout, int64_t count, const struct axon_dtype_layout *dt,
+                              struct axon_mpi_coll_stage **st);
+
 /* ---- neighborhood collectives (axon_mpi_neighbor.c) ---------------------------------------------- */
 
 enum axon_mpi_neighbor_form {

@@ -10,6 +10,7 @@
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
+#include "cuda_support/cuda_support.h"
 #include "mpi/axon_mpi_comm.h"
 
 #include <stdlib.h>
@@ -62,14 +63,30 @@ int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, M
 int axon_mpi_coll_persist_start(const char *func, struct axon_request *req)
 {
     struct axon_mpi_coll_plan *p = req->upper;
+    /* GPU buffers are staged afresh at every start: their contents are the user's at this moment. */
+    struct axon_mpi_coll_stage *st = NULL;
+    const struct axon_mpi_coll_plan *run = p;
+    int rc;
+    if (axon_cuda_enabled()) {
+        rc = axon_mpi_coll_stage_begin(p, &st);
+        if (rc != MPI_SUCCESS)
+            return axon_mpi_error(p->c, func, rc, "cannot stage the collective's GPU buffers through host memory");
+        if (st)
+            run = axon_mpi_coll_stage_plan(st);
+    }
     struct axon_coll_sched *s;
-    int rc = axon_mpi_coll_plan_sched(p, &s);
-    if (rc != MPI_SUCCESS)
+    rc = axon_mpi_coll_plan_sched(run, &s);
+    if (rc != MPI_SUCCESS) {
+        axon_mpi_coll_stage_abort(st);
         return axon_mpi_error(p->c, func, rc, "cannot allocate the collective's schedule");
+    }
+    if (st)
+        axon_mpi_coll_stage_attach(st, s);
     axon_request_coll_restart(req);
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {
         axon_coll_sched_discard(s);
+        axon_mpi_coll_stage_abort(st); /* a schedule that never started runs no end hook */
         req->active = false;
         return axon_mpi_error(p->c, func, rc, "cannot build the collective's schedule");
     }

@@ -1,11 +1,16 @@
-/* Axon's CUDA extension queries (mpi-ext.h). CUDA support arrives with cuda_support/; until then every
- * buffer is host memory and these say so. */
+/* Axon's CUDA extension queries (mpi-ext.h). They answer yes while CUDA support is on (a CUDA driver
+ * with a GPU was loaded at MPI_Init and AXON_CUDA is not 0): then every point-to-point call and every
+ * collective takes GPU buffers (pt2pt/axon_pt2pt_stage.c, mpi/axon_mpi_coll_stage.c). Without a driver,
+ * with AXON_CUDA=0, or in a build without cuda.h every buffer is host memory and they answer no, so a
+ * program that asks before handing MPI device pointers keeps working. */
 #include "mpi/axon_mpi.h"
+
+#include "cuda_support/cuda_support.h"
 
 AXON_MPIX_WEAK(Query_cuda_support)
 int PMPIX_Query_cuda_support(void)
 {
-    return 0;
+    return axon_cuda_enabled() ? 1 : 0;
 }
 
 AXON_MPIX_WEAK(GPU_query_support)
@@ -13,7 +18,7 @@ int PMPIX_GPU_query_support(int gpu_type, int *is_supported)
 {
     if (!is_supported)
         return axon_mpi_error(NULL, "MPIX_GPU_query_support", MPI_ERR_ARG, "is_supported is a NULL pointer");
-    (void)gpu_type;
-    *is_supported = 0;
+    /* Only CUDA: Level Zero and HIP buffers are host memory to us. */
+    *is_supported = gpu_type == MPIX_GPU_SUPPORT_CUDA && axon_cuda_enabled();
     return MPI_SUCCESS;
 }

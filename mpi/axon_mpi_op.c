@@ -2,10 +2,13 @@
  * The operations themselves are coll/'s (coll/axon_coll_op.h); this file checks arguments and, for
  * MPI_Reduce_local with a predefined operation on a non-contiguous datatype, packs both buffers in
  * bounded pieces through the data-layout cursor, reduces the packed pieces and unpacks the result.
+ * GPU buffers of MPI_Reduce_local are reduced in host copies (mpi/axon_mpi_coll_stage.c).
  * Errors are tied to no communicator: they go to MPI_COMM_WORLD's handler. */
 #include "mpi/axon_mpi_datatype.h"
 
 #include "coll/axon_coll_op.h"
+#include "cuda_support/cuda_support.h"
+#include "mpi/axon_mpi_coll.h"
 
 #include <stdlib.h>
 
@@ -136,7 +139,14 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     if (inbuf == inoutbuf)
         return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "inbuf and inoutbuf are the same buffer");
 
+    /* GPU buffers: reduced in host copies (GPU kernels come later), the result copied back. */
+    struct axon_mpi_coll_stage *st = NULL;
     int rc;
+    if (axon_cuda_enabled()) {
+        rc = axon_mpi_coll_stage_local(&inbuf, &inoutbuf, count, &dt, &st);
+        if (rc != MPI_SUCCESS)
+            return axon_mpi_error(NULL, func, rc, "cannot copy the GPU buffers to the host");
+    }
     if (!axon_coll_op_is_predefined(o))
         rc = axon_coll_op_apply(o, inbuf, inoutbuf, count, datatype, &dt); /* the user's layout */
     else if (dt.contig)
@@ -144,8 +154,12 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
                                 &dt);
     else
         rc = axon_op_reduce_strided(o, inbuf, inoutbuf, count, &dt);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        axon_mpi_coll_stage_abort(st);
         return axon_mpi_error(NULL, func, rc, "cannot reduce %d elements of datatype 0x%x", count,
                               (unsigned)datatype);
+    }
+    if (st && (rc = axon_mpi_coll_stage_end(st, MPI_SUCCESS)) != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "cannot copy the result to the GPU");
     return MPI_SUCCESS;
 }

@@ -81,8 +81,8 @@ static void axon_info_cuda(void)
     if (cfg.cuda == AXON_CUDA_MODE_OFF)
         printf("CUDA support:     off (AXON_CUDA=0): every buffer is host memory\n");
     else
-        printf("CUDA support:     on: user buffers are classified by memory type (GPU buffers in MPI calls: "
-               "not yet, MPIX_Query_cuda_support() returns 0)\n");
+        printf("CUDA support:     on: GPU buffers are taken by point-to-point calls and collectives (staged "
+               "through host memory), MPIX_Query_cuda_support() returns 1\n");
     for (int i = 0; i < n; i++) {
         char name[256];
         if (axon_cuda_device_get_name(i, name, sizeof(name)) != MPI_SUCCESS)

@@ -1,7 +1,8 @@
 /* A fake CUDA driver, built as a shared library (libaxon_fakecuda.so) that Axon loads instead of
  * libcuda.so.1 (AXON_CUDA_LIBRARY=<path>), so multi-process tests run the CUDA paths on machines without
  * a GPU. This file owns the fake: its devices, primary contexts and per-thread context stacks, its table
- * of allocations, its IPC handles, and the counts tests read (tests/fakecuda/fakecuda.h).
+ * of allocations, its IPC handles, the counts tests read and the copy failures they ask for
+ * (tests/fakecuda/fakecuda.h).
  *
  * Every function has cuda.h's exact prototype and its exported name (cuMemAlloc_v2, ...), and
  * cuGetProcAddress_v2 hands out the same functions, so both ways Axon's loader finds entry points are
@@ -283,6 +284,32 @@ void fakecuda_copy_stats(struct fakecuda_copy_stats *out)
     pthread_mutex_lock(&fk_lock);
     *out = fk_copies;
     pthread_mutex_unlock(&fk_lock);
+}
+
+/* Failures to inject into cuMemcpy (under fk_lock): after fk_fail_skip more calls, fk_fail_count fail. */
+static unsigned long long fk_fail_skip, fk_fail_count;
+
+void fakecuda_fail_memcpy(unsigned long long skip, unsigned long long count)
+{
+    pthread_mutex_lock(&fk_lock);
+    fk_fail_skip = skip;
+    fk_fail_count = count;
+    pthread_mutex_unlock(&fk_lock);
+}
+
+/* Whether this cuMemcpy is one to fail. */
+static bool fk_fail_now(void)
+{
+    pthread_mutex_lock(&fk_lock);
+    bool fail = false;
+    if (fk_fail_skip > 0)
+        fk_fail_skip--;
+    else if (fk_fail_count > 0) {
+        fk_fail_count--;
+        fail = true;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fail;
 }
 
 void fakecuda_reset_stats(void)
@@ -1047,7 +1074,8 @@ out:
 
 CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    CUresult rc = fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, NULL);
+    CUresult rc = fk_fail_now() ? CUDA_ERROR_UNKNOWN
+                                : fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, NULL);
     return fk_ret(FK_cuMemcpy, rc, "%#llx, %#llx, %zu", (unsigned long long)dst, (unsigned long long)src,
                   ByteCount);
 }

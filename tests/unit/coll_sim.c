@@ -216,11 +216,12 @@ static void coll_sim_release(void *handle)
 static const struct axon_coll_transport coll_sim_transport = {coll_sim_isend, coll_sim_irecv, coll_sim_done,
                                                               coll_sim_release};
 
-static void coll_sim_on_end(void *arg, int err)
+static int coll_sim_on_end(void *arg, int err)
 {
     int r = (int)(intptr_t)arg;
     sim.ended[r] = 1;
     sim.errs[r] = err;
+    return err;
 }
 
 /* Says which messages nobody matched. */
