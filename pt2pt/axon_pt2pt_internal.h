@@ -114,6 +114,9 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
  * the receive, then the sender is told (axon_pt2pt_recv.c calls it from delivery). */
 void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc);
 void axon_pt2pt_stage_end(struct axon_request *req);
+/* Unpacks bytes of packed data into a receive's typed layout (a message that came whole through a side
+ * path: IPC, a single copy, pipelined chunks). */
+int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64_t bytes);
 /* Gives the host copy (or descriptor) back, with nothing copied (a request freed early). */
 void axon_pt2pt_stage_free(struct axon_request *req);
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)

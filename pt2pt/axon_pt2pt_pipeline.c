@@ -234,13 +234,9 @@ static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t head
     req->pipe_done += length;
     if (req->pipe_done >= req->pipe_bytes) {
         if (req->pipe_unpack && req->pipe_data) {
-            struct axon_dloop_cursor cursor;
-            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
-                axon_dloop_unpack(&cursor, req->buf, req->pipe_data, (int64_t)req->pipe_take);
-                axon_dloop_cursor_fini(&cursor);
-            } else if (req->status.MPI_ERROR == MPI_SUCCESS) {
+            if (axon_pt2pt_unpack_packed(req, req->pipe_data, (int64_t)req->pipe_take) != MPI_SUCCESS &&
+                req->status.MPI_ERROR == MPI_SUCCESS)
                 req->status.MPI_ERROR = MPI_ERR_NO_MEM;
-            }
             free(req->pipe_data);
         }
         req->pipe = false;

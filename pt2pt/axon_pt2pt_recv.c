@@ -64,15 +64,8 @@ static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_p
     } else if (take > 0) {
         char *tmp = malloc((size_t)take);
         rc = tmp ? axon_pt2pt_shm_cma_read(peer, tmp, desc->addr, (size_t)take) : MPI_ERR_NO_MEM;
-        if (rc == MPI_SUCCESS) {
-            struct axon_dloop_cursor cursor;
-            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
-                axon_dloop_unpack(&cursor, req->buf, tmp, take);
-                axon_dloop_cursor_fini(&cursor);
-            } else {
-                rc = MPI_ERR_NO_MEM;
-            }
-        }
+        if (rc == MPI_SUCCESS)
+            rc = axon_pt2pt_unpack_packed(req, tmp, take);
         free(tmp);
     }
     if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)

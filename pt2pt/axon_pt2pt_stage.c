@@ -144,15 +144,8 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
         struct axon_cuda_memtype_info host;
         axon_cuda_memtype_set_host(&host);
         rc = tmp ? axon_cuda_ipc_copy_from(hdr->sync_world_rank, &desc, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
-        if (rc == MPI_SUCCESS) {
-            struct axon_dloop_cursor cursor;
-            if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) == 0) {
-                axon_dloop_unpack(&cursor, req->buf, tmp, take);
-                axon_dloop_cursor_fini(&cursor);
-            } else {
-                rc = MPI_ERR_NO_MEM;
-            }
-        }
+        if (rc == MPI_SUCCESS)
+            rc = axon_pt2pt_unpack_packed(req, tmp, take);
         free(tmp);
     }
     if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
@@ -163,4 +156,14 @@ void axon_pt2pt_stage_free(struct axon_request *req)
 {
     axon_cuda_bounce_put(req->stage, (size_t)req->stage_len);
     req->stage = NULL;
+}
+
+int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64_t bytes)
+{
+    struct axon_dloop_cursor cursor;
+    if (axon_dloop_cursor_init(&cursor, req->dt.loop, req->count, req->dt.extent) != 0)
+        return MPI_ERR_NO_MEM;
+    axon_dloop_unpack(&cursor, req->buf, packed, bytes);
+    axon_dloop_cursor_fini(&cursor);
+    return MPI_SUCCESS;
 }
