@@ -223,6 +223,21 @@ int axon_pt2pt_send_post(struct axon_request *req)
     return MPI_SUCCESS;
 }
 
+/* The blocking contiguous send of a message that needs a request (a GPU buffer to stage, a single copy
+ * to be acknowledged): started as a nonblocking send and waited for. */
+static int axon_pt2pt_send_contig_by_request(const void *buf, int64_t bytes, int dest, int tag,
+                                             struct axon_pt2pt_comm *comm)
+{
+    struct axon_request *req;
+    int rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    axon_request_wait(req);
+    rc = req->status.MPI_ERROR;
+    axon_request_free(req);
+    return rc;
+}
+
 /* Standard-mode blocking send of contiguous data: no request of ours, the header on the stack (the call
  * waits for the send, so it outlives UCX's use of it). A short message leaves inside ucp_am_send_nbx and
  * costs no allocation at all. */
@@ -237,14 +252,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         if (rc != MPI_SUCCESS)
             return rc;
         if (info.kind != AXON_CUDA_MEMKIND_HOST) {
-            struct axon_request *req;
-            rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            axon_request_wait(req);
-            rc = req->status.MPI_ERROR;
-            axon_request_free(req);
-            return rc;
+            return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm);
         }
     }
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
@@ -261,14 +269,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
             return rc;
     } else if (bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL && axon_pt2pt_shm_cma_ok(peer)) {
         /* A single copy by the receiver needs its acknowledgement: a request of ours to wait on. */
-        struct axon_request *req;
-        int rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        axon_request_wait(req);
-        rc = req->status.MPI_ERROR;
-        axon_request_free(req);
-        return rc;
+        return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm);
     }
     ucp_ep_h ep;
     int rc = axon_ucx_ep_get(world, &ep);
