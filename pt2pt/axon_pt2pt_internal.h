@@ -157,6 +157,11 @@ bool axon_pt2pt_arrive(const struct axon_pt2pt_hdr *hdr, void *data, size_t leng
 /* A synchronous send's receive has matched: its request (by pool index) gets its last event. */
 void axon_pt2pt_sync_acked(uint32_t index);
 
+/* A control message of the engine (an acknowledgement, a clear-to-send): header only, eager, to world
+ * rank `world` on active-message id am_id; the header is copied. what names it in error messages
+ * (axon_pt2pt_recv.c). */
+void axon_pt2pt_send_control(int world, unsigned am_id, const void *header, size_t length, const char *what);
+
 /* Delivering a matched message to a receive (axon_pt2pt_recv.c). */
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
                         bool rndv);

@@ -160,13 +160,6 @@ static ucs_status_t axon_pipe_am_cts(void *arg, const void *header, size_t heade
     return UCS_OK;
 }
 
-static void axon_pipe_cts_sent(void *request, ucs_status_t status, void *user_data)
-{
-    (void)status;
-    free(user_data);
-    ucp_request_free(request);
-}
-
 void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr,
                              const struct axon_pt2pt_pipe_rts *rts)
 {
@@ -194,24 +187,9 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
             req->pipe_take = 0;
         }
     }
-    /* The header lives until UCX is done with it (we may be inside a callback: no waiting here). */
-    struct axon_pipe_cts *cts = malloc(sizeof(*cts));
-    ucp_ep_h ep;
-    if (!cts || axon_ucx_ep_get(hdr->sync_world_rank, &ep) != MPI_SUCCESS)
-        axon_runtime_bootstrap_abort(MPI_ERR_INTERN, "cannot answer a pipelined GPU message");
-    *cts = (struct axon_pipe_cts){.sender_index = rts->sender_index, .receiver = (uint64_t)(uintptr_t)req};
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-        .cb.send = axon_pipe_cts_sent,
-        .user_data = cts,
-        .flags = UCP_AM_SEND_FLAG_EAGER,
-    };
-    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PIPE_CTS, cts, sizeof(*cts), NULL, 0, &param);
-    if (UCS_PTR_IS_ERR(st))
-        axon_runtime_log_error("answering a pipelined GPU message from rank %d failed: %s", hdr->sync_world_rank,
-                               ucs_status_string(UCS_PTR_STATUS(st)));
-    if (!UCS_PTR_IS_PTR(st))
-        free(cts);
+    struct axon_pipe_cts cts = {.sender_index = rts->sender_index, .receiver = (uint64_t)(uintptr_t)req};
+    axon_pt2pt_send_control(hdr->sync_world_rank, AXON_AM_PIPE_CTS, &cts, sizeof(cts),
+                            "the clear-to-send of a pipelined GPU message");
 }
 
 /* A chunk arrived for one of our receives. */

@@ -12,40 +12,47 @@
 
 static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axon_pt2pt_unexpected *ux);
 
-static void axon_pt2pt_ack_done(void *request, ucs_status_t status, void *user_data)
+static void axon_pt2pt_control_done(void *request, ucs_status_t status, void *user_data)
 {
     (void)status;
     free(user_data);
     ucp_request_free(request);
 }
 
-/* Tells a synchronous sender that its message matched. The header lives on the heap: UCX may read it
- * until the send completes (usually at once, for so small a message). */
+void axon_pt2pt_send_control(int world, unsigned am_id, const void *header, size_t length, const char *what)
+{
+    /* The header lives on the heap until UCX is done with it: we may be inside a callback, where
+     * waiting for the send is not allowed. */
+    ucp_ep_h ep;
+    void *copy = malloc(length);
+    if (!copy || axon_ucx_ep_get(world, &ep) != MPI_SUCCESS) {
+        free(copy);
+        axon_runtime_log_error("cannot send %s to rank %d", what, world);
+        axon_runtime_bootstrap_abort(MPI_ERR_INTERN, "cannot send a control message");
+    }
+    memcpy(copy, header, length);
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = axon_pt2pt_control_done,
+        .user_data = copy,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, am_id, copy, length, NULL, 0, &param);
+    if (UCS_PTR_IS_ERR(st))
+        axon_runtime_log_error("sending %s to rank %d failed: %s", what, world, ucs_status_string(UCS_PTR_STATUS(st)));
+    if (!UCS_PTR_IS_PTR(st))
+        free(copy);
+}
+
+/* Tells a synchronous sender that its message matched. */
 static void axon_pt2pt_send_ack(const struct axon_pt2pt_hdr *hdr)
 {
     /* A sender on this node hears it through the ring (no allocation, no trip through UCX). */
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(hdr->sync_world_rank);
     if (peer && axon_pt2pt_shm_send_ack(peer, hdr->sync_index))
         return;
-    ucp_ep_h ep;
-    uint32_t *index = malloc(sizeof(*index));
-    if (!index || axon_ucx_ep_get(hdr->sync_world_rank, &ep) != MPI_SUCCESS) {
-        free(index);
-        axon_runtime_bootstrap_abort(MPI_ERR_INTERN, "cannot acknowledge a synchronous send");
-    }
-    *index = hdr->sync_index;
-    ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-        .cb.send = axon_pt2pt_ack_done,
-        .user_data = index,
-        .flags = UCP_AM_SEND_FLAG_EAGER,
-    };
-    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_SYNC_ACK, index, sizeof(*index), NULL, 0, &param);
-    if (UCS_PTR_IS_ERR(st))
-        axon_runtime_log_error("acknowledging a synchronous send to rank %d failed: %s", hdr->sync_world_rank,
-                               ucs_status_string(UCS_PTR_STATUS(st)));
-    if (!UCS_PTR_IS_PTR(st))
-        free(index);
+    axon_pt2pt_send_control(hdr->sync_world_rank, AXON_AM_SYNC_ACK, &hdr->sync_index, sizeof(hdr->sync_index),
+                            "the acknowledgement of a synchronous send");
 }
 
 /* Reads a message described by desc from its sender's memory into the receive: straight into a
