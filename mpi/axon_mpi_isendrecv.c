@@ -52,14 +52,8 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     static const char func[] = "MPI_Isendrecv";
     struct axon_comm *c;
     struct axon_dtype_layout sdt, rdt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, sendbuf, sendcount, sendtype, sdt);
-    AXON_MPI_CHECK_BUFFER(func, c, recvbuf, recvcount, recvtype, rdt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
-    AXON_MPI_CHECK_SOURCE(func, c, source);
-    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    AXON_MPI_CHECK_SENDRECV(func, comm, c, sendbuf, sendcount, sendtype, sdt, dest, sendtag, recvbuf, recvcount,
+                            recvtype, rdt, source, recvtag);
     if (!request)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "request is a NULL pointer");
     return axon_isendrecv_start(func, c, sendbuf, sendcount, &sdt, dest, sendtag, recvbuf, recvcount, &rdt, source,

@@ -60,6 +60,30 @@
         AXON_MPI_CHECK_SEND_TAG(func, c, tag);                                                       \
     } while (0)
 
+/* Everything a receive checks: c gets the communicator, dt_out the layout. */
+#define AXON_MPI_CHECK_RECV(func, comm, c, buf, count, datatype, dt_out, source, tag)                \
+    do {                                                                                             \
+        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
+        AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
+        AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt_out);                                \
+        AXON_MPI_CHECK_SOURCE(func, c, source);                                                      \
+        AXON_MPI_CHECK_RECV_TAG(func, c, tag);                                                       \
+    } while (0)
+
+/* Everything a send-receive with two buffers checks (MPI_Sendrecv, MPI_Isendrecv), in one order. */
+#define AXON_MPI_CHECK_SENDRECV(func, comm, c, sendbuf, sendcount, sendtype, sdt, dest, sendtag, recvbuf,  \
+                                recvcount, recvtype, rdt, source, recvtag)                           \
+    do {                                                                                             \
+        AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
+        AXON_MPI_COMM_CHECK(func, comm, c);                                                          \
+        AXON_MPI_CHECK_BUFFER(func, c, sendbuf, sendcount, sendtype, sdt);                           \
+        AXON_MPI_CHECK_BUFFER(func, c, recvbuf, recvcount, recvtype, rdt);                           \
+        AXON_MPI_CHECK_DEST(func, c, dest);                                                          \
+        AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);                                                   \
+        AXON_MPI_CHECK_SOURCE(func, c, source);                                                      \
+        AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);                                                   \
+    } while (0)
+
 /* The packed copy of count elements of dt at buf (bytes of them; 0 gives an empty copy): the outgoing
  * data of a send-receive in place, which must not change while the incoming message lands in buf.
  * NULL when out of memory; the caller frees it. */

@@ -12,11 +12,7 @@ static int axon_mpi_irecv_common(const char *func, void *buf, int count, MPI_Dat
 {
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_SOURCE(func, c, source);
-    AXON_MPI_CHECK_RECV_TAG(func, c, tag);
+    AXON_MPI_CHECK_RECV(func, comm, c, buf, count, datatype, dt, source, tag);
     int rc = axon_pt2pt_irecv(buf, count, &dt, source, tag, &c->pt2pt, req);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "the receive could not start");
@@ -29,11 +25,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     static const char func[] = "MPI_Recv";
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_SOURCE(func, c, source);
-    AXON_MPI_CHECK_RECV_TAG(func, c, tag);
+    AXON_MPI_CHECK_RECV(func, comm, c, buf, count, datatype, dt, source, tag);
     /* A blocking receive needs no request from the pool: it lives on this stack until the data is in. */
     struct axon_request req;
     axon_pt2pt_recv(buf, count, &dt, source, tag, &c->pt2pt, &req);
@@ -66,14 +58,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     static const char func[] = "MPI_Sendrecv";
     struct axon_comm *c;
     struct axon_dtype_layout sdt, rdt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, sendbuf, sendcount, sendtype, sdt);
-    AXON_MPI_CHECK_BUFFER(func, c, recvbuf, recvcount, recvtype, rdt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
-    AXON_MPI_CHECK_SOURCE(func, c, source);
-    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
+    AXON_MPI_CHECK_SENDRECV(func, comm, c, sendbuf, sendcount, sendtype, sdt, dest, sendtag, recvbuf, recvcount,
+                            recvtype, rdt, source, recvtag);
     struct axon_request *rreq, *sreq;
     int rc = axon_pt2pt_irecv(recvbuf, recvcount, &rdt, source, recvtag, &c->pt2pt, &rreq);
     if (rc != MPI_SUCCESS)
@@ -123,11 +109,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     static const char func[] = "MPI_Sendrecv_replace";
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
-    AXON_MPI_CHECK_DEST(func, c, dest);
-    AXON_MPI_CHECK_SEND_TAG(func, c, sendtag);
+    AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, sendtag);
     AXON_MPI_CHECK_SOURCE(func, c, source);
     AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
     int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
