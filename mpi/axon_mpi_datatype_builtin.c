@@ -178,17 +178,15 @@ void axon_mpi_datatype_finalize(void)
 
 /* ---- lookups -------------------------------------------------------------------------------------- */
 
-bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_layout *layout)
+_Static_assert((AXON_HANDLE_KIND_BUILTIN << 4 | AXON_HANDLE_TYPE_DATATYPE) == ((1u << 4) | 3u),
+               "axon_mpi_datatype_get (mpi/axon_mpi.h) decodes builtin datatype handles inline");
+
+/* What the inline axon_mpi_datatype_get leaves to us: pair types and derived types (and bad handles). */
+bool axon_mpi_datatype_get_other(MPI_Datatype handle, struct axon_dtype_layout *layout)
 {
     unsigned h = (unsigned)handle;
     if (AXON_HANDLE_TYPE(h) != AXON_HANDLE_TYPE_DATATYPE)
         return false;
-    if (AXON_HANDLE_KIND(h) == AXON_HANDLE_KIND_BUILTIN) {
-        int64_t size = (h >> 8) & 0xffu;
-        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .true_extent = size, .contig = true,
-                                             .basic = handle, .basic_count = 1};
-        return true;
-    }
     if (AXON_HANDLE_KIND(h) != AXON_HANDLE_KIND_DIRECT)
         return false;
     unsigned index = h & AXON_DATATYPE_INDEX_MASK;

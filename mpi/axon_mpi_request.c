@@ -127,6 +127,10 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the request failed");
 }
 
+/* The request arrays of the multi-request calls live on the stack up to this many (a message-rate
+ * window is commonly 64), on the heap beyond. */
+#define AXON_MPI_REQUESTS_ON_STACK 64
+
 /* Looks up every handle of an array first, so a bad one is reported before anything completes. */
 static int axon_mpi_requests_lookup(const char *func, int count, MPI_Request handles[], struct axon_request **reqs)
 {
@@ -181,13 +185,13 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     static const char func[] = "MPI_Waitall";
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_REQUESTS_ARGS(func, count, array_of_requests);
-    struct axon_request *small[16], **reqs = count <= 16 ? small : malloc(sizeof(*reqs) * (size_t)count);
+    struct axon_request *small[AXON_MPI_REQUESTS_ON_STACK], **reqs = count <= AXON_MPI_REQUESTS_ON_STACK ? small : malloc(sizeof(*reqs) * (size_t)count);
     if (!reqs)
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for %d requests", count);
     int rc = axon_mpi_requests_lookup(func, count, array_of_requests, reqs);
     if (rc == MPI_SUCCESS) {
         for (int i = 0; i < count; i++)
-            if (reqs[i])
+            if (reqs[i] && !atomic_load_explicit(&reqs[i]->complete, memory_order_acquire))
                 axon_request_wait(reqs[i]);
         rc = axon_mpi_requests_finish(count, array_of_requests, reqs, array_of_statuses);
         if (rc != MPI_SUCCESS)
@@ -206,7 +210,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Stat
     AXON_MPI_REQUESTS_ARGS(func, count, array_of_requests);
     if (!flag)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "flag is a NULL pointer");
-    struct axon_request *small[16], **reqs = count <= 16 ? small : malloc(sizeof(*reqs) * (size_t)count);
+    struct axon_request *small[AXON_MPI_REQUESTS_ON_STACK], **reqs = count <= AXON_MPI_REQUESTS_ON_STACK ? small : malloc(sizeof(*reqs) * (size_t)count);
     if (!reqs)
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for %d requests", count);
     int rc = axon_mpi_requests_lookup(func, count, array_of_requests, reqs);
@@ -236,7 +240,7 @@ static int axon_mpi_any(const char *func, int count, MPI_Request handles[], int 
     AXON_MPI_REQUESTS_ARGS(func, count, handles);
     if (!index)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "index is a NULL pointer");
-    struct axon_request *small[16], **reqs = count <= 16 ? small : malloc(sizeof(*reqs) * (size_t)count);
+    struct axon_request *small[AXON_MPI_REQUESTS_ON_STACK], **reqs = count <= AXON_MPI_REQUESTS_ON_STACK ? small : malloc(sizeof(*reqs) * (size_t)count);
     if (!reqs)
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for %d requests", count);
     int rc = axon_mpi_requests_lookup(func, count, handles, reqs);

@@ -150,7 +150,9 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
     }
     if (!rndv) {
         if (take > 0) {
-            if (req->dt.contig)
+            if (req->dt.contig && take <= 8)
+                axon_shm_copy_small((char *)req->buf + req->dt.true_lb, data, (size_t)take);
+            else if (req->dt.contig)
                 memcpy((char *)req->buf + req->dt.true_lb, data, (size_t)take);
             else
                 axon_dloop_unpack(&req->cursor, req->buf, data, take);

@@ -75,6 +75,13 @@ static int axon_pt2pt_send_shm(struct axon_pt2pt_shm_peer *peer, const struct ax
                                int64_t count, const struct axon_dtype_layout *dt)
 {
     int64_t bytes = count * dt->size;
+    if (dt->contig && hdr->flags == 0) { /* a plain message: no acknowledgement, no descriptor */
+        axon_ucx_lock();
+        bool sent = axon_pt2pt_shm_send_eager(peer, hdr->context_id, hdr->source, hdr->tag,
+                                              (const char *)buf + dt->true_lb, (size_t)bytes);
+        axon_ucx_unlock();
+        return sent ? MPI_SUCCESS : MPI_ERR_PENDING;
+    }
     struct axon_dloop_cursor cursor;
     bool packing = !dt->contig && bytes > 0;
     if (packing && axon_dloop_cursor_init(&cursor, dt->loop, count, dt->extent) != 0)
@@ -304,6 +311,13 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);
     if (!peer)
         return MPI_ERR_PENDING;
+    if (dt->contig) {
+        axon_ucx_lock();
+        bool sent = axon_pt2pt_shm_send_eager(peer, comm->context_id, comm->rank, tag,
+                                              (const char *)buf + dt->true_lb, (size_t)(count * dt->size));
+        axon_ucx_unlock();
+        return sent ? MPI_SUCCESS : MPI_ERR_PENDING;
+    }
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,

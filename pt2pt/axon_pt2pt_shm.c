@@ -438,6 +438,31 @@ void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length, bo
     return (char *)axon_shm_slot(peer->out, peer->out_nslots, peer->out_head) + axon_shm_payload_offset(sync);
 }
 
+bool axon_pt2pt_shm_send_eager(struct axon_pt2pt_shm_peer *peer, uint32_t context_id, int source, int tag,
+                               const void *data, size_t length)
+{
+    uint64_t slots = axon_shm_slots_for(length, false);
+    uint64_t pos = peer->out_head;
+    /* A one-slot record never needs a pad: the common case skips make_room unless the ring looks full. */
+    if ((slots > 1 || pos + 1 - peer->out_tail_seen > peer->out_nslots) && !axon_shm_make_room(peer, slots))
+        return false;
+    pos = peer->out_head;
+    struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
+    if (length <= AXON_SHM_SLOT - AXON_SHM_ENVELOPE)
+        axon_shm_copy_small(rec->payload, data, length);
+    else
+        memcpy(rec->payload, data, length);
+    rec->length_flags = (uint32_t)length;
+    rec->context_id = context_id;
+    rec->source = source;
+    rec->tag = tag;
+    rec->ucx_before = peer->ucx_sent;
+    axon_shm_publish(rec, pos);
+    peer->out_head = pos + slots;
+    peer->shm_sent++;
+    return true;
+}
+
 void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length)
 {
     uint64_t pos = peer->out_head;

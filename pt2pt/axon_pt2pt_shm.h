@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* What this rank knows of one other rank of its node. */
 struct axon_pt2pt_shm_peer {
@@ -82,6 +83,27 @@ static inline struct axon_pt2pt_shm_peer *axon_pt2pt_shm_peer_of(int world)
 void *axon_pt2pt_shm_reserve(struct axon_pt2pt_shm_peer *peer, size_t length, bool sync);
 /* Publishes the reserved record: the envelope of hdr (context, source, tag, flags, sync_index). */
 void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_hdr *hdr, size_t length);
+/* The whole of a standard-mode send of contiguous bytes: reserve, copy and commit in one (the message
+ * rate of small sends depends on it). False when the ring is full. */
+bool axon_pt2pt_shm_send_eager(struct axon_pt2pt_shm_peer *peer, uint32_t context_id, int source, int tag,
+                               const void *data, size_t length);
+/* Copies n bytes, at most 8 (a one-slot record's payload), without a call to memcpy: two overlapping
+ * word moves, or a loop for fewer than 4 bytes. */
+static inline void axon_shm_copy_small(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        memcpy(d, &head, 4);
+        memcpy(d + n - 4, &tail, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
 /* Acknowledges a synchronous send of peer's (its request index) through the ring; false when full. */
 bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_index);
 

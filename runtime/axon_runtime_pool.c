@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AXON_POOL_CHUNK_OBJECTS (1u << AXON_POOL_CHUNK_SHIFT)
+_Static_assert(MPI_SUCCESS == 0, "axon_runtime_pool_alloc (inline) returns 0 for MPI_SUCCESS");
 
 int axon_runtime_pool_init(struct axon_pool *pool, const char *name, size_t object_size)
 {
@@ -56,18 +56,6 @@ static int axon_pool_grow(struct axon_pool *pool)
     return MPI_SUCCESS;
 }
 
-static inline uint8_t *axon_pool_live_flag(struct axon_pool *pool, uint32_t index)
-{
-    return (uint8_t *)pool->chunks[index >> AXON_POOL_CHUNK_SHIFT] + pool->object_size * AXON_POOL_CHUNK_OBJECTS +
-           (index & (AXON_POOL_CHUNK_OBJECTS - 1));
-}
-
-static inline void *axon_pool_address(struct axon_pool *pool, uint32_t index)
-{
-    return pool->chunks[index >> AXON_POOL_CHUNK_SHIFT] +
-           (size_t)(index & (AXON_POOL_CHUNK_OBJECTS - 1)) * pool->object_size;
-}
-
 static inline void axon_pool_lock(struct axon_pool *pool)
 {
     if (pool->thread_safe)
@@ -90,7 +78,7 @@ void axon_runtime_pool_set_thread_safe(struct axon_pool *pool, bool thread_safe)
     pool->thread_safe = thread_safe;
 }
 
-int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *index)
+int axon_runtime_pool_alloc_locked(struct axon_pool *pool, void **object, uint32_t *index)
 {
     axon_pool_lock(pool);
     if (pool->nfree == 0) {
@@ -111,7 +99,7 @@ int axon_runtime_pool_alloc(struct axon_pool *pool, void **object, uint32_t *ind
     return MPI_SUCCESS;
 }
 
-void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index)
+void axon_runtime_pool_free_locked(struct axon_pool *pool, uint32_t index)
 {
     axon_pool_lock(pool);
     if (index < pool->nchunks * AXON_POOL_CHUNK_OBJECTS && *axon_pool_live_flag(pool, index)) {
@@ -120,14 +108,4 @@ void axon_runtime_pool_free(struct axon_pool *pool, uint32_t index)
         pool->free_list[pool->nfree++] = index;
     }
     axon_pool_unlock(pool);
-}
-
-void *axon_runtime_pool_get(struct axon_pool *pool, uint32_t index)
-{
-    /* Chunks never move and live flags are bytes: a racing reader sees either state, never freed memory. */
-    if (index >= __atomic_load_n(&pool->nchunks, __ATOMIC_ACQUIRE) * AXON_POOL_CHUNK_OBJECTS)
-        return NULL;
-    if (!__atomic_load_n(axon_pool_live_flag(pool, index), __ATOMIC_ACQUIRE))
-        return NULL;
-    return axon_pool_address(pool, index);
 }
