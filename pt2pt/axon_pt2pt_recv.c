@@ -67,7 +67,19 @@ static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_p
     if (!peer) {
         rc = MPI_ERR_INTERN;
     } else if (take > 0 && req->dt.contig) {
-        rc = axon_pt2pt_shm_cma_read(peer, (char *)req->buf + req->dt.true_lb, desc->addr, (size_t)take);
+        char *dst = (char *)req->buf + req->dt.true_lb;
+        size_t own = (size_t)take;
+        if (axon_config.pt2pt_cma_split > 0 && take >= axon_config.pt2pt_cma_split && axon_pt2pt_shm_cma_ok(peer)) {
+            /* The sender writes from a page boundary of ours near the middle on, while we read up to it. */
+            size_t half = (size_t)((((uintptr_t)dst + (uintptr_t)take / 2 + 4095) & ~(uintptr_t)4095) - (uintptr_t)dst);
+            struct axon_pt2pt_cma_put put = {desc->addr + half, (uint64_t)(uintptr_t)(dst + half), (uint64_t)take - half,
+                                             (uint64_t)(uintptr_t)req};
+            if (half < (size_t)take && axon_pt2pt_shm_send_put(peer, &put)) {
+                req->pending++; /* the sender's answer */
+                own = half;
+            }
+        }
+        rc = axon_pt2pt_shm_cma_read(peer, dst, desc->addr, own);
     } else if (take > 0) {
         char *tmp = malloc((size_t)take);
         rc = tmp ? axon_pt2pt_shm_cma_read(peer, tmp, desc->addr, (size_t)take) : MPI_ERR_NO_MEM;
@@ -77,6 +89,14 @@ static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_p
     }
     if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = rc;
+}
+
+void axon_pt2pt_cma_put_done(uint64_t done, bool failed)
+{
+    struct axon_request *req = (struct axon_request *)(uintptr_t)done;
+    if (failed && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = MPI_ERR_OTHER;
+    axon_pt2pt_request_event(req);
 }
 
 static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, size_t length)

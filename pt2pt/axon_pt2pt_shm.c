@@ -50,6 +50,10 @@ enum {
     AXON_SHM_F_IPC = 8u << 24,  /* the payload is a GPU buffer's IPC descriptor (AXON_PT2PT_FLAG_IPC) */
     AXON_SHM_F_CMA = 16u << 24, /* the payload describes the sender's buffer (AXON_PT2PT_FLAG_CMA) */
     AXON_SHM_F_PIPE = 32u << 24, /* the payload asks for a pipelined GPU message (AXON_PT2PT_FLAG_PIPE) */
+    AXON_SHM_F_PUT = 64u << 24,  /* no message: write a part of one for its receiver (struct
+                                  * axon_pt2pt_cma_put is the payload) */
+    AXON_SHM_F_DONE = 128u << 24, /* no message: such a part is written; the payload is the receiver's
+                                   * request, tag is 1 if the write failed */
     AXON_SHM_LENGTH_MASK = (1u << 24) - 1,
 };
 
@@ -160,9 +164,10 @@ static int axon_shm_create(void)
     if (axon_shm.nlocal < 2)
         return MPI_SUCCESS;
 
-    uint64_t ring = axon_shm_pow2_floor(axon_config.pt2pt_shm_ring > 0 ? (uint64_t)axon_config.pt2pt_shm_ring
-                                                                       : AXON_SHM_MIN_RING);
+    /* A ring of the whole share by default: a window of mid-size messages (64 of 16 KiB in osu_bw) that
+     * overflows a smaller ring goes by UCX at half the speed. */
     uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(axon_shm.nlocal - 1));
+    uint64_t ring = axon_config.pt2pt_shm_ring > 0 ? axon_shm_pow2_floor((uint64_t)axon_config.pt2pt_shm_ring) : fair;
     if (ring > fair)
         ring = fair;
     if (ring > AXON_SHM_MAX_RING)
@@ -483,6 +488,77 @@ void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_p
     peer->shm_sent++;
 }
 
+/* Whether `slots` more slots (pads included) fit in the ring to peer now. */
+static bool axon_shm_has_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
+{
+    if (peer->out_head + slots - peer->out_tail_seen <= peer->out_nslots)
+        return true;
+    peer->out_tail_seen = atomic_load_explicit(&peer->out->tail, memory_order_acquire);
+    return peer->out_head + slots - peer->out_tail_seen <= peer->out_nslots;
+}
+
+/* Writes a control record (no message: nothing to match, no order to keep against UCX) of payload
+ * bytes after the envelope; false when the ring is full. */
+static bool axon_shm_send_control(struct axon_pt2pt_shm_peer *peer, uint32_t flag, int32_t tag, const void *payload,
+                                  size_t length)
+{
+    uint64_t slots = axon_shm_slots_for(length, false);
+    if (!axon_shm_make_room(peer, slots))
+        return false;
+    uint64_t pos = peer->out_head;
+    struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
+    memcpy(rec->payload, payload, length);
+    rec->length_flags = flag | (uint32_t)length;
+    rec->tag = tag;
+    axon_shm_publish(rec, pos);
+    peer->out_head = pos + slots;
+    return true;
+}
+
+bool axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put)
+{
+    /* The request (with a pad before it at worst) and the acknowledgement after it. */
+    uint64_t slots = axon_shm_slots_for(sizeof(*put), false);
+    if (!axon_shm_has_room(peer, slots + (AXON_SHM_LINE / AXON_SHM_SLOT - 1) + 1))
+        return false;
+    return axon_shm_send_control(peer, AXON_SHM_F_PUT, 0, put, sizeof(*put));
+}
+
+static int axon_shm_cma_write(struct axon_pt2pt_shm_peer *peer, uint64_t dst, const void *src, size_t bytes)
+{
+    const char *from = src;
+    while (bytes > 0) {
+        struct iovec local = {(void *)from, bytes}, remote = {(void *)(uintptr_t)dst, bytes};
+        ssize_t n = process_vm_writev(peer->pid, &local, 1, &remote, 1, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            axon_runtime_log_error("writing %zu bytes of a message into rank %d's memory failed: %s", bytes,
+                                   peer->world, n < 0 ? strerror(errno) : "nothing written");
+            return MPI_ERR_OTHER;
+        }
+        from += n;
+        dst += (uint64_t)n;
+        bytes -= (size_t)n;
+    }
+    return MPI_SUCCESS;
+}
+
+/* A receiver asks us to write part of a message we sent it. The answer must go through the ring (a
+ * receive waits for it there): without room for it, the request stays at the head of the ring and is
+ * taken again at the next poll, once the receiver, polling for the answer, has made room. */
+static bool axon_shm_take_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_shm_record *rec)
+{
+    if (!axon_shm_has_room(peer, AXON_SHM_LINE / AXON_SHM_SLOT))
+        return false;
+    struct axon_pt2pt_cma_put put;
+    memcpy(&put, rec->payload, sizeof(put));
+    int rc = axon_shm_cma_write(peer, put.dst, (const void *)(uintptr_t)put.src, (size_t)put.bytes);
+    bool sent = axon_shm_send_control(peer, AXON_SHM_F_DONE, rc != MPI_SUCCESS, &put.done, sizeof(put.done));
+    (void)sent; /* room was made sure of above */
+    return true;
+}
+
 bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_index)
 {
     if (!axon_shm_make_room(peer, 1))
@@ -525,6 +601,20 @@ static int axon_shm_take_one(struct axon_pt2pt_shm_peer *peer)
             uint32_t index = (uint32_t)rec->tag;
             axon_shm_release(peer, pos, 1);
             axon_pt2pt_sync_acked(index);
+            return 1;
+        }
+        if (lf & AXON_SHM_F_PUT) {
+            if (!axon_shm_take_put(peer, rec))
+                return 0;
+            axon_shm_release(peer, pos, axon_shm_slots_for(lf & AXON_SHM_LENGTH_MASK, false));
+            return 1;
+        }
+        if (lf & AXON_SHM_F_DONE) {
+            uint64_t done;
+            memcpy(&done, rec->payload, sizeof(done));
+            bool failed = rec->tag != 0;
+            axon_shm_release(peer, pos, 1);
+            axon_pt2pt_cma_put_done(done, failed);
             return 1;
         }
         if ((int32_t)(rec->ucx_before - peer->ucx_recvd) > 0)

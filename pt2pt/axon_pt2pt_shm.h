@@ -119,6 +119,26 @@ struct axon_pt2pt_cma_desc {
 bool axon_pt2pt_shm_cma_ok(struct axon_pt2pt_shm_peer *peer);
 int axon_pt2pt_shm_cma_read(struct axon_pt2pt_shm_peer *peer, void *dst, uint64_t src, size_t bytes);
 
+/* Both cores copy a large message (AXON_PT2PT_CMA_SPLIT): the receiver, once matched, puts a request in
+ * its ring to the sender to write the message's second half into the receive buffer
+ * (process_vm_writev; the right to do so is the one tried at MPI_Init, ptrace's, which covers reading
+ * and writing alike), reads the first half itself meanwhile, and acknowledges the message as usual. The
+ * sender takes the request in its progress, writes, and answers through its ring; the receive completes
+ * with that answer. The acknowledgement follows the request in the same ring, so the sender has written
+ * before its send completes. */
+struct axon_pt2pt_cma_put {
+    uint64_t src;   /* in the sender's memory */
+    uint64_t dst;   /* in the receiver's */
+    uint64_t bytes;
+    uint64_t done;  /* the receiver's request (its address there), named in the answer */
+};
+/* Puts the request in the ring to peer, and only if the acknowledgement that is to follow it fits too
+ * (so that it cannot take UCX's path and overtake the request). False when they do not both fit. */
+bool axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put);
+/* The receiving engine's side of the answer (pt2pt/axon_pt2pt_recv.c): the part was written, or the
+ * write failed (failed). */
+void axon_pt2pt_cma_put_done(uint64_t done, bool failed);
+
 /* An active message from peer arrived that was sent after shm_before ring records: takes those first. */
 void axon_pt2pt_shm_drain(struct axon_pt2pt_shm_peer *peer, uint32_t shm_before);
 

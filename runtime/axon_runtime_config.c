@@ -27,12 +27,15 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_PT2PT_SHM_MAX", AXON_CONFIG_SIZE, "32k", AXON_CONFIG_FIELD(pt2pt_shm_max), NULL,
      "largest point-to-point message between ranks of one node that goes through the node's shared-memory "
      "rings instead of UCX (at most a quarter of a ring, and never beyond AXON_EAGER_LIMIT); 0: no rings"},
-    {"AXON_PT2PT_SHM_RING", AXON_CONFIG_SIZE, "256k", AXON_CONFIG_FIELD(pt2pt_shm_ring), NULL,
-     "bytes of the ring from one local rank to another (a power of two; less on nodes of many ranks, "
-     "whose rings share 4 MiB per receiving rank)"},
+    {"AXON_PT2PT_SHM_RING", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(pt2pt_shm_ring), NULL,
+     "bytes of the ring from one local rank to another (a power of two, 4k or more); the rings a rank "
+     "receives on share 4 MiB, so a ring is never larger than its share; auto: the whole share"},
     {"AXON_PT2PT_CMA", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(pt2pt_cma), NULL,
      "contiguous messages between ranks of one node beyond the rings are read by the receiver straight from "
      "the sender's memory (process_vm_readv: one copy); 0: through UCX"},
+    {"AXON_PT2PT_CMA_SPLIT", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(pt2pt_cma_split), NULL,
+     "from this size, such a message is copied by both sides at once: the receiver asks the sender to write "
+     "the second half into its buffer (process_vm_writev) while it reads the first; 0: the receiver copies all"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
      "blocking collectives run through the node's shared memory when the communicator's ranks share it: "
      "barrier, and bcast, reduce, allreduce, gather, allgather of any size (in chunks beyond a slot); "
