@@ -68,18 +68,24 @@ static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_p
         rc = MPI_ERR_INTERN;
     } else if (take > 0 && req->dt.contig) {
         char *dst = (char *)req->buf + req->dt.true_lb;
-        size_t own = (size_t)take;
+        size_t half = (size_t)take;
+        _Atomic uint32_t *claim = NULL;
         if (axon_config.pt2pt_cma_split > 0 && take >= axon_config.pt2pt_cma_split && axon_pt2pt_shm_cma_ok(peer)) {
             /* The sender writes from a page boundary of ours near the middle on, while we read up to it. */
-            size_t half = (size_t)((((uintptr_t)dst + (uintptr_t)take / 2 + 4095) & ~(uintptr_t)4095) - (uintptr_t)dst);
+            half = (size_t)((((uintptr_t)dst + (uintptr_t)take / 2 + 4095) & ~(uintptr_t)4095) - (uintptr_t)dst);
             struct axon_pt2pt_cma_put put = {desc->addr + half, (uint64_t)(uintptr_t)(dst + half), (uint64_t)take - half,
                                              (uint64_t)(uintptr_t)req};
-            if (half < (size_t)take && axon_pt2pt_shm_send_put(peer, &put)) {
-                req->pending++; /* the sender's answer */
-                own = half;
-            }
+            if (half >= (size_t)take || !(claim = axon_pt2pt_shm_send_put(peer, &put)))
+                half = (size_t)take;
         }
-        rc = axon_pt2pt_shm_cma_read(peer, dst, desc->addr, own);
+        rc = axon_pt2pt_shm_cma_read(peer, dst, desc->addr, half);
+        if (claim && axon_pt2pt_shm_put_reclaim(claim)) {
+            /* The sender has not started on its half (busy elsewhere): ours too, rather than wait. */
+            if (rc == MPI_SUCCESS)
+                rc = axon_pt2pt_shm_cma_read(peer, dst + half, desc->addr + half, (size_t)take - half);
+        } else if (claim) {
+            req->pending++; /* the sender writes it: its answer completes the receive */
+        }
     } else if (take > 0) {
         char *tmp = malloc((size_t)take);
         rc = tmp ? axon_pt2pt_shm_cma_read(peer, tmp, desc->addr, (size_t)take) : MPI_ERR_NO_MEM;

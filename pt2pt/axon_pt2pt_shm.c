@@ -37,6 +37,7 @@
 /* The rings a rank receives on share this budget, so a node of many ranks stays within a few MiB per rank. */
 #define AXON_SHM_SEGMENT_BUDGET (4u << 20)
 #define AXON_SHM_MIN_RING 4096u
+#define AXON_SHM_AUTO_RING (1u << 20) /* the default ring's largest size */
 #define AXON_SHM_MAX_RING (64u << 20) /* a pad record counts its slots in 24 bits */
 /* Records taken from one ring per poll: a flood from one peer must not starve the others. */
 #define AXON_SHM_POLL_BATCH 32
@@ -164,10 +165,12 @@ static int axon_shm_create(void)
     if (axon_shm.nlocal < 2)
         return MPI_SUCCESS;
 
-    /* A ring of the whole share by default: a window of mid-size messages (64 of 16 KiB in osu_bw) that
-     * overflows a smaller ring goes by UCX at half the speed. */
+    /* By default the share, up to 1 MiB: a window of mid-size messages (64 of 16 KiB in osu_bw) that
+     * overflows a smaller ring goes by UCX at half the speed, while a larger one cycles small messages
+     * through more lines than a core's L2 keeps, and their rate drops. */
     uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(axon_shm.nlocal - 1));
-    uint64_t ring = axon_config.pt2pt_shm_ring > 0 ? axon_shm_pow2_floor((uint64_t)axon_config.pt2pt_shm_ring) : fair;
+    uint64_t ring = axon_config.pt2pt_shm_ring > 0 ? axon_shm_pow2_floor((uint64_t)axon_config.pt2pt_shm_ring)
+                                                   : (fair < AXON_SHM_AUTO_RING ? fair : AXON_SHM_AUTO_RING);
     if (ring > fair)
         ring = fair;
     if (ring > AXON_SHM_MAX_RING)
@@ -515,13 +518,26 @@ static bool axon_shm_send_control(struct axon_pt2pt_shm_peer *peer, uint32_t fla
     return true;
 }
 
-bool axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put)
+/* A write request's payload: the request, then the word that the sender or the receiver claims. */
+struct axon_shm_put_payload {
+    struct axon_pt2pt_cma_put put;
+    _Atomic uint32_t claim; /* 0 free; 1 the sender writes; 2 the receiver took it back */
+};
+_Static_assert(AXON_SHM_ENVELOPE + sizeof(struct axon_shm_put_payload) <= AXON_SHM_LINE,
+               "a write request is one line");
+
+_Atomic uint32_t *axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put)
 {
     /* The request (with a pad before it at worst) and the acknowledgement after it. */
-    uint64_t slots = axon_shm_slots_for(sizeof(*put), false);
+    struct axon_shm_put_payload payload = {.put = *put};
+    uint64_t slots = axon_shm_slots_for(sizeof(payload), false);
     if (!axon_shm_has_room(peer, slots + (AXON_SHM_LINE / AXON_SHM_SLOT - 1) + 1))
-        return false;
-    return axon_shm_send_control(peer, AXON_SHM_F_PUT, 0, put, sizeof(*put));
+        return NULL;
+    if (!axon_shm_send_control(peer, AXON_SHM_F_PUT, 0, &payload, sizeof(payload)))
+        return NULL;
+    /* Where it went: after a pad, if one was needed, so it ends where the head is now. */
+    struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, peer->out_head - slots);
+    return &((struct axon_shm_put_payload *)(void *)rec->payload)->claim;
 }
 
 static int axon_shm_cma_write(struct axon_pt2pt_shm_peer *peer, uint64_t dst, const void *src, size_t bytes)
@@ -547,12 +563,16 @@ static int axon_shm_cma_write(struct axon_pt2pt_shm_peer *peer, uint64_t dst, co
 /* A receiver asks us to write part of a message we sent it. The answer must go through the ring (a
  * receive waits for it there): without room for it, the request stays at the head of the ring and is
  * taken again at the next poll, once the receiver, polling for the answer, has made room. */
-static bool axon_shm_take_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_shm_record *rec)
+static bool axon_shm_take_put(struct axon_pt2pt_shm_peer *peer, struct axon_pt2pt_shm_record *rec)
 {
     if (!axon_shm_has_room(peer, AXON_SHM_LINE / AXON_SHM_SLOT))
         return false;
-    struct axon_pt2pt_cma_put put;
-    memcpy(&put, rec->payload, sizeof(put));
+    struct axon_shm_put_payload *payload = (void *)rec->payload;
+    uint32_t free_word = 0;
+    if (!atomic_compare_exchange_strong_explicit(&payload->claim, &free_word, 1, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return true; /* the receiver copied it itself, and waits for no answer */
+    struct axon_pt2pt_cma_put put = payload->put;
     int rc = axon_shm_cma_write(peer, put.dst, (const void *)(uintptr_t)put.src, (size_t)put.bytes);
     bool sent = axon_shm_send_control(peer, AXON_SHM_F_DONE, rc != MPI_SUCCESS, &put.done, sizeof(put.done));
     (void)sent; /* room was made sure of above */

@@ -21,6 +21,7 @@
 
 #include "pt2pt/axon_pt2pt_internal.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,7 +126,10 @@ int axon_pt2pt_shm_cma_read(struct axon_pt2pt_shm_peer *peer, void *dst, uint64_
  * and writing alike), reads the first half itself meanwhile, and acknowledges the message as usual. The
  * sender takes the request in its progress, writes, and answers through its ring; the receive completes
  * with that answer. The acknowledgement follows the request in the same ring, so the sender has written
- * before its send completes. */
+ * before its send completes. A sender busy elsewhere (copying its own receives, in a bidirectional
+ * exchange) must not keep the receiver waiting: whoever comes first claims the second half in the
+ * request's claim word, so a receiver done with its half before the sender started takes the rest
+ * back and copies it itself (and no answer comes). */
 struct axon_pt2pt_cma_put {
     uint64_t src;   /* in the sender's memory */
     uint64_t dst;   /* in the receiver's */
@@ -133,8 +137,16 @@ struct axon_pt2pt_cma_put {
     uint64_t done;  /* the receiver's request (its address there), named in the answer */
 };
 /* Puts the request in the ring to peer, and only if the acknowledgement that is to follow it fits too
- * (so that it cannot take UCX's path and overtake the request). False when they do not both fit. */
-bool axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put);
+ * (so that it cannot take UCX's path and overtake the request). Returns the request's claim word, or
+ * NULL when they do not both fit. */
+_Atomic uint32_t *axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, const struct axon_pt2pt_cma_put *put);
+/* The receiver takes the second half back: true when the sender had not claimed it (it never will). To
+ * be called before anything else is written to that ring (the request's slots are still the request). */
+static inline bool axon_pt2pt_shm_put_reclaim(_Atomic uint32_t *claim)
+{
+    uint32_t free_word = 0;
+    return atomic_compare_exchange_strong_explicit(claim, &free_word, 2, memory_order_acq_rel, memory_order_acquire);
+}
 /* The receiving engine's side of the answer (pt2pt/axon_pt2pt_recv.c): the part was written, or the
  * write failed (failed). */
 void axon_pt2pt_cma_put_done(uint64_t done, bool failed);

@@ -29,7 +29,7 @@ static const struct axon_config_entry axon_config_entries[] = {
      "rings instead of UCX (at most a quarter of a ring, and never beyond AXON_EAGER_LIMIT); 0: no rings"},
     {"AXON_PT2PT_SHM_RING", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(pt2pt_shm_ring), NULL,
      "bytes of the ring from one local rank to another (a power of two, 4k or more); the rings a rank "
-     "receives on share 4 MiB, so a ring is never larger than its share; auto: the whole share"},
+     "receives on share 4 MiB, so a ring is never larger than its share; auto: the share, up to 1 MiB"},
     {"AXON_PT2PT_CMA", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(pt2pt_cma), NULL,
      "contiguous messages between ranks of one node beyond the rings are read by the receiver straight from "
      "the sender's memory (process_vm_readv: one copy); 0: through UCX"},
