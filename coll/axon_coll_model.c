@@ -1,6 +1,6 @@
-/* The cost model and the topology description (coll/axon_coll_model.h): defaults, the tuning file's
- * keys and reader, the topology string's reader, and the level of a pair of ranks. Pure logic: nothing
- * here knows about MPI state or schedules. */
+/* The cost model (coll/axon_coll_model.h): defaults, the tuning file's keys and reader, and the level of
+ * a pair of ranks in a topology description (runtime/axon_runtime_topo.h reads those). Pure logic:
+ * nothing here knows about MPI state or schedules. */
 #include "coll/axon_coll_model.h"
 
 #include <ctype.h>
@@ -32,112 +32,11 @@ static void axon_coll_model_why(char *why, size_t whylen, const char *fmt, ...)
 
 /* ---- topology ------------------------------------------------------------------------------------- */
 
-/* A positive int from the whole of [p, end); false otherwise. */
-static bool axon_coll_topo_number(const char *p, const char *end, int *out)
+enum axon_coll_level axon_coll_topo_level(const struct axon_runtime_topo_spec *t, int a, int b)
 {
-    if (p == end)
-        return false;
-    long long v = 0;
-    for (const char *q = p; q < end; q++) {
-        if (!isdigit((unsigned char)*q))
-            return false;
-        v = v * 10 + (*q - '0');
-        if (v > INT_MAX)
-            return false;
-    }
-    if (v <= 0)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-int axon_coll_topo_parse(const char *text, struct axon_coll_topo *t, char *why, size_t whylen)
-{
-    static const char *const keys[] = {"nodes", "ranks_per_node", "domains_per_node", "nics_per_node",
-                                       "ranks_per_domain"};
-    enum { NKEYS = 5 };
-    int val[NKEYS] = {0};
-    if (!text || !*text) {
-        axon_coll_model_why(why, whylen, "empty topology; expected " AXON_COLL_TOPO_FORM);
-        return MPI_ERR_ARG;
-    }
-    const char *p = text;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        const char *end = comma ? comma : p + strlen(p);
-        const char *eq = memchr(p, '=', (size_t)(end - p));
-        int len = (int)(end - p);
-        if (!eq) {
-            axon_coll_model_why(why, whylen, "'%.*s' is not key=value; expected " AXON_COLL_TOPO_FORM, len, p);
-            return MPI_ERR_ARG;
-        }
-        int k = 0;
-        while (k < NKEYS && !(strlen(keys[k]) == (size_t)(eq - p) && strncmp(keys[k], p, (size_t)(eq - p)) == 0))
-            k++;
-        if (k == NKEYS) {
-            axon_coll_model_why(why, whylen, "unknown key '%.*s'; expected " AXON_COLL_TOPO_FORM, (int)(eq - p), p);
-            return MPI_ERR_ARG;
-        }
-        if (val[k]) {
-            axon_coll_model_why(why, whylen, "'%s' given twice; expected " AXON_COLL_TOPO_FORM, keys[k]);
-            return MPI_ERR_ARG;
-        }
-        if (!axon_coll_topo_number(eq + 1, end, &val[k])) {
-            axon_coll_model_why(why, whylen, "'%.*s': %s needs a positive integer; expected " AXON_COLL_TOPO_FORM,
-                                len, p, keys[k]);
-            return MPI_ERR_ARG;
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    struct axon_coll_topo r = {val[0], val[1], val[2] ? val[2] : 1, val[3] ? val[3] : 1};
-    if (val[4]) {
-        long long rpn = (long long)r.domains_per_node * val[4];
-        if (rpn > INT_MAX || (r.ranks_per_node && r.ranks_per_node != rpn)) {
-            axon_coll_model_why(why, whylen,
-                                "ranks_per_domain=%d with %d domains per node does not give ranks_per_node=%d; "
-                                "expected " AXON_COLL_TOPO_FORM,
-                                val[4], r.domains_per_node, r.ranks_per_node);
-            return MPI_ERR_ARG;
-        }
-        r.ranks_per_node = (int)rpn;
-    }
-    if (!r.nodes || !r.ranks_per_node) {
-        axon_coll_model_why(why, whylen, "%s missing; expected " AXON_COLL_TOPO_FORM,
-                            !r.nodes ? "nodes" : "ranks_per_node");
-        return MPI_ERR_ARG;
-    }
-    if (r.ranks_per_node % r.domains_per_node != 0) {
-        axon_coll_model_why(why, whylen, "domains_per_node=%d does not divide ranks_per_node=%d; expected " AXON_COLL_TOPO_FORM,
-                            r.domains_per_node, r.ranks_per_node);
-        return MPI_ERR_ARG;
-    }
-    if ((long long)r.nodes * r.ranks_per_node > INT_MAX) {
-        axon_coll_model_why(why, whylen, "%d nodes of %d ranks are more ranks than an int counts", r.nodes,
-                            r.ranks_per_node);
-        return MPI_ERR_ARG;
-    }
-    *t = r;
-    return MPI_SUCCESS;
-}
-
-int64_t axon_coll_topo_ranks(const struct axon_coll_topo *t)
-{
-    return (int64_t)t->nodes * t->ranks_per_node;
-}
-
-int axon_coll_topo_node(const struct axon_coll_topo *t, int rank)
-{
-    return rank / t->ranks_per_node;
-}
-
-enum axon_coll_level axon_coll_topo_level(const struct axon_coll_topo *t, int a, int b)
-{
-    if (a / t->ranks_per_node != b / t->ranks_per_node)
+    if (axon_runtime_topo_spec_node(t, a) != axon_runtime_topo_spec_node(t, b))
         return AXON_COLL_LEVEL_FABRIC;
-    int per_domain = t->ranks_per_node / t->domains_per_node;
-    if ((a % t->ranks_per_node) / per_domain != (b % t->ranks_per_node) / per_domain)
+    if (axon_runtime_topo_spec_domain(t, a) != axon_runtime_topo_spec_domain(t, b))
         return AXON_COLL_LEVEL_NODE;
     return AXON_COLL_LEVEL_DOMAIN;
 }

@@ -22,6 +22,8 @@
 #ifndef AXON_COLL_MODEL_H
 #define AXON_COLL_MODEL_H
 
+#include "runtime/axon_runtime_topo.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,26 +35,8 @@ const char *axon_coll_level_name(enum axon_coll_level level);
 
 /* ---- topology ------------------------------------------------------------------------------------- */
 
-/* Ranks are numbered node by node, and inside a node domain by domain: rank r is on node
- * r / ranks_per_node, in domain (r % ranks_per_node) / (ranks_per_node / domains_per_node). */
-struct axon_coll_topo {
-    int nodes, ranks_per_node, domains_per_node, nics_per_node;
-};
-
-/* The expected form of a description, for messages. */
-#define AXON_COLL_TOPO_FORM                                                                                  \
-    "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K] (or ranks_per_domain=P instead of "   \
-    "ranks_per_node: R = D*P), positive integers, D dividing R, e.g. nodes=4,ranks_per_node=4"
-
-/* Reads a description such as "nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8"
- * (keys in any order; domains_per_node and nics_per_node default to 1). MPI_ERR_ARG for a malformed
- * one, with why (of whylen bytes) saying what is wrong and the expected form; *t is set only on
- * success. */
-int axon_coll_topo_parse(const char *text, struct axon_coll_topo *t, char *why, size_t whylen);
-int64_t axon_coll_topo_ranks(const struct axon_coll_topo *t);
-int axon_coll_topo_node(const struct axon_coll_topo *t, int rank);
-/* The smallest level holding both ranks. */
-enum axon_coll_level axon_coll_topo_level(const struct axon_coll_topo *t, int a, int b);
+/* The smallest level holding both ranks of a topology description (runtime/axon_runtime_topo.h). */
+enum axon_coll_level axon_coll_topo_level(const struct axon_runtime_topo_spec *t, int a, int b);
 
 /* ---- costs ---------------------------------------------------------------------------------------- */
 

@@ -288,7 +288,7 @@ struct sim_queue {
 };
 
 struct sim {
-    const struct axon_coll_topo *topo;
+    const struct axon_runtime_topo_spec *topo;
     const struct axon_coll_model *m;
     const struct axon_coll_sim_opts *opts;
     struct axon_coll_sim_result *res;
@@ -613,11 +613,11 @@ static double sim_rate(const struct sim *S, const struct sim_xfer *x)
     double rate = lv->beta > 0 ? 1 / lv->beta : INFINITY;
     if (x->level == AXON_COLL_LEVEL_FABRIC) {
         double cap = rate * S->topo->nics_per_node;
-        const struct sim_node *from = &S->nodes[axon_coll_topo_node(S->topo, x->src)];
-        const struct sim_node *to = &S->nodes[axon_coll_topo_node(S->topo, x->dst)];
+        const struct sim_node *from = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
+        const struct sim_node *to = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->dst)];
         rate = fmin(rate, fmin(cap / from->count[SIM_OUT], cap / to->count[SIM_IN]));
     } else {
-        const struct sim_node *at = &S->nodes[axon_coll_topo_node(S->topo, x->src)];
+        const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
     }
     return rate;
@@ -633,7 +633,7 @@ static void sim_xfer_begin(struct sim *S, int32_t xi, double t)
         sim_xfer_end(S, xi, t);
         return;
     }
-    int from = axon_coll_topo_node(S->topo, x->src), to = axon_coll_topo_node(S->topo, x->dst);
+    int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
     if (x->level == AXON_COLL_LEVEL_FABRIC) {
         sim_list_add(S, from, SIM_OUT, xi);
         sim_list_add(S, to, SIM_IN, xi);
@@ -657,7 +657,7 @@ static void sim_xfer_end(struct sim *S, int32_t xi, double t)
 {
     struct sim_xfer *x = &S->x[xi];
     if (x->listed) {
-        int from = axon_coll_topo_node(S->topo, x->src), to = axon_coll_topo_node(S->topo, x->dst);
+        int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
         if (x->level == AXON_COLL_LEVEL_FABRIC) {
             sim_list_remove(S, from, SIM_OUT, xi);
             sim_list_remove(S, to, SIM_IN, xi);
@@ -954,14 +954,14 @@ static int sim_run(struct sim *S)
     return S->err;
 }
 
-int axon_coll_simulate(const struct axon_coll_topo *t, const struct axon_coll_model *m,
+int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon_coll_model *m,
                        const struct axon_coll_sim_call *c, const struct axon_coll_sim_opts *opts,
                        struct axon_coll_sim_result *res)
 {
     int64_t *rank_messages = res->rank_messages, *rank_bytes = res->rank_bytes;
     *res = (struct axon_coll_sim_result){.rank_messages = rank_messages, .rank_bytes = rank_bytes};
     struct sim S = {.topo = t, .m = m, .opts = opts, .res = res, .err = MPI_SUCCESS};
-    int n = (int)axon_coll_topo_ranks(t);
+    int n = (int)axon_runtime_topo_spec_ranks(t);
     S.n = n;
     S.gamma = m->level[opts->memory == AXON_COLL_SIM_DEVICE ? AXON_COLL_LEVEL_DOMAIN : AXON_COLL_LEVEL_NODE].gamma;
     if (!axon_coll_sim_supports(c->kind)) {

@@ -87,7 +87,7 @@ struct axon_coll_sim_result {
  * above opts->max_steps (res->why says so, nothing was built beyond the samples);
  * MPI_ERR_UNSUPPORTED_OPERATION for a kind it does not build; MPI_ERR_NO_MEM; MPI_ERR_INTERN when the
  * schedules do not fit together (a message never matched, sizes that differ), with why. */
-int axon_coll_simulate(const struct axon_coll_topo *t, const struct axon_coll_model *m,
+int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon_coll_model *m,
                        const struct axon_coll_sim_call *c, const struct axon_coll_sim_opts *opts,
                        struct axon_coll_sim_result *res);
 

@@ -7,6 +7,7 @@
 #include "coll/axon_coll_sched.h"
 #include "cuda_support/cuda_support.h"
 
+#include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
@@ -40,6 +41,9 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     if (axon_runtime_config_load(&axon_config, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
     if (axon_runtime_bootstrap_init(err, sizeof(err)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, err);
+    /* Before anything that asks which ranks share a node: AXON_TOPO may redraw the nodes. */
+    if (axon_runtime_topo_init(axon_config.topo, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
     /* dlopen and cuInit only: no CUDA context is made here. */
     if (axon_cuda_init(axon_config.cuda, axon_config.cuda_library, err, sizeof(err)) != MPI_SUCCESS)

@@ -2,6 +2,7 @@
  * rank) from whichever PMIx server started it (our mpirun, or Slurm's srun --mpi=pmix), publishes and
  * fetches the transport addresses, and offers a barrier and job abort. A process that no PMIx launcher
  * started runs as a singleton of size 1, without PMIx at all. */
+#include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
 
 #include <mpi.h>
@@ -372,4 +373,5 @@ void axon_runtime_bootstrap_finalize(void)
     }
     free(axon_runtime_job.node_of_rank);
     axon_runtime_job.node_of_rank = NULL;
+    axon_runtime_topo_finalize();
 }

@@ -85,6 +85,10 @@ static const struct axon_config_entry axon_config_entries[] = {
      "onto the GPUs overlapping the wire"},
     {"AXON_CUDA_PIPELINE_DEPTH", AXON_CONFIG_INT, "4", AXON_CONFIG_FIELD(cuda_pipeline_depth), NULL,
      "chunks of a pipelined GPU message in flight at once"},
+    {"AXON_TOPO", AXON_CONFIG_STRING, "", AXON_CONFIG_FIELD(topo), NULL,
+     "a synthetic topology, so that the ranks of one machine act as several nodes and NVLink domains: "
+     "nodes=N,ranks_per_node=R[,domains_per_node=D] (or ranks_per_domain=P), or a file holding that; "
+     "ranks go node by node; empty: the nodes the launcher reports, one domain each"},
     {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
      "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
      "fake driver, tests/fakecuda, here)"},

@@ -56,6 +56,7 @@ struct axon_config {
     long cuda_pipeline_chunk; /* staged GPU messages above it go in chunks of it */
     long cuda_pipeline_depth; /* chunks in flight */
     char cuda_library[AXON_CONFIG_STRING_MAX]; /* AXON_CUDA_LIBRARY: the driver dlopen loads */
+    char topo[AXON_CONFIG_STRING_MAX];         /* AXON_TOPO: a synthetic topology, or "" */
 };
 
 struct axon_config_entry {
@@ -99,6 +100,13 @@ struct axon_runtime_job {
     int local_rank, local_size; /* among the ranks of this node */
     int node, num_nodes;        /* this rank's node index, and how many nodes the job spans */
     int *node_of_rank;          /* size entries: node index of every rank, 0 .. num_nodes-1 */
+    /* The nodes above are AXON_TOPO's synthetic ones when it is set (runtime/axon_runtime_topo.h);
+     * these are the machines' own, which the cores are shared on (how hard a waiting rank may spin). */
+    int host_local_rank, host_local_size;
+    int *host_of_rank;          /* size entries: the real node of every rank */
+    int domain, num_domains;    /* this rank's domain (GPUs that reach each other), and how many */
+    int *domain_of_rank;        /* size entries, 0 .. num_domains-1, numbered node after node */
+    char topo[AXON_CONFIG_STRING_MAX]; /* AXON_TOPO's description as read, or "" */
     int appnum;
     int universe_size;
     bool singleton;             /* started without a launcher: no PMIx, size 1 */

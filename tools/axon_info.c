@@ -2,11 +2,16 @@
  * configure options, the UCX it runs on and the transports UCX offers here, the CUDA driver and GPUs it
  * finds (version, names, which GPUs reach each other's memory), every AXON_* knob with its default,
  * its current value and one line of help, and the collectives' algorithms with the rules that choose
- * among them. */
+ * among them. With --topo, run under mpirun as a job, it prints instead what the job sees of the
+ * machine: each rank's host, node, local rank, NVLink domain, cores and NUMA nodes (AXON_TOPO's
+ * synthetic nodes and domains when it is set). */
 #include "config.h"
 #include "coll/axon_coll_select.h"
 #include "cuda_support/cuda_support.h"
+#include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
+
+#include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,9 +137,55 @@ static void axon_info_knobs(void)
 
 static void axon_info_usage(FILE *out)
 {
-    fprintf(out, "Usage: axon_info [--help|--version]\n"
+    fprintf(out, "Usage: axon_info [--help|--version|--topo]\n"
                  "Prints Axon MPI's version, build options, the UCX transports and CUDA driver found on this\n"
-                 "machine, and every AXON_* environment variable with its default, value and meaning.\n");
+                 "machine, and every AXON_* environment variable with its default, value and meaning.\n"
+                 "  --topo  (as a job: mpirun -n N axon_info --topo) each rank's host, node, local rank,\n"
+                 "          domain, cores and NUMA nodes, as the job sees them (AXON_TOPO included)\n");
+}
+
+/* One rank's view, gathered at rank 0. */
+struct axon_info_place {
+    int rank, host_index, node, local_rank, local_size, domain;
+    char host[64], cores[96], numa[32];
+};
+
+static int axon_info_topo(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    struct axon_info_place me = {
+        .rank = job->rank,
+        .host_index = job->host_of_rank[job->rank],
+        .node = job->node,
+        .local_rank = job->local_rank,
+        .local_size = job->local_size,
+        .domain = job->domain,
+    };
+    snprintf(me.host, sizeof(me.host), "%.63s", job->hostname);
+    axon_runtime_topo_locality(me.cores, sizeof(me.cores), me.numa, sizeof(me.numa));
+    struct axon_info_place *all = job->rank == 0 ? malloc(sizeof(*all) * (size_t)job->size) : NULL;
+    if (job->rank == 0 && !all) {
+        fprintf(stderr, "axon_info: out of memory for %d ranks\n", job->size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (job->rank == 0) {
+        printf("# %d rank(s) on %d node(s), %d domain(s)", job->size, job->num_nodes, job->num_domains);
+        if (job->topo[0])
+            printf(", synthetic: AXON_TOPO=%s", job->topo);
+        else
+            printf(" (the launcher's nodes, one domain each)");
+        printf("\n# %-5s %-20s %-5s %-5s %-7s %-7s %-12s %s\n", "rank", "host", "hidx", "node", "local", "domain",
+               "cores", "numa");
+        for (int r = 0; r < job->size; r++)
+            printf("  %-5d %-20s %-5d %-5d %d/%-5d %-7d %-12s %s\n", all[r].rank, all[r].host, all[r].host_index,
+                   all[r].node, all[r].local_rank, all[r].local_size, all[r].domain, all[r].cores, all[r].numa);
+        fflush(stdout);
+    }
+    free(all);
+    MPI_Finalize();
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -144,6 +195,8 @@ int main(int argc, char **argv)
             axon_info_usage(stdout);
             return 0;
         }
+        if (strcmp(argv[1], "--topo") == 0)
+            return axon_info_topo(argc, argv);
         if (strcmp(argv[1], "--version") == 0) {
             printf("axon_info (Axon MPI) %s\n", PACKAGE_VERSION);
             return 0;

@@ -40,7 +40,7 @@ static void axon_sim_usage(FILE *out)
             "  --max-steps N    skip an algorithm whose estimated steps (all ranks) exceed N (default %lld;\n"
             "                   0: no limit)\n"
             "  --print-model    print the model in the tuning file's form and exit\n",
-            AXON_COLL_TOPO_FORM, (long long)AXON_SIM_MAX_STEPS);
+            AXON_RUNTIME_TOPO_FORM, (long long)AXON_SIM_MAX_STEPS);
 }
 
 /* A size with an optional k, m or g suffix; -1 when malformed. */
@@ -104,11 +104,11 @@ static double axon_sim_now(void)
 }
 
 /* Simulates one algorithm at one size and prints its line; false when the engine failed. */
-static bool axon_sim_line(const struct axon_coll_topo *topo, const struct axon_coll_model *m,
+static bool axon_sim_line(const struct axon_runtime_topo_spec *topo, const struct axon_coll_model *m,
                           const struct axon_coll_sim_opts *opts, struct axon_coll_sim_call *call, int chosen)
 {
     const struct axon_coll_desc *d = axon_coll_desc_of(call->kind);
-    int n = (int)axon_coll_topo_ranks(topo);
+    int n = (int)axon_runtime_topo_spec_ranks(topo);
     struct axon_coll_sim_result res = {0};
     double t0 = axon_sim_now();
     int rc = axon_coll_simulate(topo, m, call, opts, &res);
@@ -217,8 +217,8 @@ int main(int argc, char **argv)
         axon_sim_usage(stderr);
         return 2;
     }
-    struct axon_coll_topo topo;
-    if (axon_coll_topo_parse(topo_text, &topo, why, sizeof(why)) != MPI_SUCCESS) {
+    struct axon_runtime_topo_spec topo;
+    if (axon_runtime_topo_parse(topo_text, &topo, why, sizeof(why)) != MPI_SUCCESS) {
         fprintf(stderr, "axon_sim: --topo %s: %s\n", topo_text, why);
         return 2;
     }
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    int n = (int)axon_coll_topo_ranks(&topo);
+    int n = (int)axon_runtime_topo_spec_ranks(&topo);
     printf("# axon_sim: %s on nodes=%d,ranks_per_node=%d,domains_per_node=%d,nics_per_node=%d (%d ranks), "
            "%s memory, model %s\n",
            d->name, topo.nodes, topo.ranks_per_node, topo.domains_per_node, topo.nics_per_node, n,

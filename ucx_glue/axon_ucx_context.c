@@ -24,7 +24,7 @@ static bool axon_ucx_decide_yield(void)
     if (axon_config.oversubscribed >= 0)
         return axon_config.oversubscribed != 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 && axon_runtime_job.local_size > cores;
+    return cores > 0 && axon_runtime_job.host_local_size > cores; /* the machine's ranks, not AXON_TOPO's */
 }
 
 int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)

@@ -3,6 +3,7 @@
 set -u
 MPIRUN="$AXON_TOP_BUILDDIR/runtime/mpirun/mpirun"
 BIN="$AXON_TOP_BUILDDIR/tests/mpi"
+AXON_INFO="$AXON_TOP_BUILDDIR/tools/axon_info"
 # Each test runs as if the job may oversubscribe (CI has 2 cores); nothing else of the caller leaks in.
 unset PMIX_NAMESPACE PMIX_RANK PMIX_SERVER_URI41 PMIX_SERVER_URI4 PMIX_SERVER_URI3 PMIX_SERVER_URI2 \
   PMIX_SERVER_URI21 OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE

@@ -154,25 +154,25 @@ END_TEST
 
 START_TEST(topo_parse)
 {
-    struct axon_coll_topo t;
+    struct axon_runtime_topo_spec t;
     char why[1024];
-    ck_assert_int_eq(axon_coll_topo_parse("nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8", &t,
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8", &t,
                                           why, sizeof(why)),
                      MPI_SUCCESS);
     ck_assert_int_eq(t.nodes, 1024);
     ck_assert_int_eq(t.ranks_per_node, 128);
     ck_assert_int_eq(t.domains_per_node, 2);
     ck_assert_int_eq(t.nics_per_node, 8);
-    ck_assert_int_eq(axon_coll_topo_ranks(&t), 131072);
+    ck_assert_int_eq(axon_runtime_topo_spec_ranks(&t), 131072);
     /* Defaults and any order. */
-    ck_assert_int_eq(axon_coll_topo_parse("ranks_per_node=4,nodes=4", &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_runtime_topo_parse("ranks_per_node=4,nodes=4", &t, why, sizeof(why)), MPI_SUCCESS);
     ck_assert(t.nodes == 4 && t.ranks_per_node == 4 && t.domains_per_node == 1 && t.nics_per_node == 1);
     /* AXON_TOPO's form: ranks per domain. */
-    ck_assert_int_eq(axon_coll_topo_parse("nodes=4,domains_per_node=2,ranks_per_domain=2", &t, why, sizeof(why)),
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=4,domains_per_node=2,ranks_per_domain=2", &t, why, sizeof(why)),
                      MPI_SUCCESS);
     ck_assert(t.nodes == 4 && t.ranks_per_node == 4 && t.domains_per_node == 2);
     ck_assert_int_eq(
-        axon_coll_topo_parse("nodes=2,ranks_per_node=6,domains_per_node=3,ranks_per_domain=2", &t, why, sizeof(why)),
+        axon_runtime_topo_parse("nodes=2,ranks_per_node=6,domains_per_node=3,ranks_per_domain=2", &t, why, sizeof(why)),
         MPI_SUCCESS);
     ck_assert_int_eq(t.ranks_per_node, 6);
 
@@ -196,10 +196,10 @@ START_TEST(topo_parse)
         "nodes=99999999999,ranks_per_node=1",
         " nodes=4,ranks_per_node=4",
     };
-    struct axon_coll_topo keep = t;
+    struct axon_runtime_topo_spec keep = t;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         why[0] = 0;
-        ck_assert_msg(axon_coll_topo_parse(bad[i], &t, why, sizeof(why)) == MPI_ERR_ARG, "'%s' accepted", bad[i]);
+        ck_assert_msg(axon_runtime_topo_parse(bad[i], &t, why, sizeof(why)) == MPI_ERR_ARG, "'%s' accepted", bad[i]);
         ck_assert(memcmp(&t, &keep, sizeof(t)) == 0);
         if (i != 15) /* the one that is merely too large */
             ck_assert_msg(strstr(why, "nodes=N,ranks_per_node=R"), "'%s': %s", bad[i], why);
@@ -209,14 +209,14 @@ END_TEST
 
 START_TEST(topo_levels)
 {
-    struct axon_coll_topo t;
+    struct axon_runtime_topo_spec t;
     char why[512];
-    ck_assert_int_eq(axon_coll_topo_parse("nodes=3,ranks_per_node=8,domains_per_node=2", &t, why, sizeof(why)),
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=3,ranks_per_node=8,domains_per_node=2", &t, why, sizeof(why)),
                      MPI_SUCCESS);
     /* Node by node, domain by domain: node 0 = ranks 0-7, its domains 0-3 and 4-7. */
-    ck_assert_int_eq(axon_coll_topo_node(&t, 7), 0);
-    ck_assert_int_eq(axon_coll_topo_node(&t, 8), 1);
-    ck_assert_int_eq(axon_coll_topo_node(&t, 23), 2);
+    ck_assert_int_eq(axon_runtime_topo_spec_node(&t, 7), 0);
+    ck_assert_int_eq(axon_runtime_topo_spec_node(&t, 8), 1);
+    ck_assert_int_eq(axon_runtime_topo_spec_node(&t, 23), 2);
     ck_assert_int_eq(axon_coll_topo_level(&t, 0, 3), AXON_COLL_LEVEL_DOMAIN);
     ck_assert_int_eq(axon_coll_topo_level(&t, 3, 4), AXON_COLL_LEVEL_NODE);
     ck_assert_int_eq(axon_coll_topo_level(&t, 4, 7), AXON_COLL_LEVEL_DOMAIN);
@@ -225,9 +225,52 @@ START_TEST(topo_levels)
     ck_assert_int_eq(axon_coll_topo_level(&t, 5, 5), AXON_COLL_LEVEL_DOMAIN);
     ck_assert_int_eq(axon_coll_topo_level(&t, 0, 23), AXON_COLL_LEVEL_FABRIC);
     /* One domain per node: node and domain are one. */
-    ck_assert_int_eq(axon_coll_topo_parse("nodes=2,ranks_per_node=4", &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=2,ranks_per_node=4", &t, why, sizeof(why)), MPI_SUCCESS);
     ck_assert_int_eq(axon_coll_topo_level(&t, 0, 3), AXON_COLL_LEVEL_DOMAIN);
     ck_assert_int_eq(axon_coll_topo_level(&t, 3, 4), AXON_COLL_LEVEL_FABRIC);
+}
+END_TEST
+
+START_TEST(topo_domains)
+{
+    struct axon_runtime_topo_spec t;
+    char why[512];
+    /* Domains numbered across the machine: node 1's follow node 0's. */
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=3,domains_per_node=2,ranks_per_domain=3", &t, why, sizeof(why)),
+                     MPI_SUCCESS);
+    int expect[18] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5};
+    for (int r = 0; r < 18; r++)
+        ck_assert_int_eq(axon_runtime_topo_spec_domain(&t, r), expect[r]);
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=2,ranks_per_node=3", &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_runtime_topo_spec_domain(&t, 2), 0);
+    ck_assert_int_eq(axon_runtime_topo_spec_domain(&t, 3), 1);
+}
+END_TEST
+
+/* A file holds the same keys, on lines or separated by commas, with '#' comments. */
+START_TEST(topo_file)
+{
+    char path[] = "/tmp/axon_topo_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# four nodes of two domains\nnodes = 4\n\ndomains_per_node=2, ranks_per_domain=2  # 4 a node\n");
+    fclose(f);
+    struct axon_runtime_topo_spec t;
+    char why[512];
+    ck_assert_int_eq(axon_runtime_topo_read_file(path, &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(t.nodes, 4);
+    ck_assert_int_eq(t.ranks_per_node, 4);
+    ck_assert_int_eq(t.domains_per_node, 2);
+    f = fopen(path, "w");
+    fprintf(f, "nodes=4\nranks=2\n");
+    fclose(f);
+    ck_assert_int_eq(axon_runtime_topo_read_file(path, &t, why, sizeof(why)), MPI_ERR_ARG);
+    ck_assert_msg(strstr(why, path) && strstr(why, "unknown key 'ranks'") && strstr(why, "nodes=N,ranks_per_node=R"),
+                  "%s", why);
+    unlink(path);
+    ck_assert_int_eq(axon_runtime_topo_read_file(path, &t, why, sizeof(why)), MPI_ERR_ARG);
+    ck_assert_msg(strstr(why, "No such file"), "%s", why);
 }
 END_TEST
 
@@ -241,6 +284,8 @@ int main(void)
     tcase_add_test(tc, print_and_load);
     tcase_add_test(tc, topo_parse);
     tcase_add_test(tc, topo_levels);
+    tcase_add_test(tc, topo_domains);
+    tcase_add_test(tc, topo_file);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

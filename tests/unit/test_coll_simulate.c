@@ -61,7 +61,7 @@ static void agree(enum axon_coll_kind kind, int alg, int n, int64_t bytes)
     }
 
     /* Two nodes when n is even, so the levels differ; the counts must not care. */
-    struct axon_coll_topo t = {n % 2 ? 1 : 2, n % 2 ? n : n / 2, 1, 1};
+    struct axon_runtime_topo_spec t = {n % 2 ? 1 : 2, n % 2 ? n : n / 2, 1, 1};
     struct axon_coll_model m;
     axon_coll_model_defaults(&m);
     struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 0};
@@ -112,9 +112,9 @@ static void closed_model(struct axon_coll_model *m)
 static double simulate(const char *topo, const struct axon_coll_model *m, enum axon_coll_kind kind, const char *alg,
                        int64_t bytes)
 {
-    struct axon_coll_topo t;
+    struct axon_runtime_topo_spec t;
     char why[512];
-    ck_assert_int_eq(axon_coll_topo_parse(topo, &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_runtime_topo_parse(topo, &t, why, sizeof(why)), MPI_SUCCESS);
     const struct axon_coll_desc *d = axon_coll_desc_of(kind);
     int a = 0;
     while (strcmp(d->algs[a].name, alg) != 0)
@@ -264,7 +264,7 @@ END_TEST
 
 START_TEST(refuses_beyond_limit)
 {
-    struct axon_coll_topo t = {64, 64, 1, 1};
+    struct axon_runtime_topo_spec t = {64, 64, 1, 1};
     struct axon_coll_model m;
     axon_coll_model_defaults(&m);
     struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 1000000};

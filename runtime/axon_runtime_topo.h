@@ -1,0 +1,53 @@
+/* The shape of the machine a job runs on, as the collectives see it: nodes (ranks that share memory),
+ * and inside a node NVLink domains (ranks whose GPUs reach each other directly).
+ *
+ * Two things live here. A topology description, "nodes=4,ranks_per_node=4,domains_per_node=2", read
+ * from a string or a file (pure logic, used by the simulator and by AXON_TOPO). And the job's own
+ * topology: the nodes PMIx reported (runtime/axon_runtime_bootstrap.c), unless AXON_TOPO replaces them
+ * by a synthetic one, so that many ranks on one machine act as several nodes and domains (for tests
+ * and benchmarks of hierarchical collectives). A synthetic node must lie within one real node (its
+ * ranks share memory for real); every layer then takes it for a node: the point-to-point rings, the
+ * shared-memory collectives and MPI_COMM_TYPE_SHARED stay inside it. Without AXON_TOPO each node is
+ * one domain (GPU domains are not detected yet). */
+#ifndef AXON_RUNTIME_TOPO_H
+#define AXON_RUNTIME_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Ranks are numbered node by node, and inside a node domain by domain: rank r is on node
+ * r / ranks_per_node, in domain (r % ranks_per_node) / (ranks_per_node / domains_per_node) of it. */
+struct axon_runtime_topo_spec {
+    int nodes, ranks_per_node, domains_per_node, nics_per_node;
+};
+
+/* The expected form of a description, for messages. */
+#define AXON_RUNTIME_TOPO_FORM                                                                               \
+    "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K] (or ranks_per_domain=P instead of "   \
+    "ranks_per_node: R = D*P), positive integers, D dividing R, e.g. nodes=4,ranks_per_node=4"
+
+/* Reads a description such as "nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8"
+ * (keys in any order; domains_per_node and nics_per_node default to 1). MPI_ERR_ARG for a malformed
+ * one, with why (of whylen bytes) saying what is wrong and the expected form; *t is set only on
+ * success. */
+int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, char *why, size_t whylen);
+/* The same from a file holding such a description, its keys separated by commas or line ends, with
+ * '#' comments. */
+int axon_runtime_topo_read_file(const char *path, struct axon_runtime_topo_spec *t, char *why, size_t whylen);
+int64_t axon_runtime_topo_spec_ranks(const struct axon_runtime_topo_spec *t);
+int axon_runtime_topo_spec_node(const struct axon_runtime_topo_spec *t, int rank);
+/* The domain of a rank, numbered across the whole machine (node n's domains follow node n-1's). */
+int axon_runtime_topo_spec_domain(const struct axon_runtime_topo_spec *t, int rank);
+
+/* The job's topology (in axon_runtime_job: node_of_rank, domain_of_rank ...), after the bootstrap:
+ * AXON_TOPO's description (text, or a file's path) when text is not empty, else PMIx's nodes with one
+ * domain each. Fails, with err saying why and showing the expected form, when the description is
+ * malformed, describes fewer ranks than the job has, or puts ranks of two real nodes in one node. */
+int axon_runtime_topo_init(const char *text, char *err, size_t errlen);
+void axon_runtime_topo_finalize(void);
+
+/* Where this process runs, from hwloc: the processors it may run on ("0-3,8", OS numbering) and the
+ * NUMA nodes that hold them ("0"); "?" when hwloc cannot tell. */
+void axon_runtime_topo_locality(char *cores, size_t coreslen, char *numa, size_t numalen);
+
+#endif
