@@ -9,12 +9,14 @@
  *  - reduce_bcast: a binomial reduce to rank 0 and a broadcast; kept as the simplest reference.
  * The allgather phases run in the user's receive buffer, so the result needs no final copy. */
 #include "coll/axon_coll_reduce_internal.h"
+#include "coll/axon_coll_hier.h"
 
 enum {
     AXON_ALLREDUCE_REDUCE_BCAST,
     AXON_ALLREDUCE_RECURSIVE_DOUBLING,
     AXON_ALLREDUCE_RABENSEIFNER,
-    AXON_ALLREDUCE_RING
+    AXON_ALLREDUCE_RING,
+    AXON_ALLREDUCE_HIER
 };
 static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
     [AXON_ALLREDUCE_REDUCE_BCAST] = {"reduce_bcast", "binomial reduce to rank 0, then a binomial broadcast", 0},
@@ -24,13 +26,15 @@ static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
                                      "reduce-scatter by recursive halving, allgather by recursive doubling", 0},
     [AXON_ALLREDUCE_RING] = {"ring", "reduce-scatter and allgather around the ring, segments of 1/n",
                              AXON_COLL_NEEDS_COMMUTATIVE},
+    [AXON_ALLREDUCE_HIER] = {"hier", "a reduce in each node, an allreduce among the node leaders, a bcast in each node",
+                             AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
 };
 static const struct axon_coll_rule axon_coll_allreduce_rules[] = {
     {0, 16 * 1024, AXON_ALLREDUCE_RECURSIVE_DOUBLING},
     {0, -1, AXON_ALLREDUCE_RABENSEIFNER},
 };
 const struct axon_coll_desc axon_coll_allreduce_desc = {
-    "allreduce", "bytes of the vector", axon_coll_allreduce_algs, 4, axon_coll_allreduce_rules, 2};
+    "allreduce", "bytes of the vector", axon_coll_allreduce_algs, 5, axon_coll_allreduce_rules, 2};
 
 static void axon_coll_allreduce_reduce_bcast(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                              const struct axon_dtype_layout *dt)
@@ -165,7 +169,10 @@ void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, i
                          const struct axon_dtype_layout *dt)
 {
     switch (axon_coll_select(AXON_COLL_KIND_ALLREDUCE, axon_coll_sched_size(s), count * dt->size,
-                             axon_coll_red_have(s))) {
+                             axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+    case AXON_ALLREDUCE_HIER:
+        axon_coll_hier_allreduce(s, in, out, count, dt);
+        break;
     case AXON_ALLREDUCE_RECURSIVE_DOUBLING:
         axon_coll_allreduce_recursive_doubling(s, in, out, count, dt);
         break;

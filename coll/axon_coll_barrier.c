@@ -1,15 +1,18 @@
 /* MPI_Barrier: dissemination. In round k every rank signals rank + 2^k and waits for rank - 2^k; after
  * ceil(log2 n) rounds every rank has heard, directly or not, from every other. Any size. */
 #include "coll/coll.h"
+#include "coll/axon_coll_hier.h"
 
-enum { AXON_BARRIER_DISSEMINATION };
+enum { AXON_BARRIER_DISSEMINATION, AXON_BARRIER_HIER };
 
 static const struct axon_coll_alg axon_coll_barrier_algs[] = {
     [AXON_BARRIER_DISSEMINATION] = {"dissemination", "ceil(log2 n) rounds, one message each way per round", 0},
+    [AXON_BARRIER_HIER] = {"hier", "a barrier in each node, among the node leaders, in each node again",
+                           AXON_COLL_NEEDS_NODES},
 };
 static const struct axon_coll_rule axon_coll_barrier_rules[] = {{0, -1, AXON_BARRIER_DISSEMINATION}};
 const struct axon_coll_desc axon_coll_barrier_desc = {
-    "barrier", "none", axon_coll_barrier_algs, 1, axon_coll_barrier_rules, 1};
+    "barrier", "none", axon_coll_barrier_algs, 2, axon_coll_barrier_rules, 1};
 
 static void axon_coll_barrier_dissemination(struct axon_coll_sched *s)
 {
@@ -24,10 +27,13 @@ static void axon_coll_barrier_dissemination(struct axon_coll_sched *s)
 void axon_coll_barrier(struct axon_coll_sched *s)
 {
     /* One algorithm: the selection still runs, so AXON_COLL_BARRIER_ALG is checked like the others. */
-    int alg = axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, 0);
+    int alg = axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, axon_coll_hier_have(s));
     /* Steps added before belong to earlier rounds: the barrier comes after them. */
     axon_coll_sched_round(s);
     switch (alg) {
+    case AXON_BARRIER_HIER:
+        axon_coll_hier_barrier(s);
+        break;
     default:
         axon_coll_barrier_dissemination(s);
         break;

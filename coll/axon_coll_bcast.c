@@ -14,8 +14,9 @@
  * algorithm knows to be useless (empty segments, segments the receiver got in the scatter) are left
  * out on both sides alike. */
 #include "coll/axon_coll_move.h"
+#include "coll/axon_coll_hier.h"
 
-enum { AXON_BCAST_BINOMIAL, AXON_BCAST_SCATTER_RING, AXON_BCAST_SCATTER_DOUBLING, AXON_BCAST_CHAIN };
+enum { AXON_BCAST_BINOMIAL, AXON_BCAST_SCATTER_RING, AXON_BCAST_SCATTER_DOUBLING, AXON_BCAST_CHAIN, AXON_BCAST_HIER };
 
 /* The chain's segment: large enough that the per-message cost is small against its transfer, small
  * enough that the pipeline fills quickly. A power of two, so the segments of arrays of any basic type
@@ -30,6 +31,8 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
                                      "(a ring when n is not a power of two)",
                                      0},
     [AXON_BCAST_CHAIN] = {"chain", "64 KiB segments pipelined down a chain of the ranks", 0},
+    [AXON_BCAST_HIER] = {"hier", "among the node leaders (the root for its node), then in each node",
+                         AXON_COLL_NEEDS_NODES},
 };
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, 16384, AXON_BCAST_BINOMIAL},
@@ -37,7 +40,7 @@ static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, -1, AXON_BCAST_SCATTER_RING},
 };
 const struct axon_coll_desc axon_coll_bcast_desc = {
-    "bcast", "bytes of the message", axon_coll_bcast_algs, 4, axon_coll_bcast_rules, 3};
+    "bcast", "bytes of the message", axon_coll_bcast_algs, 5, axon_coll_bcast_rules, 3};
 
 static void axon_coll_bcast_binomial(struct axon_coll_sched *s, void *buf, int64_t count,
                                      const struct axon_dtype_layout *dt, int root)
@@ -191,7 +194,7 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = count * dt->size;
-    int alg = axon_coll_select(AXON_COLL_KIND_BCAST, n, bytes, 0);
+    int alg = axon_coll_select(AXON_COLL_KIND_BCAST, n, bytes, axon_coll_hier_have(s));
     /* Every member knows the message's size, so all of them leave out an empty one. */
     if (n <= 1 || bytes == 0)
         return;
@@ -204,6 +207,9 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
         break;
     case AXON_BCAST_CHAIN:
         axon_coll_bcast_chain(s, buf, count, dt, root);
+        break;
+    case AXON_BCAST_HIER:
+        axon_coll_hier_bcast(s, buf, count, dt, root);
         break;
     default:
         axon_coll_bcast_binomial(s, buf, count, dt, root);

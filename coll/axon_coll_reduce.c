@@ -5,12 +5,15 @@
  *  - rabenseifner: a reduce-scatter by recursive halving, then a binomial gather of the segments to the
  *    root; each rank moves about twice the vector whatever n is: bandwidth-optimal for large vectors. */
 #include "coll/axon_coll_reduce_internal.h"
+#include "coll/axon_coll_hier.h"
 
-enum { AXON_REDUCE_BINOMIAL, AXON_REDUCE_RABENSEIFNER };
+enum { AXON_REDUCE_BINOMIAL, AXON_REDUCE_RABENSEIFNER, AXON_REDUCE_HIER };
 static const struct axon_coll_alg axon_coll_reduce_algs[] = {
     [AXON_REDUCE_BINOMIAL] = {"binomial", "binomial tree to rank 0 in rank order, then to the root", 0},
     [AXON_REDUCE_RABENSEIFNER] = {"rabenseifner",
                                   "reduce-scatter by recursive halving, then a binomial gather to the root", 0},
+    [AXON_REDUCE_HIER] = {"hier", "a reduce in each node to its leader, then among the leaders to the root",
+                          AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
 };
 /* Measured on one node (see the commit that set them): the halving wins from a few tens of KiB. */
 static const struct axon_coll_rule axon_coll_reduce_rules[] = {
@@ -18,7 +21,7 @@ static const struct axon_coll_rule axon_coll_reduce_rules[] = {
     {0, -1, AXON_REDUCE_RABENSEIFNER},
 };
 const struct axon_coll_desc axon_coll_reduce_desc = {
-    "reduce", "bytes of the vector", axon_coll_reduce_algs, 2, axon_coll_reduce_rules, 2};
+    "reduce", "bytes of the vector", axon_coll_reduce_algs, 3, axon_coll_reduce_rules, 2};
 
 static void axon_coll_reduce_binomial(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                       const struct axon_dtype_layout *dt, int root)
@@ -82,7 +85,10 @@ void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int6
                       const struct axon_dtype_layout *dt, int root)
 {
     switch (axon_coll_select(AXON_COLL_KIND_REDUCE, axon_coll_sched_size(s), count * dt->size,
-                             axon_coll_red_have(s))) {
+                             axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+    case AXON_REDUCE_HIER:
+        axon_coll_hier_reduce(s, in, out, count, dt, root);
+        break;
     case AXON_REDUCE_RABENSEIFNER:
         axon_coll_reduce_rabenseifner(s, in, out, count, dt, root);
         break;

@@ -52,6 +52,11 @@ enum {
 struct axon_coll_sched {
     struct axon_pt2pt_comm *pc;
     int rank, size, tag;
+    /* Hierarchical compositions (coll/axon_coll_hier.c): the group's node map, and a subgroup that the
+     * steps added meanwhile talk within (its ranks are the group's members[i]). */
+    const struct axon_coll_nodes *nodes; /* NULL: unknown */
+    const int *sub;              /* NULL: the whole group */
+    int sub_rank, sub_size;
     int err;                     /* the first error, sticky */
     bool dry;                    /* built to be read, never run (axon_coll_sched_set_dry) */
     size_t dry_used;             /* bytes of placeholder range handed out */
@@ -176,12 +181,32 @@ void axon_coll_sched_set_group(struct axon_coll_sched *s, struct axon_pt2pt_comm
 
 int axon_coll_sched_rank(const struct axon_coll_sched *s)
 {
-    return s->rank;
+    return s->sub ? s->sub_rank : s->rank;
 }
 
 int axon_coll_sched_size(const struct axon_coll_sched *s)
 {
-    return s->size;
+    return s->sub ? s->sub_size : s->size;
+}
+
+void axon_coll_sched_set_nodes(struct axon_coll_sched *s, const struct axon_coll_nodes *nodes)
+{
+    s->nodes = nodes;
+}
+
+const struct axon_coll_nodes *axon_coll_sched_nodes(const struct axon_coll_sched *s)
+{
+    return s->sub ? NULL : s->nodes;
+}
+
+void axon_coll_sched_set_subgroup(struct axon_coll_sched *s, const int *members, int size)
+{
+    s->sub = members;
+    s->sub_size = size;
+    s->sub_rank = -1;
+    for (int i = 0; members && i < size; i++)
+        if (members[i] == s->rank)
+            s->sub_rank = i;
 }
 
 /* Grows an array to hold one more element; false (and the error recorded) when out of memory. An
@@ -441,7 +466,7 @@ void axon_coll_sched_send(struct axon_coll_sched *s, const void *buf, int64_t co
     st->src = buf;
     st->count = count;
     st->dt = *dt;
-    st->peer = peer;
+    st->peer = s->sub ? s->sub[peer] : peer;
     axon_coll_keep_loop(s, dt);
 }
 
@@ -456,7 +481,7 @@ void axon_coll_sched_recv(struct axon_coll_sched *s, void *buf, int64_t count, c
     st->dst = buf;
     st->count = count;
     st->dt = *dt;
-    st->peer = peer;
+    st->peer = s->sub ? s->sub[peer] : peer;
     axon_coll_keep_loop(s, dt);
 }
 

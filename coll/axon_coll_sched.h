@@ -36,6 +36,18 @@ int axon_coll_sched_create(struct axon_pt2pt_comm *pc, int rank, int size, int t
 void axon_coll_sched_set_group(struct axon_coll_sched *s, struct axon_pt2pt_comm *pc, int rank, int size);
 int axon_coll_sched_rank(const struct axon_coll_sched *s);
 int axon_coll_sched_size(const struct axon_coll_sched *s);
+/* The group's node map (coll/axon_coll_hier.h; it must outlive the schedule's building), for the
+ * hierarchical compositions; NULL: unknown. axon_coll_sched_nodes gives it back, or NULL inside a
+ * subgroup. */
+struct axon_coll_nodes;
+void axon_coll_sched_set_nodes(struct axon_coll_sched *s, const struct axon_coll_nodes *nodes);
+const struct axon_coll_nodes *axon_coll_sched_nodes(const struct axon_coll_sched *s);
+/* The steps added next talk within a subgroup: its rank i is the group's members[i] (sorted or not;
+ * the array must outlive the building), and axon_coll_sched_rank/size answer for the subgroup (rank -1
+ * for a rank outside it, which must add nothing meanwhile). NULL: the whole group again. A composition
+ * runs any algorithm on part of a communicator this way, on the communicator's own context and tag:
+ * each phase's messages between two ranks pair in posting order, as within one algorithm. */
+void axon_coll_sched_set_subgroup(struct axon_coll_sched *s, const int *members, int size);
 /* The operation of the schedule's reduce steps: op (retained until the schedule ends) on elements of
  * datatype, whose layout is dt. */
 void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,

@@ -32,6 +32,8 @@ enum axon_coll_kind {
 enum {
     AXON_COLL_NEEDS_COMMUTATIVE = 1u << 0, /* the operation commutes (it may reorder the ranks) */
     AXON_COLL_NEEDS_UNIFORM = 1u << 1,     /* every rank's block has the same size (not the v and w forms) */
+    AXON_COLL_NEEDS_NODES = 1u << 2,       /* the group spans nodes, some of several ranks, and the schedule
+                                            * knows which (coll/axon_coll_hier.h) */
 };
 
 struct axon_coll_alg {

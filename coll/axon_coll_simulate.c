@@ -8,6 +8,7 @@
  * end, in one binary heap; a transfer's end moves when the sharing around it changes. */
 #include "coll/axon_coll_simulate.h"
 
+#include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_op.h"
 #include "coll/coll.h"
 #include "runtime/runtime.h"
@@ -148,8 +149,9 @@ static bool axon_coll_sim_is_reduction(enum axon_coll_kind kind)
     return kind == AXON_COLL_KIND_REDUCE || kind == AXON_COLL_KIND_ALLREDUCE || kind == AXON_COLL_KIND_REDUCE_SCATTER;
 }
 
-int axon_coll_sim_alg(const struct axon_coll_sim_call *c, int n)
+int axon_coll_sim_alg(const struct axon_coll_sim_call *c, const struct axon_runtime_topo_spec *t)
 {
+    int n = (int)axon_runtime_topo_spec_ranks(t);
     int64_t count, block, bytes = 0;
     axon_coll_sim_shape(c, n, &count, &block);
     unsigned have = 0;
@@ -172,6 +174,9 @@ int axon_coll_sim_alg(const struct axon_coll_sim_call *c, int n)
     default:
         break;
     }
+    /* What axon_coll_hier_have says of the whole machine's node map. */
+    if (t->nodes > 1 && t->ranks_per_node > 1)
+        have |= AXON_COLL_NEEDS_NODES;
     long forced = c->alg >= 0 ? c->alg : axon_coll_select_forced(c->kind);
     return axon_coll_select_with(axon_coll_desc_of(c->kind), forced, n, bytes, have);
 }
@@ -834,13 +839,15 @@ static void sim_rank_event(struct sim *S, int r, double t)
 typedef int sim_step_fn(void *arg, const struct axon_coll_step_info *st);
 
 /* Builds rank r's dry schedule of the call and hands its steps to fn. */
-static int sim_build_rank(int n, const struct axon_coll_sim_call *c, int r, sim_step_fn *fn, void *arg)
+static int sim_build_rank(int n, const struct axon_coll_nodes *nodes, const struct axon_coll_sim_call *c, int r,
+                          sim_step_fn *fn, void *arg)
 {
     struct axon_coll_sched *s;
     int rc = axon_coll_sched_create(NULL, r, n, 0, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     axon_coll_sched_set_dry(s);
+    axon_coll_sched_set_nodes(s, nodes);
     int64_t sb, rb;
     axon_coll_sim_buffers(c, n, &sb, &rb);
     /* Placeholders, distinct from each other and from the scratch: an in-place call is not this one. */
@@ -869,14 +876,14 @@ static int sim_keep_step(void *arg, const struct axon_coll_step_info *st)
 }
 
 /* Steps of all ranks, from a few ranks' schedules: the root (rank 0), the middle and the last. */
-static int sim_estimate(int n, const struct axon_coll_sim_call *c, int64_t *out)
+static int sim_estimate(int n, const struct axon_coll_nodes *nodes, const struct axon_coll_sim_call *c, int64_t *out)
 {
     int samples[3] = {0, n / 2, n - 1}, ns = 0;
     int64_t steps = 0;
     for (int i = 0; i < 3; i++) {
         if (i > 0 && samples[i] == samples[i - 1])
             continue;
-        int rc = sim_build_rank(n, c, samples[i], sim_count_step, &steps);
+        int rc = sim_build_rank(n, nodes, c, samples[i], sim_count_step, &steps);
         if (rc != MPI_SUCCESS)
             return rc;
         ns++;
@@ -968,22 +975,36 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
         snprintf(res->why, sizeof(res->why), "the simulator does not build %s", axon_coll_desc_of(c->kind)->name);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
-    res->alg = axon_coll_sim_alg(c, n);
+    res->alg = axon_coll_sim_alg(c, t);
     if (rank_messages)
         memset(rank_messages, 0, sizeof(*rank_messages) * (size_t)n);
     if (rank_bytes)
         memset(rank_bytes, 0, sizeof(*rank_bytes) * (size_t)n);
 
-    int rc = sim_estimate(n, c, &res->steps_estimate);
+    /* The machine's nodes, as a communicator's map: the hierarchical compositions read it. */
+    struct axon_coll_nodes nodes;
+    int *ids = malloc(sizeof(int) * (size_t)n);
+    int rc = ids ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int r = 0; ids && r < n; r++)
+        ids[r] = axon_runtime_topo_spec_node(t, r);
+    if (rc == MPI_SUCCESS)
+        rc = axon_coll_nodes_build(&nodes, ids, n, t->nodes);
+    free(ids);
+    if (rc != MPI_SUCCESS) {
+        snprintf(res->why, sizeof(res->why), "out of memory for the node map of %d ranks", n);
+        return rc;
+    }
+    rc = sim_estimate(n, &nodes, c, &res->steps_estimate);
     if (rc != MPI_SUCCESS) {
         snprintf(res->why, sizeof(res->why), "building a sample rank's schedule failed (error %d)", rc);
-        return rc;
+        goto out;
     }
     if (opts->max_steps > 0 && res->steps_estimate > opts->max_steps) {
         snprintf(res->why, sizeof(res->why),
                  "about %.3g steps (%.3g per rank x %d ranks), above the limit of %.3g",
                  (double)res->steps_estimate, (double)res->steps_estimate / n, n, (double)opts->max_steps);
-        return MPI_ERR_OTHER;
+        rc = MPI_ERR_OTHER;
+        goto out;
     }
 
     S.first = malloc(sizeof(*S.first) * ((size_t)n + 1));
@@ -999,7 +1020,7 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
     }
     for (int r = 0; r < n; r++) {
         S.first[r] = S.nsteps;
-        rc = sim_build_rank(n, c, r, sim_keep_step, &S);
+        rc = sim_build_rank(n, &nodes, c, r, sim_keep_step, &S);
         if (rc != MPI_SUCCESS) {
             if (S.err == MPI_SUCCESS)
                 snprintf(res->why, sizeof(res->why), "building rank %d's schedule failed (error %d)", r, rc);
@@ -1011,6 +1032,7 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
     rc = sim_run(&S);
     res->time = S.end;
 out:
+    axon_coll_nodes_free(&nodes);
     free(S.steps);
     free(S.first);
     free(S.ranks);

@@ -57,8 +57,9 @@ void axon_coll_sim_buffers(const struct axon_coll_sim_call *c, int n, int64_t *s
  * algorithm forced as AXON_COLL_<NAME>_ALG would (alg -1: as configured). Any schedule: a dry one with
  * placeholder buffers, or a real one (tests/unit/coll_sim.h runs them). */
 void axon_coll_sim_add(struct axon_coll_sched *s, const struct axon_coll_sim_call *c, void *sendbuf, void *recvbuf);
-/* The algorithm the call runs on n ranks: the forced one where it applies, else the selection's. */
-int axon_coll_sim_alg(const struct axon_coll_sim_call *c, int n);
+/* The algorithm the call runs on the ranks of topology t: the forced one where it applies, else the
+ * selection's. */
+int axon_coll_sim_alg(const struct axon_coll_sim_call *c, const struct axon_runtime_topo_spec *t);
 /* The message size as NCCL counts it for this call on n ranks (whole elements and blocks). */
 int64_t axon_coll_sim_size(const struct axon_coll_sim_call *c, int n);
 /* Bus bandwidth (bytes/s) by NCCL's definitions, for size S (axon_coll_sim_size) done in t seconds:

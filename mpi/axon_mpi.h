@@ -100,6 +100,9 @@ struct axon_comm {
     struct axon_coll_shm *shm;     /* its node's shared segment for small blocking collectives, made at
                                     * the first that may use one (coll/axon_coll_shm.h) */
     int shm_state;                 /* 0 not tried yet, 1 shm is set, -1 none */
+    struct axon_coll_nodes *nodes; /* which of its ranks share a node, for the hierarchical collectives
+                                    * (made at its first collective; NULL on an intercommunicator) */
+    atomic_int nodes_state;        /* 0 not made yet, 1 nodes is set, -1 none (out of memory) */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */

@@ -8,6 +8,7 @@
  * An intercommunicator's collectives are schedules too (coll/axon_coll_inter.c). */
 #include "mpi/axon_mpi_coll.h"
 
+#include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_op.h"
 #include "coll/axon_coll_shm.h"
 #include "coll/coll.h"
@@ -78,6 +79,35 @@ static void axon_coll_plan_sched_inter(const struct axon_mpi_coll_plan *p, struc
     }
 }
 
+/* The communicator's node map (coll/axon_coll_hier.h), made at its first collective from the runtime's
+ * nodes (AXON_TOPO's when set); NULL when out of memory, which leaves the flat algorithms. Every member
+ * makes it from the same job-wide table, so all agree on which compositions apply. */
+static const struct axon_coll_nodes *axon_mpi_coll_nodes(struct axon_comm *c)
+{
+    int state = atomic_load_explicit(&c->nodes_state, memory_order_acquire);
+    if (state != 0)
+        return state > 0 ? c->nodes : NULL;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    if (atomic_load_explicit(&c->nodes_state, memory_order_relaxed) == 0) {
+        struct axon_coll_nodes *nodes = malloc(sizeof(*nodes));
+        int *ids = malloc(sizeof(int) * (size_t)c->size);
+        bool ok = nodes && ids;
+        for (int r = 0; ok && r < c->size; r++)
+            ids[r] = axon_runtime_job.node_of_rank[c->group->world[r]];
+        ok = ok && axon_coll_nodes_build(nodes, ids, c->size, axon_runtime_job.num_nodes) == MPI_SUCCESS;
+        free(ids);
+        if (!ok) {
+            free(nodes);
+            nodes = NULL;
+        }
+        c->nodes = nodes;
+        atomic_store_explicit(&c->nodes_state, ok ? 1 : -1, memory_order_release);
+    }
+    pthread_mutex_unlock(&lock);
+    return atomic_load_explicit(&c->nodes_state, memory_order_acquire) > 0 ? c->nodes : NULL;
+}
+
 int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_coll_sched **sp)
 {
     struct axon_comm *c = p->c;
@@ -93,6 +123,7 @@ int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_col
         *sp = s;
         return MPI_SUCCESS;
     }
+    axon_coll_sched_set_nodes(s, axon_mpi_coll_nodes(c));
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
     switch (p->kind) {
     case AXON_MPI_COLL_BARRIER:

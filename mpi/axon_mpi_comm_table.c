@@ -11,6 +11,7 @@
  * the local side of its collectives. MPI_Comm_free takes the handle away at once; the object, its
  * contexts and its id stay until no request names it (the standard lets pending operations complete),
  * on a list that later frees and MPI_Finalize look at. */
+#include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_shm.h"
 #include "mpi/axon_mpi_comm.h"
 
@@ -100,6 +101,10 @@ static void axon_comm_destroy(struct axon_comm *c)
     }
     axon_comm_attr_drop(c);
     axon_coll_shm_destroy(c->shm);
+    if (c->nodes) {
+        axon_coll_nodes_free(c->nodes);
+        free(c->nodes);
+    }
     if (c->info != MPI_INFO_NULL)
         axon_mpi_info_release(c->info);
     axon_mpi_errhandler_release(c->errhandler);

@@ -44,14 +44,14 @@ static const struct axon_config_entry axon_config_entries[] = {
      "bytes of each rank's slot in that shared memory: the chunk in which large reductions are pipelined"},
     /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
      * algorithms of the collective's table, in its order (tests/unit/test_coll_select.c checks). */
-    {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination",
+    {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination|hier",
      "MPI_Barrier's algorithm (axon_info lists them and the rules auto follows)"},
     {"AXON_COLL_BCAST_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[1]),
-     "auto|binomial|scatter_ring|scatter_doubling|chain", "MPI_Bcast's algorithm"},
-    {"AXON_COLL_REDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[2]), "auto|binomial|rabenseifner",
+     "auto|binomial|scatter_ring|scatter_doubling|chain|hier", "MPI_Bcast's algorithm"},
+    {"AXON_COLL_REDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[2]), "auto|binomial|rabenseifner|hier",
      "MPI_Reduce's algorithm"},
     {"AXON_COLL_ALLREDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[3]),
-     "auto|reduce_bcast|recursive_doubling|rabenseifner|ring",
+     "auto|reduce_bcast|recursive_doubling|rabenseifner|ring|hier",
      "MPI_Allreduce's algorithm"},
     {"AXON_COLL_GATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[4]), "auto|linear|binomial",
      "MPI_Gather(v)'s algorithm"},

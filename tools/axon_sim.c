@@ -264,7 +264,7 @@ int main(int argc, char **argv)
     int rc = 0;
     for (int i = 0; i < nsizes; i++) {
         struct axon_coll_sim_call call = {.kind = kind, .alg = -1, .bytes = sizes[i]};
-        int chosen = axon_coll_sim_alg(&call, n);
+        int chosen = axon_coll_sim_alg(&call, &topo);
         if (first < 0) {
             if (!axon_sim_line(&topo, &model, &opts, &call, chosen))
                 rc = 1;
