@@ -6,16 +6,20 @@
  * machine: each rank's host, node, local rank, NVLink domain, cores and NUMA nodes (AXON_TOPO's
  * synthetic nodes and domains when it is set). */
 #include "config.h"
+#include "coll/axon_coll_explain.h"
 #include "coll/axon_coll_select.h"
+#include "coll/axon_coll_simulate.h"
 #include "cuda_support/cuda_support.h"
 #include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
 
 #include <mpi.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <ucp/api/ucp.h>
 
 static void axon_info_ucx(void)
@@ -137,11 +141,77 @@ static void axon_info_knobs(void)
 
 static void axon_info_usage(FILE *out)
 {
-    fprintf(out, "Usage: axon_info [--help|--version|--topo]\n"
+    fprintf(out, "Usage: axon_info [--help|--version|--topo|--explain COLLECTIVE BYTES]\n"
                  "Prints Axon MPI's version, build options, the UCX transports and CUDA driver found on this\n"
                  "machine, and every AXON_* environment variable with its default, value and meaning.\n"
                  "  --topo  (as a job: mpirun -n N axon_info --topo) each rank's host, node, local rank,\n"
-                 "          domain, cores and NUMA nodes, as the job sees them (AXON_TOPO included)\n");
+                 "          domain, cores and NUMA nodes, as the job sees them (AXON_TOPO included)\n"
+                 "  --explain COLLECTIVE BYTES [--machine SPEC] [--model FILE]\n"
+                 "          every algorithm of the collective for one call, with its time predicted by\n"
+                 "          simulating its schedules under the cost model, the rules' choice and the least\n"
+                 "          predicted time; the machine is SPEC, else AXON_TOPO, else one node of this\n"
+                 "          machine's cores (SPEC as axon_sim's --topo)\n");
+}
+
+static int axon_info_explain(int argc, char **argv)
+{
+    if (argc < 4) {
+        axon_info_usage(stderr);
+        return 1;
+    }
+    int kind = axon_coll_sim_kind(argv[2]);
+    if (kind < 0) {
+        fprintf(stderr, "axon_info: --explain: unknown collective '%s' (barrier, bcast, reduce, allreduce, "
+                        "allgather, alltoall, reduce_scatter)\n", argv[2]);
+        return 1;
+    }
+    /* BYTES as the knobs read sizes (8192, 64k, 4m). */
+    struct axon_config scratch;
+    struct axon_config_entry size_entry = {"BYTES", AXON_CONFIG_SIZE, "0", offsetof(struct axon_config, eager_limit),
+                                           NULL, "the call's bytes"};
+    char err[512];
+    if (axon_runtime_config_parse(&size_entry, argv[3], &scratch, err, sizeof(err)) != 0 || scratch.eager_limit < 0) {
+        fprintf(stderr, "axon_info: --explain: '%s' is not a size such as 8192, 64k or 4m\n", argv[3]);
+        return 1;
+    }
+    const char *machine = NULL, *model_file = NULL;
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
+            machine = argv[++i];
+        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+            model_file = argv[++i];
+        else {
+            fprintf(stderr, "axon_info: --explain: unknown option '%s'\n", argv[i]);
+            return 1;
+        }
+    }
+    struct axon_config cfg;
+    if (!machine && axon_runtime_config_load(&cfg, err, sizeof(err)) == 0 && cfg.topo[0])
+        machine = cfg.topo;
+    char own[64];
+    if (!machine) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(own, sizeof(own), "nodes=1,ranks_per_node=%ld", cores > 1 ? cores : 2);
+        machine = own;
+    }
+    struct axon_runtime_topo_spec t;
+    int rc = strchr(machine, '=') ? axon_runtime_topo_parse(machine, &t, err, sizeof(err))
+                                  : axon_runtime_topo_read_file(machine, &t, err, sizeof(err));
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "axon_info: --explain: %s\n", err);
+        return 1;
+    }
+    struct axon_coll_model model;
+    axon_coll_model_defaults(&model);
+    if (model_file && axon_coll_model_load(&model, model_file, err, sizeof(err)) != MPI_SUCCESS) {
+        fprintf(stderr, "axon_info: --explain: %s\n", err);
+        return 1;
+    }
+    if (axon_coll_explain(stdout, &t, &model, (enum axon_coll_kind)kind, scratch.eager_limit, err, sizeof(err)) < 0) {
+        fprintf(stderr, "axon_info: --explain: %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 /* One rank's view, gathered at rank 0. */
@@ -197,6 +267,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[1], "--topo") == 0)
             return axon_info_topo(argc, argv);
+        if (strcmp(argv[1], "--explain") == 0)
+            return axon_info_explain(argc, argv);
         if (strcmp(argv[1], "--version") == 0) {
             printf("axon_info (Axon MPI) %s\n", PACKAGE_VERSION);
             return 0;
