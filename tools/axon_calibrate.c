@@ -1,0 +1,240 @@
+/* axon_calibrate: measures the cost model's parameters (coll/axon_coll_model.h) on this machine and
+ * writes them as a tuning file, which axon_sim --model and axon_info --explain --model read. It is an
+ * MPI job of two ranks or more:
+ *
+ *   mpirun -n 4 axon_calibrate [-o FILE]                         (one node: the node level)
+ *   AXON_TOPO=nodes=2,ranks_per_node=2 mpirun -n 4 axon_calibrate (synthetic nodes: the fabric too)
+ *
+ * Rank 0 measures against the first rank of its node (the node level) and the first rank of another
+ * node (the fabric level), with the job's own point-to-point path between them:
+ *  - alpha: half a ping-pong of 8 bytes, less the two posts it includes (overhead);
+ *  - beta: the slope of the ping-pong time between 64 KiB and 4 MiB, per byte;
+ *  - overhead: what a send costs its sender in a window of 64 small sends (the receiver keeps up);
+ *  - node.capacity: the bytes per second of all of node 0's ranks exchanging 4 MiB messages in pairs at
+ *    once (kept at the default with fewer than 4 ranks on node 0);
+ *  - gamma: MPI_Reduce_local of floats with MPI_SUM, per byte; copy_beta: memcpy, per byte;
+ *  - eager_max: the largest message the node's rings take (AXON_PT2PT_SHM_MAX as the job runs it).
+ * The domain level (GPUs) and what a level this job cannot reach keep the defaults, and the file says
+ * so. Each figure is the median of several repetitions: the machine may be noisy. */
+#include "coll/axon_coll_model.h"
+#include "runtime/runtime.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPS 7
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return v[n / 2];
+}
+
+/* Seconds of one ping-pong of bytes between rank 0 and peer (both call it; others return 0). */
+static double pingpong(char *buf, int bytes, int peer, int iters)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me != 0 && me != peer)
+        return 0;
+    int other = me == 0 ? peer : 0;
+    for (int i = 0; i < 2; i++) { /* warm-up */
+        if (me == 0) {
+            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
+            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
+        }
+    }
+    double t = MPI_Wtime();
+    for (int i = 0; i < iters; i++) {
+        if (me == 0) {
+            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
+            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
+        }
+    }
+    return (MPI_Wtime() - t) / iters;
+}
+
+/* A level's alpha and beta between rank 0 and peer; every rank calls it (the others wait). */
+static void measure_level(char *buf, int peer, double overhead, struct axon_coll_model_level *l)
+{
+    enum { SMALL = 8, MID = 64 * 1024, LARGE = 4 * 1024 * 1024 };
+    double s[REPS], m[REPS], g[REPS];
+    for (int r = 0; r < REPS; r++) {
+        s[r] = pingpong(buf, SMALL, peer, 2000) / 2;
+        m[r] = pingpong(buf, MID, peer, 200) / 2;
+        g[r] = pingpong(buf, LARGE, peer, 10) / 2;
+    }
+    double small = median(s, REPS), mid = median(m, REPS), large = median(g, REPS);
+    double alpha = small - 2 * overhead;
+    l->alpha = alpha > 1e-9 ? alpha : small / 2;
+    double beta = (large - mid) / (double)(LARGE - MID);
+    if (beta > 0)
+        l->beta = beta;
+}
+
+/* The sender's cost of a send in a window of 64 small ones to peer, whose receives keep up. */
+static double measure_overhead(int peer)
+{
+    enum { WINDOW = 64, ROUNDS = 200 };
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    double v[REPS];
+    char small[8] = {0}, rbuf[WINDOW][8];
+    MPI_Request req[WINDOW];
+    for (int r = 0; r < REPS; r++) {
+        double posting = 0;
+        for (int k = 0; k < ROUNDS; k++) {
+            if (me == 0) {
+                double t = MPI_Wtime();
+                for (int w = 0; w < WINDOW; w++)
+                    MPI_Isend(small, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &req[w]);
+                posting += MPI_Wtime() - t;
+                MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+                MPI_Recv(small, 0, MPI_BYTE, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (me == peer) {
+                for (int w = 0; w < WINDOW; w++)
+                    MPI_Irecv(rbuf[w], 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[w]);
+                MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+                MPI_Send(small, 0, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+            }
+        }
+        v[r] = posting / (ROUNDS * WINDOW);
+    }
+    return median(v, REPS);
+}
+
+/* Bytes per second of node 0's ranks exchanging large messages in pairs, all at once. */
+static double measure_capacity(char *buf, char *buf2, const int *local, int nlocal)
+{
+    enum { BYTES = 4 * 1024 * 1024, ITERS = 10 };
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int idx = -1;
+    for (int i = 0; i < nlocal; i++)
+        if (local[i] == me)
+            idx = i;
+    int pairs = nlocal / 2;
+    double v[REPS];
+    for (int r = 0; r < REPS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = MPI_Wtime();
+        if (idx >= 0 && idx < 2 * pairs) {
+            int partner = local[idx ^ 1];
+            for (int i = 0; i < ITERS; i++)
+                MPI_Sendrecv(buf, BYTES, MPI_BYTE, partner, 4, buf2, BYTES, MPI_BYTE, partner, 4, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+        }
+        double mine = MPI_Wtime() - t, slowest;
+        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        /* Each pair moves 2 * BYTES per iteration, one transfer each way. */
+        v[r] = slowest > 0 ? 2.0 * pairs * BYTES * ITERS / slowest : 0;
+    }
+    return median(v, REPS);
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            path = argv[++i];
+        } else {
+            fprintf(stderr, "usage: mpirun -n N axon_calibrate [-o FILE]   (N >= 2; AXON_TOPO for several "
+                            "nodes)\n");
+            return 2;
+        }
+    }
+    MPI_Init(&argc, &argv);
+    int me, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    if (n < 2) {
+        if (me == 0)
+            fprintf(stderr, "axon_calibrate: needs 2 ranks or more (mpirun -n 2 axon_calibrate)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    int node_peer = -1, fabric_peer = -1, nlocal = 0;
+    int *local = malloc(sizeof(int) * (size_t)n);
+    for (int r = 0; r < n; r++) {
+        if (job->node_of_rank[r] == job->node_of_rank[0]) {
+            local[nlocal++] = r;
+            if (r != 0 && node_peer < 0)
+                node_peer = r;
+        } else if (fabric_peer < 0) {
+            fabric_peer = r;
+        }
+    }
+    enum { BIG = 4 * 1024 * 1024 };
+    char *buf = calloc(1, BIG), *buf2 = calloc(1, BIG);
+    float *fa = malloc(BIG), *fb = malloc(BIG);
+    if (!local || !buf || !buf2 || !fa || !fb)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    struct axon_coll_model m;
+    axon_coll_model_defaults(&m);
+    int measured_peer = node_peer >= 0 ? node_peer : fabric_peer;
+    m.overhead = measure_overhead(measured_peer);
+    MPI_Bcast(&m.overhead, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (node_peer >= 0)
+        measure_level(buf, node_peer, m.overhead, &m.level[AXON_COLL_LEVEL_NODE]);
+    if (fabric_peer >= 0)
+        measure_level(buf, fabric_peer, m.overhead, &m.level[AXON_COLL_LEVEL_FABRIC]);
+    double capacity = nlocal >= 4 ? measure_capacity(buf, buf2, local, nlocal) : 0;
+    if (me == 0) {
+        double g[REPS], c[REPS];
+        size_t count = BIG / sizeof(float);
+        for (size_t i = 0; i < count; i++)
+            fa[i] = fb[i] = 1.0f;
+        for (int r = 0; r < REPS; r++) {
+            double t = MPI_Wtime();
+            MPI_Reduce_local(fa, fb, (int)count, MPI_FLOAT, MPI_SUM);
+            g[r] = (MPI_Wtime() - t) / BIG;
+            t = MPI_Wtime();
+            memcpy(buf2, buf, BIG);
+            __asm__ volatile("" : : "r"(buf2) : "memory");
+            c[r] = (MPI_Wtime() - t) / BIG;
+        }
+        m.level[AXON_COLL_LEVEL_NODE].gamma = median(g, REPS);
+        m.copy_beta = median(c, REPS);
+        if (capacity > 0)
+            m.level[AXON_COLL_LEVEL_NODE].capacity = capacity;
+        if (axon_config.pt2pt_shm_max > 0)
+            m.eager_max = axon_config.pt2pt_shm_max;
+        FILE *out = path ? fopen(path, "w") : stdout;
+        if (!out) {
+            perror(path);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        fprintf(out, "# axon_calibrate on %s: %d ranks, %d node(s)%s%s\n", job->hostname, n, job->num_nodes,
+                job->topo[0] ? ", AXON_TOPO=" : "", job->topo);
+        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max%s\n",
+                capacity > 0 ? ", capacity" : " (capacity: the default, fewer than 4 ranks on node 0)",
+                fabric_peer >= 0 ? "; fabric alpha, beta" : "");
+        fprintf(out, "# defaults kept: domain level%s\n", fabric_peer >= 0 ? "" : ", fabric level (one node)");
+        axon_coll_model_print(&m, out);
+        if (path)
+            fclose(out);
+    }
+    free(local);
+    free(buf);
+    free(buf2);
+    free(fa);
+    free(fb);
+    MPI_Finalize();
+    return 0;
+}
