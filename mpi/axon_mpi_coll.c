@@ -243,11 +243,11 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
 }
 
 /* Two ranks moving more than this do better with point-to-point: shared memory copies every byte twice
- * (into the slot, out of it), while a rendezvous copies it once, straight between the ranks' buffers
- * (2 ranks on the 2-core VM: shared memory wins up to 64 KiB; at 128 KiB point-to-point took 0.7x as
- * long for allgather, 0.9x for bcast, at 1 MiB 0.6-0.7x). With more ranks one write serves many
- * readers. */
-#define AXON_COLL_SHM_PAIR_MAX ((int64_t)64 * 1024)
+ * (into the slot, out of it), while point-to-point copies it once, straight between the ranks' buffers,
+ * both ranks copying a large message at once (2 ranks on the 2-core VM, medians of 5 interleaved runs:
+ * shared memory wins at 8 KiB; at 16 KiB point-to-point took 0.7x as long for bcast, 0.8x for
+ * allgather, at 64 KiB 0.4x and 1.0x). With more ranks one write serves many readers. */
+#define AXON_COLL_SHM_PAIR_MAX ((int64_t)8 * 1024)
 
 /* Whether a blocking call may run through shared memory: only from what every member knows alike
  * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */

@@ -121,8 +121,13 @@ static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t 
 void axon_pt2pt_sync_acked(uint32_t index)
 {
     struct axon_request *req = axon_request_get(index);
-    if (req)
-        axon_pt2pt_request_event(req);
+    if (!req)
+        return;
+    if (req->cma_peer) {
+        ((struct axon_pt2pt_shm_peer *)req->cma_peer)->cma_pending--;
+        req->cma_peer = NULL;
+    }
+    axon_pt2pt_request_event(req);
 }
 
 static ucs_status_t axon_pt2pt_am_sync_ack(void *arg, const void *header, size_t header_length, void *data,

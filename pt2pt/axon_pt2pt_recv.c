@@ -70,7 +70,9 @@ static void axon_pt2pt_cma_deliver(struct axon_request *req, const struct axon_p
         char *dst = (char *)req->buf + req->dt.true_lb;
         size_t half = (size_t)take;
         _Atomic uint32_t *claim = NULL;
-        if (axon_config.pt2pt_cma_split > 0 && take >= axon_config.pt2pt_cma_split && axon_pt2pt_shm_cma_ok(peer)) {
+        /* Not while the sender reads a message of ours (an exchange: both cores are busy already). */
+        if (axon_config.pt2pt_cma_split > 0 && take >= axon_config.pt2pt_cma_split && peer->cma_pending == 0 &&
+            axon_pt2pt_shm_cma_ok(peer)) {
             /* The sender writes from a page boundary of ours near the middle on, while we read up to it. */
             half = (size_t)((((uintptr_t)dst + (uintptr_t)take / 2 + 4095) & ~(uintptr_t)4095) - (uintptr_t)dst);
             struct axon_pt2pt_cma_put put = {desc->addr + half, (uint64_t)(uintptr_t)(dst + half), (uint64_t)take - half,

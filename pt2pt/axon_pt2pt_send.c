@@ -156,6 +156,8 @@ int axon_pt2pt_send_post(struct axon_request *req)
         req->pending = 2;
         rc = axon_pt2pt_send_shm(peer, &chdr, &desc, sizeof(desc), &axon_pt2pt_bytes_layout);
         if (rc == MPI_SUCCESS) {
+            peer->cma_pending++;
+            req->cma_peer = peer;
             axon_pt2pt_request_event(req);
             return MPI_SUCCESS;
         }

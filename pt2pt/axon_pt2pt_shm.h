@@ -43,6 +43,8 @@ struct axon_pt2pt_shm_peer {
     uint32_t shm_sent, ucx_sent;
     uint32_t shm_recvd, ucx_recvd;
     int pid;                   /* its process, for single copies of large messages (process_vm_readv) */
+    uint32_t cma_pending;      /* our single-copy sends it has not acknowledged yet: while there are, it
+                                * is busy reading them, and we copy its messages to us alone */
 };
 
 struct axon_pt2pt_shm {

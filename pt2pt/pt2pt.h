@@ -95,6 +95,7 @@ struct axon_request {
                                       * descriptor; NULL for host memory */
     bool stage_written;              /* a receive's data went to the user's GPU buffer directly (IPC) */
     bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
+    void *cma_peer;                  /* a single-copy send: the node peer that reads it, until its ack */
 
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
      * use. */
