@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +17,6 @@ static const char *const axon_coll_level_names[AXON_COLL_NLEVELS] = {"domain", "
 const char *axon_coll_level_name(enum axon_coll_level level)
 {
     return (unsigned)level < AXON_COLL_NLEVELS ? axon_coll_level_names[level] : "?";
-}
-
-static void axon_coll_model_why(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (!why || whylen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- topology ------------------------------------------------------------------------------------- */
@@ -102,7 +91,7 @@ int axon_coll_model_set(struct axon_coll_model *m, const char *key, const char *
         for (int i = 0; i < AXON_COLL_MODEL_NKEYS && len < sizeof(known); i++)
             len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
                                     axon_coll_model_keys[i].name);
-        axon_coll_model_why(why, whylen, "unknown key '%s' (keys: %s)", key, known);
+        axon_runtime_why(why, whylen, "unknown key '%s' (keys: %s)", key, known);
         return MPI_ERR_ARG;
     }
     char *end;
@@ -110,14 +99,14 @@ int axon_coll_model_set(struct axon_coll_model *m, const char *key, const char *
     if (k->integer) {
         long long v = strtoll(value, &end, 10);
         if (end == value || *end || errno || v < 0) {
-            axon_coll_model_why(why, whylen, "%s needs an integer >= 0, not '%s'", key, value);
+            axon_runtime_why(why, whylen, "%s needs an integer >= 0, not '%s'", key, value);
             return MPI_ERR_ARG;
         }
         *(int64_t *)((char *)m + k->offset) = v;
     } else {
         double v = strtod(value, &end);
         if (end == value || *end || errno || !isfinite(v) || v < 0) {
-            axon_coll_model_why(why, whylen, "%s needs a number >= 0 (such as 2e-6), not '%s'", key, value);
+            axon_runtime_why(why, whylen, "%s needs a number >= 0 (such as 2e-6), not '%s'", key, value);
             return MPI_ERR_ARG;
         }
         *(double *)((char *)m + k->offset) = v;
@@ -149,7 +138,7 @@ int axon_coll_model_parse(struct axon_coll_model *m, const char *text, char *why
         if (a < z) {
             const char *eq = memchr(a, '=', (size_t)(z - a));
             if (!eq) {
-                axon_coll_model_why(why, whylen, "line %d: '%.*s' is not 'key = value'", line, (int)(z - a), a);
+                axon_runtime_why(why, whylen, "line %d: '%.*s' is not 'key = value'", line, (int)(z - a), a);
                 return MPI_ERR_ARG;
             }
             const char *ka = a, *kz = eq, *va = eq + 1, *vz = z;
@@ -157,7 +146,7 @@ int axon_coll_model_parse(struct axon_coll_model *m, const char *text, char *why
             axon_coll_model_trim(&va, &vz);
             char key[64], value[128];
             if (kz - ka >= (long)sizeof(key) || vz - va >= (long)sizeof(value)) {
-                axon_coll_model_why(why, whylen, "line %d: key or value too long", line);
+                axon_runtime_why(why, whylen, "line %d: key or value too long", line);
                 return MPI_ERR_ARG;
             }
             memcpy(key, ka, (size_t)(kz - ka));
@@ -166,7 +155,7 @@ int axon_coll_model_parse(struct axon_coll_model *m, const char *text, char *why
             value[vz - va] = 0;
             char sub[512];
             if (axon_coll_model_set(&tmp, key, value, sub, sizeof(sub)) != MPI_SUCCESS) {
-                axon_coll_model_why(why, whylen, "line %d: %s", line, sub);
+                axon_runtime_why(why, whylen, "line %d: %s", line, sub);
                 return MPI_ERR_ARG;
             }
         }
@@ -182,7 +171,7 @@ int axon_coll_model_load(struct axon_coll_model *m, const char *path, char *why,
     char *text = NULL;
     FILE *f = fopen(path, "r");
     if (!f) {
-        axon_coll_model_why(why, whylen, "%s: %s", path, strerror(errno));
+        axon_runtime_why(why, whylen, "%s: %s", path, strerror(errno));
         return errno == ENOENT ? MPI_ERR_NO_SUCH_FILE : MPI_ERR_FILE;
     }
     /* A tuning file is a few lines: 1 MiB is far beyond any, and a bound against reading a device. */
@@ -194,20 +183,20 @@ int axon_coll_model_load(struct axon_coll_model *m, const char *path, char *why,
     }
     size_t len = fread(text, 1, AXON_COLL_MODEL_MAX_FILE + 1, f);
     if (ferror(f) || len > AXON_COLL_MODEL_MAX_FILE) {
-        axon_coll_model_why(why, whylen, "%s: %s", path, ferror(f) ? "read error" : "larger than 1 MiB");
+        axon_runtime_why(why, whylen, "%s: %s", path, ferror(f) ? "read error" : "larger than 1 MiB");
         rc = MPI_ERR_FILE;
         goto out_free;
     }
     text[len] = 0;
     if (memchr(text, 0, len)) {
-        axon_coll_model_why(why, whylen, "%s: not a text file", path);
+        axon_runtime_why(why, whylen, "%s: not a text file", path);
         rc = MPI_ERR_FILE;
         goto out_free;
     }
     char sub[512];
     rc = axon_coll_model_parse(m, text, sub, sizeof(sub));
     if (rc != MPI_SUCCESS)
-        axon_coll_model_why(why, whylen, "%s: %s", path, sub);
+        axon_runtime_why(why, whylen, "%s: %s", path, sub);
 out_free:
     free(text);
 out_close:

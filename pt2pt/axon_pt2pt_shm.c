@@ -540,21 +540,25 @@ _Atomic uint32_t *axon_pt2pt_shm_send_put(struct axon_pt2pt_shm_peer *peer, cons
     return &((struct axon_shm_put_payload *)(void *)rec->payload)->claim;
 }
 
-static int axon_shm_cma_write(struct axon_pt2pt_shm_peer *peer, uint64_t dst, const void *src, size_t bytes)
+/* Moves bytes between our memory (mine) and the peer's (theirs) with process_vm_readv or _writev, which
+ * take the same arguments, resuming after partial transfers. */
+static int axon_shm_cma_move(struct axon_pt2pt_shm_peer *peer, bool write, char *mine, uint64_t theirs, size_t bytes)
 {
-    const char *from = src;
+    ssize_t (*move)(pid_t, const struct iovec *, unsigned long, const struct iovec *, unsigned long,
+                    unsigned long) = write ? process_vm_writev : process_vm_readv;
     while (bytes > 0) {
-        struct iovec local = {(void *)from, bytes}, remote = {(void *)(uintptr_t)dst, bytes};
-        ssize_t n = process_vm_writev(peer->pid, &local, 1, &remote, 1, 0);
+        struct iovec local = {mine, bytes}, remote = {(void *)(uintptr_t)theirs, bytes};
+        ssize_t n = move(peer->pid, &local, 1, &remote, 1, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            axon_runtime_log_error("writing %zu bytes of a message into rank %d's memory failed: %s", bytes,
-                                   peer->world, n < 0 ? strerror(errno) : "nothing written");
+            axon_runtime_log_error("%s %zu bytes of a message %s rank %d's memory failed: %s",
+                                   write ? "writing" : "reading", bytes, write ? "into" : "from", peer->world,
+                                   n < 0 ? strerror(errno) : "nothing moved");
             return MPI_ERR_OTHER;
         }
-        from += n;
-        dst += (uint64_t)n;
+        mine += n;
+        theirs += (uint64_t)n;
         bytes -= (size_t)n;
     }
     return MPI_SUCCESS;
@@ -573,7 +577,7 @@ static bool axon_shm_take_put(struct axon_pt2pt_shm_peer *peer, struct axon_pt2p
                                                  memory_order_acquire))
         return true; /* the receiver copied it itself, and waits for no answer */
     struct axon_pt2pt_cma_put put = payload->put;
-    int rc = axon_shm_cma_write(peer, put.dst, (const void *)(uintptr_t)put.src, (size_t)put.bytes);
+    int rc = axon_shm_cma_move(peer, true, (char *)(uintptr_t)put.src, put.dst, (size_t)put.bytes);
     bool sent = axon_shm_send_control(peer, AXON_SHM_F_DONE, rc != MPI_SUCCESS, &put.done, sizeof(put.done));
     (void)sent; /* room was made sure of above */
     return true;
@@ -686,20 +690,5 @@ bool axon_pt2pt_shm_cma_ok(struct axon_pt2pt_shm_peer *peer)
 
 int axon_pt2pt_shm_cma_read(struct axon_pt2pt_shm_peer *peer, void *dst, uint64_t src, size_t bytes)
 {
-    char *to = dst;
-    while (bytes > 0) {
-        struct iovec local = {to, bytes}, remote = {(void *)(uintptr_t)src, bytes};
-        ssize_t n = process_vm_readv(peer->pid, &local, 1, &remote, 1, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            axon_runtime_log_error("reading %zu bytes of rank %d's message from its memory failed: %s", bytes,
-                                   peer->world, n < 0 ? strerror(errno) : "nothing read");
-            return MPI_ERR_OTHER;
-        }
-        to += n;
-        src += (uint64_t)n;
-        bytes -= (size_t)n;
-    }
-    return MPI_SUCCESS;
+    return axon_shm_cma_move(peer, false, dst, src, bytes);
 }

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void axon_topo_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void axon_topo_why(char *why, size_t whylen, const char *fmt, ...)
+void axon_runtime_why(char *why, size_t whylen, const char *fmt, ...)
 {
     if (!why || whylen == 0)
         return;
@@ -53,7 +52,7 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
     enum { NKEYS = 5 };
     int val[NKEYS] = {0};
     if (!text || !*text) {
-        axon_topo_why(why, whylen, "empty topology; expected " AXON_RUNTIME_TOPO_FORM);
+        axon_runtime_why(why, whylen, "empty topology; expected " AXON_RUNTIME_TOPO_FORM);
         return MPI_ERR_ARG;
     }
     const char *p = text;
@@ -63,22 +62,22 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
         const char *eq = memchr(p, '=', (size_t)(end - p));
         int len = (int)(end - p);
         if (!eq) {
-            axon_topo_why(why, whylen, "'%.*s' is not key=value; expected " AXON_RUNTIME_TOPO_FORM, len, p);
+            axon_runtime_why(why, whylen, "'%.*s' is not key=value; expected " AXON_RUNTIME_TOPO_FORM, len, p);
             return MPI_ERR_ARG;
         }
         int k = 0;
         while (k < NKEYS && !(strlen(keys[k]) == (size_t)(eq - p) && strncmp(keys[k], p, (size_t)(eq - p)) == 0))
             k++;
         if (k == NKEYS) {
-            axon_topo_why(why, whylen, "unknown key '%.*s'; expected " AXON_RUNTIME_TOPO_FORM, (int)(eq - p), p);
+            axon_runtime_why(why, whylen, "unknown key '%.*s'; expected " AXON_RUNTIME_TOPO_FORM, (int)(eq - p), p);
             return MPI_ERR_ARG;
         }
         if (val[k]) {
-            axon_topo_why(why, whylen, "'%s' given twice; expected " AXON_RUNTIME_TOPO_FORM, keys[k]);
+            axon_runtime_why(why, whylen, "'%s' given twice; expected " AXON_RUNTIME_TOPO_FORM, keys[k]);
             return MPI_ERR_ARG;
         }
         if (!axon_topo_number(eq + 1, end, &val[k])) {
-            axon_topo_why(why, whylen, "'%.*s': %s needs a positive integer; expected " AXON_RUNTIME_TOPO_FORM,
+            axon_runtime_why(why, whylen, "'%.*s': %s needs a positive integer; expected " AXON_RUNTIME_TOPO_FORM,
                                 len, p, keys[k]);
             return MPI_ERR_ARG;
         }
@@ -90,7 +89,7 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
     if (val[4]) {
         long long rpn = (long long)r.domains_per_node * val[4];
         if (rpn > INT_MAX || (r.ranks_per_node && r.ranks_per_node != rpn)) {
-            axon_topo_why(why, whylen,
+            axon_runtime_why(why, whylen,
                                 "ranks_per_domain=%d with %d domains per node does not give ranks_per_node=%d; "
                                 "expected " AXON_RUNTIME_TOPO_FORM,
                                 val[4], r.domains_per_node, r.ranks_per_node);
@@ -99,17 +98,17 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
         r.ranks_per_node = (int)rpn;
     }
     if (!r.nodes || !r.ranks_per_node) {
-        axon_topo_why(why, whylen, "%s missing; expected " AXON_RUNTIME_TOPO_FORM,
+        axon_runtime_why(why, whylen, "%s missing; expected " AXON_RUNTIME_TOPO_FORM,
                             !r.nodes ? "nodes" : "ranks_per_node");
         return MPI_ERR_ARG;
     }
     if (r.ranks_per_node % r.domains_per_node != 0) {
-        axon_topo_why(why, whylen, "domains_per_node=%d does not divide ranks_per_node=%d; expected " AXON_RUNTIME_TOPO_FORM,
+        axon_runtime_why(why, whylen, "domains_per_node=%d does not divide ranks_per_node=%d; expected " AXON_RUNTIME_TOPO_FORM,
                             r.domains_per_node, r.ranks_per_node);
         return MPI_ERR_ARG;
     }
     if ((long long)r.nodes * r.ranks_per_node > INT_MAX) {
-        axon_topo_why(why, whylen, "%d nodes of %d ranks are more ranks than an int counts", r.nodes,
+        axon_runtime_why(why, whylen, "%d nodes of %d ranks are more ranks than an int counts", r.nodes,
                             r.ranks_per_node);
         return MPI_ERR_ARG;
     }
@@ -121,7 +120,7 @@ int axon_runtime_topo_read_file(const char *path, struct axon_runtime_topo_spec 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        axon_topo_why(why, whylen, "%s: %s", path, strerror(errno));
+        axon_runtime_why(why, whylen, "%s: %s", path, strerror(errno));
         return MPI_ERR_ARG;
     }
     /* The keys joined by commas, comments and blanks dropped. */
@@ -149,7 +148,7 @@ int axon_runtime_topo_read_file(const char *path, struct axon_runtime_topo_spec 
     bool failed = ferror(f) != 0;
     fclose(f);
     if (failed || too_long) {
-        axon_topo_why(why, whylen, "%s: %s", path, failed ? "read error" : "too long for a topology");
+        axon_runtime_why(why, whylen, "%s: %s", path, failed ? "read error" : "too long for a topology");
         return MPI_ERR_ARG;
     }
     while (used > 0 && text[used - 1] == ',')
@@ -157,7 +156,7 @@ int axon_runtime_topo_read_file(const char *path, struct axon_runtime_topo_spec 
     char sub[512];
     int rc = axon_runtime_topo_parse(text, t, sub, sizeof(sub));
     if (rc != MPI_SUCCESS)
-        axon_topo_why(why, whylen, "%s: %s", path, sub);
+        axon_runtime_why(why, whylen, "%s: %s", path, sub);
     return rc;
 }
 
@@ -192,7 +191,7 @@ int axon_runtime_topo_init(const char *text, char *err, size_t errlen)
     job->host_of_rank = malloc(sizeof(int) * (size_t)n);
     job->domain_of_rank = malloc(sizeof(int) * (size_t)n);
     if (!job->host_of_rank || !job->domain_of_rank) {
-        axon_topo_why(err, errlen, "out of memory for the topology of %d ranks", n);
+        axon_runtime_why(err, errlen, "out of memory for the topology of %d ranks", n);
         return MPI_ERR_NO_MEM;
     }
     memcpy(job->host_of_rank, job->node_of_rank, sizeof(int) * (size_t)n);
@@ -212,11 +211,11 @@ int axon_runtime_topo_init(const char *text, char *err, size_t errlen)
     int rc = axon_topo_is_file(text) ? axon_runtime_topo_read_file(text, &t, why, sizeof(why))
                                      : axon_runtime_topo_parse(text, &t, why, sizeof(why));
     if (rc != MPI_SUCCESS) {
-        axon_topo_why(err, errlen, "AXON_TOPO=%s: %s", text, why);
+        axon_runtime_why(err, errlen, "AXON_TOPO=%s: %s", text, why);
         return rc;
     }
     if (axon_runtime_topo_spec_ranks(&t) < n) {
-        axon_topo_why(err, errlen,
+        axon_runtime_why(err, errlen,
                       "AXON_TOPO=%s describes %lld ranks, fewer than the job's %d; expected " AXON_RUNTIME_TOPO_FORM
                       " with nodes*ranks_per_node >= %d",
                       text, (long long)axon_runtime_topo_spec_ranks(&t), n, n);
@@ -226,7 +225,7 @@ int axon_runtime_topo_init(const char *text, char *err, size_t errlen)
     for (int r = 1; r < n; r++) {
         int first = axon_runtime_topo_spec_node(&t, r) * t.ranks_per_node;
         if (job->host_of_rank[r] != job->host_of_rank[first]) {
-            axon_topo_why(err, errlen,
+            axon_runtime_why(err, errlen,
                           "AXON_TOPO=%s puts ranks %d and %d in node %d, but they run on different machines "
                           "(a synthetic node must lie within one machine: ranks go node by node)",
                           text, first, r, axon_runtime_topo_spec_node(&t, r));

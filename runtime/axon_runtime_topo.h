@@ -26,6 +26,10 @@ struct axon_runtime_topo_spec {
     "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K] (or ranks_per_domain=P instead of "   \
     "ranks_per_node: R = D*P), positive integers, D dividing R, e.g. nodes=4,ranks_per_node=4"
 
+/* Writes a message into why (of whylen bytes; nothing when why is NULL): the pure-logic readers (this
+ * one, the cost model's) explain a refusal this way. */
+void axon_runtime_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Reads a description such as "nodes=1024,ranks_per_node=128,domains_per_node=2,nics_per_node=8"
  * (keys in any order; domains_per_node and nics_per_node default to 1). MPI_ERR_ARG for a malformed
  * one, with why (of whylen bytes) saying what is wrong and the expected form; *t is set only on

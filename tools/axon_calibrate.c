@@ -38,6 +38,18 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+/* One round trip of bytes between rank 0 and other (me is 0 or other). */
+static void round_trip(char *buf, int bytes, int me, int other)
+{
+    if (me == 0) {
+        MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
+        MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(buf, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+    }
+}
+
 /* Seconds of one ping-pong of bytes between rank 0 and peer (both call it; others return 0). */
 static double pingpong(char *buf, int bytes, int peer, int iters)
 {
@@ -45,26 +57,11 @@ static double pingpong(char *buf, int bytes, int peer, int iters)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (me != 0 && me != peer)
         return 0;
-    int other = me == 0 ? peer : 0;
-    for (int i = 0; i < 2; i++) { /* warm-up */
-        if (me == 0) {
-            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
-            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
-        }
-    }
+    for (int i = 0; i < 2; i++) /* warm-up */
+        round_trip(buf, bytes, me, peer);
     double t = MPI_Wtime();
-    for (int i = 0; i < iters; i++) {
-        if (me == 0) {
-            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
-            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(buf, bytes, MPI_BYTE, other, 1, MPI_COMM_WORLD);
-        }
-    }
+    for (int i = 0; i < iters; i++)
+        round_trip(buf, bytes, me, peer);
     return (MPI_Wtime() - t) / iters;
 }
 
