@@ -171,7 +171,7 @@ void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block
     for (int j = 0; j < n; j++)
         if (axon_coll_block_bytes(&blocks[j]) > bytes)
             bytes = axon_coll_block_bytes(&blocks[j]);
-    int alg = axon_coll_select(AXON_COLL_KIND_ALLGATHER, n, bytes, have);
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLGATHER, s, bytes, have);
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if (n == 1 || bytes == 0) {

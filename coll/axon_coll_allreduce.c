@@ -168,7 +168,7 @@ static void axon_coll_allreduce_ring(struct axon_coll_sched *s, const void *in, 
 void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt)
 {
-    switch (axon_coll_select(AXON_COLL_KIND_ALLREDUCE, axon_coll_sched_size(s), count * dt->size,
+    switch (axon_coll_select_sched(AXON_COLL_KIND_ALLREDUCE, s, count * dt->size,
                              axon_coll_red_have(s) | axon_coll_hier_have(s))) {
     case AXON_ALLREDUCE_HIER:
         axon_coll_hier_allreduce(s, in, out, count, dt);

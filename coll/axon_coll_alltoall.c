@@ -192,7 +192,7 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? axon_coll_block_bytes(&recv[0]) : 0;
-    int alg = axon_coll_select(AXON_COLL_KIND_ALLTOALL, n, bytes, have);
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLTOALL, s, bytes, have);
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)

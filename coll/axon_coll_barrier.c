@@ -27,7 +27,7 @@ static void axon_coll_barrier_dissemination(struct axon_coll_sched *s)
 void axon_coll_barrier(struct axon_coll_sched *s)
 {
     /* One algorithm: the selection still runs, so AXON_COLL_BARRIER_ALG is checked like the others. */
-    int alg = axon_coll_select(AXON_COLL_KIND_BARRIER, axon_coll_sched_size(s), 0, axon_coll_hier_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_BARRIER, s, 0, axon_coll_hier_have(s));
     /* Steps added before belong to earlier rounds: the barrier comes after them. */
     axon_coll_sched_round(s);
     switch (alg) {

@@ -194,7 +194,7 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = count * dt->size;
-    int alg = axon_coll_select(AXON_COLL_KIND_BCAST, n, bytes, axon_coll_hier_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes, axon_coll_hier_have(s));
     /* Every member knows the message's size, so all of them leave out an empty one. */
     if (n <= 1 || bytes == 0)
         return;

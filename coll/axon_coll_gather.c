@@ -122,9 +122,8 @@ static int64_t axon_coll_gather_block_bytes(const struct axon_coll_block *mine, 
 void axon_coll_gather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                       const struct axon_coll_block *blocks, int root, unsigned have)
 {
-    int n = axon_coll_sched_size(s);
     int64_t bytes = axon_coll_gather_block_bytes(mine, blocks, axon_coll_sched_rank(s), have);
-    int alg = axon_coll_select(AXON_COLL_KIND_GATHER, n, bytes, have);
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_GATHER, s, bytes, have);
     /* Equal empty blocks: every member knows there is nothing to move. */
     if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)
         return;

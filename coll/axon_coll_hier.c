@@ -67,6 +67,7 @@ int axon_coll_nodes_build(struct axon_coll_nodes *nodes, const int *node_id, int
 
 void axon_coll_nodes_free(struct axon_coll_nodes *nodes)
 {
+    free(nodes->model_choice);
     free(nodes->node_of);
     free(nodes->by_node);
     free(nodes->node_start);

@@ -84,7 +84,7 @@ static void axon_coll_reduce_rabenseifner(struct axon_coll_sched *s, const void 
 void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                       const struct axon_dtype_layout *dt, int root)
 {
-    switch (axon_coll_select(AXON_COLL_KIND_REDUCE, axon_coll_sched_size(s), count * dt->size,
+    switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE, s, count * dt->size,
                              axon_coll_red_have(s) | axon_coll_hier_have(s))) {
     case AXON_REDUCE_HIER:
         axon_coll_hier_reduce(s, in, out, count, dt, root);

@@ -128,7 +128,7 @@ void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *o
     int64_t total = 0;
     for (int j = 0; j < n; j++)
         total += counts[j];
-    switch (axon_coll_select(AXON_COLL_KIND_REDUCE_SCATTER, n, total * dt->size, axon_coll_red_have(s))) {
+    switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE_SCATTER, s, total * dt->size, axon_coll_red_have(s))) {
     case AXON_REDUCE_SCATTER_RECURSIVE_HALVING:
         axon_coll_reduce_scatter_recursive_halving(s, in, out, counts, total, dt);
         break;

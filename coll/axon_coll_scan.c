@@ -110,7 +110,7 @@ static void axon_coll_scan_recursive_doubling(struct axon_coll_sched *s, const v
 void axon_coll_scan(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                     const struct axon_dtype_layout *dt, bool exclusive)
 {
-    switch (axon_coll_select(AXON_COLL_KIND_SCAN, axon_coll_sched_size(s), count * dt->size,
+    switch (axon_coll_select_sched(AXON_COLL_KIND_SCAN, s, count * dt->size,
                              axon_coll_red_have(s))) {
     case AXON_SCAN_RECURSIVE_DOUBLING:
         axon_coll_scan_recursive_doubling(s, in, out, count, dt, exclusive);

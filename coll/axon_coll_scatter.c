@@ -105,10 +105,10 @@ static void axon_coll_scatter_binomial(struct axon_coll_sched *s, const struct a
 void axon_coll_scatter(struct axon_coll_sched *s, const struct axon_coll_block *blocks,
                        const struct axon_coll_block *mine, int root, unsigned have)
 {
-    int n = axon_coll_sched_size(s), r = axon_coll_sched_rank(s);
+    int r = axon_coll_sched_rank(s);
     /* The size of one rank's block as every rank knows it when the blocks are equal: its own. */
     int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? axon_coll_block_bytes(mine ? mine : &blocks[r]) : 0;
-    int alg = axon_coll_select(AXON_COLL_KIND_SCATTER, n, bytes, have);
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_SCATTER, s, bytes, have);
     /* Equal empty blocks: every member knows there is nothing to move. */
     if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)
         return;

@@ -73,6 +73,12 @@ int axon_coll_select_with(const struct axon_coll_desc *d, long forced, int nrank
 /* The same with the knob of the kind from the configuration (axon_config). */
 int axon_coll_select(enum axon_coll_kind kind, int nranks, int64_t bytes, unsigned have);
 
+/* The choice for a call of a schedule (coll/axon_coll_select_model.c): axon_coll_select's, or with
+ * AXON_COLL_SELECT=model and no knob forcing one, the algorithm of least predicted time for the
+ * schedule's group. Every collective's entry point chooses through it. */
+struct axon_coll_sched;
+int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, int64_t bytes, unsigned have);
+
 /* The knob's configuration value for a kind: -1 (auto) or an algorithm index. */
 long axon_coll_select_forced(enum axon_coll_kind kind);
 

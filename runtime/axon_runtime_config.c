@@ -65,6 +65,13 @@ static const struct axon_config_entry axon_config_entries[] = {
      "auto|reduce_then_scatter|recursive_halving|ring", "MPI_Reduce_scatter(_block)'s algorithm"},
     {"AXON_COLL_SCAN_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[9]), "auto|linear|recursive_doubling",
      "MPI_Scan's and MPI_Exscan's algorithm"},
+    {"AXON_COLL_SELECT", AXON_CONFIG_ENUM, "rules", AXON_CONFIG_FIELD(coll_select), "rules|model",
+     "how a collective's algorithm is chosen where no AXON_COLL_<NAME>_ALG forces one: by the rules "
+     "axon_info lists, or by the least time the cost model predicts for the communicator's nodes "
+     "(simulated once per collective and size class; every rank must see the same model)"},
+    {"AXON_COLL_MODEL_FILE", AXON_CONFIG_STRING, "", AXON_CONFIG_FIELD(coll_model_file), NULL,
+     "the cost model's tuning file for AXON_COLL_SELECT=model (axon_calibrate writes one); empty: the "
+     "model's defaults"},
     {"AXON_ASYNC_PROGRESS", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(async_progress), NULL,
      "a progress thread moves nonblocking operations while the program computes without calling MPI "
      "(the library then locks as under MPI_THREAD_MULTIPLE)"},
