@@ -3,6 +3,7 @@
  *  - barrier:   a barrier in each node, one among the leaders, one in each node again;
  *  - bcast:     among the leaders (the root stands for its node), then in each node from its leader;
  *  - reduce:    in each node to its leader, then among the leaders to the root (which leads its node);
+ *  - allgather: a gather in each node, the leaders swap their nodes' blocks, each leader hands them on;
  *  - allreduce: with nodes of one size, a reduce-scatter in each node, an allreduce of each slice
  *    among the ranks that hold it (one per node), an allgather in each node; else a reduce in each node
  *    to its leader, an allreduce among the leaders and a bcast in each node.
@@ -10,6 +11,7 @@
  * phases take the node's algorithms and the leaders' phase the fabric's; inside a subgroup no node map
  * is set, so a phase is never itself hierarchical. */
 #include "coll/axon_coll_hier.h"
+#include "coll/axon_coll_move.h"
 #include "coll/coll.h"
 
 #include <mpi.h>
@@ -245,4 +247,53 @@ void axon_coll_hier_allreduce(struct axon_coll_sched *s, const void *in, void *o
     axon_hier_phase(s, v.members, v.nmembers);
     axon_coll_bcast(s, out, count, dt, v.lead);
     axon_hier_phase(s, NULL, 0);
+}
+
+/* Allgather(v), any blocks: each node's blocks to its leader (a gather in the node); the leaders swap
+ * their nodes' blocks in one round (each sends its node's blocks, in the node's rank order, to every
+ * other leader, which receives them in the same order); each leader hands every member, in one round,
+ * every block but the member's own. */
+void axon_coll_hier_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                              const struct axon_coll_block *blocks)
+{
+    struct axon_hier_view v;
+    if (!axon_hier_view(s, -1, &v))
+        return;
+    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
+    int me = axon_coll_sched_rank(s), n = nodes->nranks;
+    const struct axon_coll_block *own = mine ? mine : &blocks[me];
+    struct axon_coll_block *node_blocks = axon_coll_sched_alloc_meta(s, sizeof(*node_blocks) * (size_t)v.nmembers);
+    if (!node_blocks)
+        return;
+    for (int i = 0; i < v.nmembers; i++)
+        node_blocks[i] = blocks[v.members[i]];
+    axon_hier_phase(s, v.members, v.nmembers);
+    axon_coll_gather(s, v.leading ? mine : own, node_blocks, v.lead, 0);
+    axon_hier_phase(s, NULL, 0);
+    if (v.leading) {
+        for (int k = 0; k < nodes->nnodes; k++) {
+            int leader = nodes->leaders[k];
+            if (leader == me)
+                continue;
+            for (int i = 0; i < v.nmembers; i++)
+                axon_coll_block_send(s, &blocks[v.members[i]], leader);
+            for (int i = nodes->node_start[k]; i < nodes->node_start[k + 1]; i++)
+                axon_coll_block_recv(s, &blocks[nodes->by_node[i]], leader);
+        }
+        axon_coll_sched_round(s);
+        for (int i = 0; i < v.nmembers; i++) {
+            int member = v.members[i];
+            for (int j = 0; member != me && j < n; j++)
+                if (j != member)
+                    axon_coll_block_send(s, &blocks[j], member);
+        }
+    } else {
+        int leader = v.members[v.lead];
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                axon_coll_block_recv(s, &blocks[j], leader);
+        if (mine)
+            axon_coll_block_copy(s, mine, &blocks[me]);
+    }
+    axon_coll_sched_round(s);
 }

@@ -42,5 +42,8 @@ void axon_coll_hier_reduce(struct axon_coll_sched *s, const void *in, void *out,
                            const struct axon_dtype_layout *dt, int root);
 void axon_coll_hier_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                               const struct axon_dtype_layout *dt);
+struct axon_coll_block;
+void axon_coll_hier_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                              const struct axon_coll_block *blocks);
 
 #endif

@@ -57,7 +57,7 @@ static const struct axon_config_entry axon_config_entries[] = {
      "MPI_Gather(v)'s algorithm"},
     {"AXON_COLL_SCATTER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[5]), "auto|linear|binomial",
      "MPI_Scatter(v)'s algorithm"},
-    {"AXON_COLL_ALLGATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[6]), "auto|ring|doubling|bruck",
+    {"AXON_COLL_ALLGATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[6]), "auto|ring|doubling|bruck|hier",
      "MPI_Allgather(v)'s algorithm"},
     {"AXON_COLL_ALLTOALL_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[7]), "auto|pairwise|bruck|scattered",
      "MPI_Alltoall(v,w)'s algorithm"},
