@@ -151,12 +151,24 @@ static int axon_mpirun_job_rank_of_pid(const struct axon_mpirun_job *job, pid_t 
     return -1;
 }
 
-/* Reaps every ended rank. The PMIx records are read after the reaping and before the judging: a rank's
- * MPI_Finalize or MPI_Abort record is written before the rank is released, so it is in the pipe by the
- * time its death can be seen. */
-static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
+/* Whether a batch of ended ranks holds only exits with an error code: consequences, maybe, of a rank
+ * that is still on its way out (its PMIx connection closed first, so the others' fence failed, and they
+ * exited before it could be reaped). */
+static bool axon_mpirun_batch_only_errors(const struct axon_mpirun_job *job, int nended)
 {
-    int nended = 0;
+    if (job->failed || nended == 0)
+        return false;
+    for (int i = 0; i < nended; i++) {
+        int st = job->ended_status[i];
+        if (WIFSIGNALED(st) || WEXITSTATUS(st) == 0 || job->ranks[job->ended_rank[i]].aborted)
+            return false;
+    }
+    return true;
+}
+
+/* Adds the ranks that have ended since to the batch (from index nended); returns the batch's size. */
+static int axon_mpirun_job_reap_some(struct axon_mpirun_job *job, int nended)
+{
     pid_t pid;
     int st;
     while (nended < job->nranks && (pid = waitpid(-1, &st, WNOHANG)) > 0) {
@@ -174,9 +186,35 @@ static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
         if (rank == 0)
             axon_mpirun_stdin_close(job);
     }
-    axon_mpirun_job_drain_events(job);
-    for (int i = 0; i < nended; i++)
-        axon_mpirun_rank_judge(job, job->ended_rank[i], job->ended_status[i]);
+    return nended;
+}
+
+/* Reaps every ended rank. The PMIx records are read after the reaping and before the judging: a rank's
+ * MPI_Finalize or MPI_Abort record is written before the rank is released, so it is in the pipe by the
+ * time its death can be seen. */
+static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
+{
+    int nended = 0;
+    /* Ranks that ended with an error code get up to 250 ms for a cause to show up among the others. */
+    for (int tries = 0;; tries++) {
+        nended = axon_mpirun_job_reap_some(job, nended);
+        axon_mpirun_job_drain_events(job);
+        if (tries == 25 || job->nrunning == 0 || !axon_mpirun_batch_only_errors(job, nended))
+            break;
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    /* Causes before consequences: a rank killed by a signal or gone without MPI_Finalize makes the
+     * others fail (their PMIx fence reports it, and they exit with an error), and when they end in one
+     * batch the message must name the cause, whatever order waitpid gave them in. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < nended; i++) {
+            int st = job->ended_status[i];
+            bool cause = WIFSIGNALED(st) || WEXITSTATUS(st) == 0;
+            if (cause == (pass == 0))
+                axon_mpirun_rank_judge(job, job->ended_rank[i], st);
+        }
+    }
 }
 
 /* ---- signals ------------------------------------------------------------------------------------- */
