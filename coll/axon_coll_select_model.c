@@ -63,10 +63,10 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
     struct axon_coll_nodes *map = (struct axon_coll_nodes *)nodes;
     signed char *cache = __atomic_load_n(&map->model_choice, __ATOMIC_ACQUIRE);
     if (!cache) {
-        signed char *fresh = malloc(AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 2);
+        signed char *fresh = malloc(AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 4);
         if (!fresh)
             return rules;
-        for (int i = 0; i < AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 2; i++)
+        for (int i = 0; i < AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 4; i++)
             fresh[i] = -1;
         signed char *none = NULL;
         if (!__atomic_compare_exchange_n(&map->model_choice, &none, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -76,8 +76,11 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
             cache = fresh;
         }
     }
-    /* A commutative operation (reductions) makes a class of its own: it opens algorithms. */
-    int slot = (kind * AXON_MODEL_CLASSES + axon_select_class(bytes)) * 2 + ((have & AXON_COLL_NEEDS_COMMUTATIVE) != 0);
+    /* What the call offers makes classes of their own: a commutative operation, equal blocks (a v-form
+     * must never get an algorithm chosen for the equal-block form of the same size). */
+    unsigned offers = have & (AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM);
+    _Static_assert((AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM) == 3, "two bits of offers");
+    int slot = (kind * AXON_MODEL_CLASSES + axon_select_class(bytes)) * 4 + (int)offers;
     signed char known = __atomic_load_n(&cache[slot], __ATOMIC_ACQUIRE);
     if (known >= 0)
         return known;
