@@ -51,7 +51,8 @@ static void axon_coll_reduce_rabenseifner(struct axon_coll_sched *s, const void 
     int64_t esize = dt->size;
     struct axon_coll_red_fold f;
     axon_coll_red_fold_init(&f, n, r);
-    char *a = axon_coll_red_pack(s, in, count, dt);
+    const char *src;
+    char *a = axon_coll_red_pack_halving(s, &f, in, count, dt, &src);
     char *b = axon_coll_sched_alloc(s, (size_t)(count * esize));
     int64_t *pos = axon_coll_sched_alloc_meta(s, sizeof(*pos) * (size_t)(f.p + 1));
     if (!a || !b || !pos)
@@ -66,7 +67,7 @@ static void axon_coll_reduce_rabenseifner(struct axon_coll_sched *s, const void 
         axon_coll_sched_round(s);
         return;
     }
-    char *cur = axon_coll_red_halve(s, &f, pos, a, b, esize);
+    char *cur = axon_coll_red_halve(s, &f, pos, a, b, esize, src);
     int t = axon_coll_red_bitrev(f.q, f.logp);
     struct axon_coll_red_buf gb = {cur, NULL, esize};
     if (r == root) {

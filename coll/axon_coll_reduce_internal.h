@@ -60,13 +60,21 @@ void axon_coll_red_fold_in(struct axon_coll_sched *s, const struct axon_coll_red
 /* Which bits q's windows follow: position bitrev(q) of p is where recursive halving leaves new rank q. */
 int axon_coll_red_bitrev(int q, int logp);
 
+/* The vector a recursive halving starts from (count elements of dt at in): a packed copy in scratch, as
+ * axon_coll_red_pack makes; or, for contiguous data of a rank the fold leaves alone, scratch not yet
+ * filled, with *src pointing at the data: the halving's first step then sends from the user's buffer
+ * and copies only the half it keeps, while the other half travels (half the copying, and overlapped). */
+char *axon_coll_red_pack_halving(struct axon_coll_sched *s, const struct axon_coll_red_fold *f, const void *in,
+                                 int64_t count, const struct axon_dtype_layout *dt, const char **src);
+
 /* Reduce-scatter by recursive halving among the active ranks, keeping order. The vector is cut in p
  * segments: segment t is elements [pos[t], pos[t+1]). a holds the rank's (folded) vector, b is scratch
  * of the same size. At step k (distance 2^k, so partners hold neighbouring runs of ranks) each rank keeps
  * half of its window of segments and sends the other half to its partner; new rank q ends with segment
- * bitrev(q) reduced over all ranks, in the returned buffer (a or b). Only active ranks call it. */
+ * bitrev(q) reduced over all ranks, in the returned buffer (a or b). Only active ranks call it. src:
+ * NULL, or the data a does not hold yet (axon_coll_red_pack_halving). */
 char *axon_coll_red_halve(struct axon_coll_sched *s, const struct axon_coll_red_fold *f, const int64_t *pos,
-                          char *a, char *b, int64_t esize);
+                          char *a, char *b, int64_t esize, const char *src);
 /* Where the segments of the two blocks below live: packed scratch (dt NULL, esize bytes an element)
  * or the user's typed buffer (dt its layout). */
 struct axon_coll_red_buf {

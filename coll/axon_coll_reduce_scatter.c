@@ -88,7 +88,7 @@ static void axon_coll_reduce_scatter_recursive_halving(struct axon_coll_sched *s
         axon_coll_sched_round(s);
         return;
     }
-    char *cur = axon_coll_red_halve(s, &f, pos, a, b, esize);
+    char *cur = axon_coll_red_halve(s, &f, pos, a, b, esize, NULL);
     char *seg = cur + pos[axon_coll_red_bitrev(f.q, f.logp)] * esize;
     if (r < 2 * f.rem) {
         axon_coll_red_send(s, seg, counts[r - 1] * esize, r - 1);

@@ -152,19 +152,37 @@ static void axon_coll_red_window(const struct axon_coll_red_fold *f, int q, int 
     }
 }
 
+char *axon_coll_red_pack_halving(struct axon_coll_sched *s, const struct axon_coll_red_fold *f, const void *in,
+                                 int64_t count, const struct axon_dtype_layout *dt, const char **src)
+{
+    if (dt->contig && count > 0 && axon_coll_sched_rank(s) >= 2 * f->rem) {
+        *src = (const char *)in + dt->true_lb;
+        return axon_coll_sched_alloc(s, (size_t)(count * dt->size));
+    }
+    *src = NULL;
+    return axon_coll_red_pack(s, in, count, dt);
+}
+
 char *axon_coll_red_halve(struct axon_coll_sched *s, const struct axon_coll_red_fold *f, const int64_t *pos,
-                          char *a, char *b, int64_t esize)
+                          char *a, char *b, int64_t esize, const char *src)
 {
     int q = f->q;
     char *cur = a, *other = b;
+    if (src && f->logp == 0 && pos[1] > 0) /* no step to take: the data itself is the result */
+        axon_coll_sched_copy(s, src, pos[1] * esize, &axon_coll_bytes, a, pos[1] * esize, &axon_coll_bytes);
     for (int k = 0; k < f->logp; k++) {
         int pq = q ^ (1 << k), peer = axon_coll_red_fold_rank(f, pq);
         int klo, khi, slo, shi;
         axon_coll_red_window(f, q, k + 1, &klo, &khi);
         axon_coll_red_window(f, pq, k + 1, &slo, &shi);
         int64_t off = pos[klo], cnt = pos[khi] - pos[klo];
-        axon_coll_red_send(s, cur + pos[slo] * esize, (pos[shi] - pos[slo]) * esize, peer);
+        /* The first step sends from the user's data when a is not filled yet, and fills the kept half. */
+        const char *from = k == 0 && src ? src : cur;
+        axon_coll_red_send(s, from + pos[slo] * esize, (pos[shi] - pos[slo]) * esize, peer);
         axon_coll_red_recv(s, other + off * esize, cnt * esize, peer);
+        if (k == 0 && src && cnt > 0)
+            axon_coll_sched_copy(s, src + off * esize, cnt * esize, &axon_coll_bytes, cur + off * esize, cnt * esize,
+                                 &axon_coll_bytes);
         axon_coll_sched_round(s);
         if (cnt == 0)
             continue;

@@ -248,6 +248,12 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
  * shared memory wins at 8 KiB; at 16 KiB point-to-point took 0.7x as long for bcast, 0.8x for
  * allgather, at 64 KiB 0.4x and 1.0x). With more ranks one write serves many readers. */
 #define AXON_COLL_SHM_PAIR_MAX ((int64_t)8 * 1024)
+/* The same for an allreduce, whose point-to-point way (recursive halving, each rank folding half, the
+ * first half sent straight from the user's buffer) overtakes both ranks folding every chunk in shared
+ * memory later: 2 ranks, medians of 5 interleaved runs: 0.71x as long at 512 KiB, 0.66x at 1-2 MiB,
+ * 0.85x at 4 MiB, but 1.2-1.4x at 128-256 KiB. A reduce's shared-memory way stays as fast throughout
+ * (one rank folds, the other only copies in). */
+#define AXON_COLL_SHM_PAIR_ALLREDUCE_MAX ((int64_t)256 * 1024)
 
 /* Whether a blocking call may run through shared memory: only from what every member knows alike
  * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */
@@ -269,6 +275,8 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
     case AXON_MPI_COLL_ALLTOALL:
         return uniform && p->rblocks[0].count * p->rblocks[0].dt.size * n <= limit;
     case AXON_MPI_COLL_REDUCTION:
+        if (p->red == AXON_MPI_RED_ALLREDUCE && n == 2 && p->count * p->dt.size > AXON_COLL_SHM_PAIR_ALLREDUCE_MAX)
+            return false;
         return (p->red == AXON_MPI_RED_REDUCE || p->red == AXON_MPI_RED_ALLREDUCE) &&
                axon_coll_shm_reduction_fits(p->op, p->count, &p->dt);
     case AXON_MPI_COLL_NEIGHBOR:
