@@ -7,7 +7,8 @@
  * the size class, the call's `have` bits and the model, all the same on every rank (the model file too,
  * which the knob's help says), and the simulation is deterministic. What the simulator cannot describe
  * takes the rules: gather, scatter and scan (not simulated), groups whose nodes are not all of one size
- * or that are larger than AXON_MODEL_MAX_RANKS (the first call would wait too long), calls inside a
+ * or that are larger than AXON_MODEL_MAX_RANKS (the first call would wait too long; so are algorithms
+ * whose schedules are too long to simulate quickly, AXON_MODEL_MAX_STEPS), calls inside a
  * composition's subgroup (no map) and the simulator's own schedules (no_model). */
 #include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_model.h"
@@ -19,6 +20,9 @@
 #include <stdlib.h>
 
 #define AXON_MODEL_MAX_RANKS 4096
+/* An algorithm whose schedules (all ranks) exceed this many steps is left out of the comparison: the
+ * first call of a class must not wait seconds (the ring allreduce at 4096 ranks has 33 million). */
+#define AXON_MODEL_MAX_STEPS ((int64_t)2 * 1000 * 1000)
 #define AXON_MODEL_CLASSES 48 /* 0 bytes, then [2^(c-1), 2^c) */
 
 static struct axon_coll_model axon_select_model;
@@ -87,7 +91,7 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
 
     pthread_once(&axon_select_model_once, axon_select_model_load);
     struct axon_runtime_topo_spec t = {nodes->nnodes, nodes->max_per_node, 1, 1};
-    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST, .max_steps = 0};
+    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST, .max_steps = AXON_MODEL_MAX_STEPS};
     const struct axon_coll_desc *d = axon_coll_desc_of(kind);
     int best = rules;
     double best_time = -1;
