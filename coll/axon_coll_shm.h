@@ -29,8 +29,8 @@ int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag
 void axon_coll_shm_destroy(struct axon_coll_shm *shm);
 
 /* Largest message (packed bytes) a call may move here; 0 when shared-memory collectives are off.
- * Reductions are the exception: any size, in chunks of axon_coll_shm_chunk() bytes, the size of a
- * member's slot. */
+ * Reductions are the exception: any size, in chunks of a member's slot, axon_coll_shm_chunk() bytes at
+ * least (larger for communicators of few members by default). */
 int64_t axon_coll_shm_limit(void);
 int64_t axon_coll_shm_chunk(void);
 /* Whether a reduction of count elements of the datatype under op may run here (see the top). */
