@@ -61,8 +61,11 @@ enum {
 
 struct axon_shm_flag {
     _Atomic uint64_t seq;
+    /* A two-member reduction's data arriving in pieces: (use << 40) | bytes in the slot so far, so the
+     * reader folds each piece as it lands (axon_shm_reduce_pair). */
+    _Atomic uint64_t ready;
     struct axon_shm_call call[2];
-    char pad[AXON_SHM_LINE - sizeof(uint64_t) - 2 * sizeof(struct axon_shm_call)];
+    char pad[AXON_SHM_LINE - 2 * sizeof(uint64_t) - 2 * sizeof(struct axon_shm_call)];
 };
 
 struct axon_coll_shm {
@@ -532,6 +535,69 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
     return rc;
 }
 
+/* Two members, contiguous data that fits a slot: the writer copies its vector into its slot in pieces
+ * and says after each how far it got; the reader (the root of a reduce, both members of an allreduce)
+ * folds each piece as soon as it is there, so the fold follows the copy instead of waiting for all of
+ * it (a 2-rank reduce of 64-256 KiB copied, then folded, one after the other). */
+#define AXON_SHM_PIECE ((int64_t)16 * 1024)
+
+struct axon_shm_piece_wait {
+    struct axon_coll_shm *shm;
+    int peer;
+    uint64_t ready, seq; /* the progress wanted, or the whole use raised (a mismatch shows then) */
+};
+
+static bool axon_shm_piece_reached(void *arg)
+{
+    struct axon_shm_piece_wait *w = arg;
+    const struct axon_shm_flag *f = &w->shm->flags[w->peer];
+    return atomic_load_explicit(&f->ready, memory_order_acquire) >= w->ready ||
+           atomic_load_explicit(&f->seq, memory_order_acquire) >= w->seq;
+}
+
+static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
+                                const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op,
+                                int root, int kind)
+{
+    int me = shm->rank, peer = 1 - me, rc = MPI_SUCCESS;
+    int64_t esize = dt->size, bytes = count * esize;
+    int64_t piece = AXON_SHM_PIECE / esize * esize > 0 ? AXON_SHM_PIECE / esize * esize : esize;
+    uint64_t s = axon_shm_begin(shm);
+    const char *src = (const char *)in + dt->true_lb;
+    /* A reduce's root reads its own data where it is; every other member's goes into its slot. */
+    const char *own = me == root && in != out ? src : NULL;
+    if (!own) {
+        char *mine = axon_shm_slot(shm, s, me);
+        for (int64_t off = 0; off < bytes; off += piece) {
+            int64_t len = bytes - off < piece ? bytes - off : piece;
+            memcpy(mine + off, src + off, (size_t)len);
+            atomic_store_explicit(&shm->flags[me].ready, s << 40 | (uint64_t)(off + len), memory_order_release);
+        }
+    }
+    axon_shm_raise(shm, s, kind, root, bytes);
+    if (root >= 0 && me != root)
+        return MPI_SUCCESS;
+    /* In rank order: rank 1's part is copied into the result, rank 0's folded onto it on the left. */
+    const char *part[2];
+    part[me] = own ? own : axon_shm_slot(shm, s, me);
+    part[peer] = axon_shm_slot(shm, s, peer);
+    char *acc = (char *)out + dt->true_lb;
+    for (int64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += piece) {
+        int64_t len = bytes - off < piece ? bytes - off : piece;
+        struct axon_shm_piece_wait w = {shm, peer, s << 40 | (uint64_t)(off + len), axon_shm_data(s)};
+        if (!axon_shm_piece_reached(&w))
+            axon_ucx_wait(axon_shm_piece_reached, &w);
+        if (atomic_load_explicit(&shm->flags[peer].ready, memory_order_acquire) < w.ready)
+            break; /* the peer raised without this piece: another call, which the check below reports */
+        if (acc + off != part[1] + off)
+            memcpy(acc + off, part[1] + off, (size_t)len);
+        rc = axon_coll_op_apply(op, part[0] + off, acc + off, len / esize, datatype, dt);
+    }
+    axon_shm_wait(shm, -1, s);
+    int rc_check = axon_shm_check_all(shm, s, kind, root, bytes);
+    return rc_check != MPI_SUCCESS ? rc_check : rc;
+}
+
 int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root)
 {
@@ -543,6 +609,8 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
      * leave at once, which pays as long as the vector fits a slot. */
     if (bytes > shm->slot || (root < 0 && bytes * n > AXON_SHM_FLAT_MAX))
         return axon_shm_reduce_chunked(shm, in, out, count, dt, datatype, op, root, kind);
+    if (n == 2 && dt->contig && bytes >= 2 * AXON_SHM_PIECE)
+        return axon_shm_reduce_pair(shm, in, out, count, dt, datatype, op, root, kind);
     uint64_t s = axon_shm_begin(shm);
     /* A reduce's root is the only reader: it folds its own data where it is (see the chunked form). */
     const char *own = shm->rank == root && dt->contig && in != out ? (const char *)in + dt->true_lb : NULL;
