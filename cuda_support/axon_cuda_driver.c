@@ -87,6 +87,15 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
     AXON_CUDA_ENTRY(ipc_get_mem_handle, "cuIpcGetMemHandle", "cuIpcGetMemHandle", false),
     AXON_CUDA_ENTRY(ipc_open_mem_handle, "cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", false),
     AXON_CUDA_ENTRY(ipc_close_mem_handle, "cuIpcCloseMemHandle", "cuIpcCloseMemHandle", false),
+    AXON_CUDA_ENTRY(mem_export_to_shareable_handle, "cuMemExportToShareableHandle", "cuMemExportToShareableHandle",
+                    false),
+    AXON_CUDA_ENTRY(mem_import_from_shareable_handle, "cuMemImportFromShareableHandle",
+                    "cuMemImportFromShareableHandle", false),
+    AXON_CUDA_ENTRY(mem_address_reserve, "cuMemAddressReserve", "cuMemAddressReserve", false),
+    AXON_CUDA_ENTRY(mem_address_free, "cuMemAddressFree", "cuMemAddressFree", false),
+    AXON_CUDA_ENTRY(mem_map, "cuMemMap", "cuMemMap", false),
+    AXON_CUDA_ENTRY(mem_unmap, "cuMemUnmap", "cuMemUnmap", false),
+    AXON_CUDA_ENTRY(mem_set_access, "cuMemSetAccess", "cuMemSetAccess", false),
 };
 
 typedef CUresult (*axon_cuda_get_proc_address_t)(const char *symbol, void **pfn, int version, cuuint64_t flags,

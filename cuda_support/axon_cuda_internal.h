@@ -53,6 +53,18 @@ struct axon_cuda_driver {
     CUresult (*ipc_open_mem_handle)(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned int flags);
     CUresult (*ipc_close_mem_handle)(CUdeviceptr ptr);
     CUresult (*stream_synchronize)(CUstream stream);
+    /* Optional (NULL: VMM memory is staged): IPC of cuMemCreate memory through POSIX fds. */
+    CUresult (*mem_export_to_shareable_handle)(void *shareable, CUmemGenericAllocationHandle handle,
+                                               CUmemAllocationHandleType type, unsigned long long flags);
+    CUresult (*mem_import_from_shareable_handle)(CUmemGenericAllocationHandle *handle, void *os_handle,
+                                                 CUmemAllocationHandleType type);
+    CUresult (*mem_address_reserve)(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                                    unsigned long long flags);
+    CUresult (*mem_address_free)(CUdeviceptr ptr, size_t size);
+    CUresult (*mem_map)(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                        unsigned long long flags);
+    CUresult (*mem_unmap)(CUdeviceptr ptr, size_t size);
+    CUresult (*mem_set_access)(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
 };
 
 /* What the loader found; set by axon_cuda_driver_install, cleared by axon_cuda_driver_uninstall. */
@@ -81,6 +93,23 @@ const char *axon_cuda_driver_error_string(CUresult rc);
  * axon_cuda_ctx_leave must pop it. */
 int axon_cuda_ctx_enter(int device, bool *pushed);
 void axon_cuda_ctx_leave(bool pushed);
+
+/* VMM IPC (axon_cuda_vmm.c), for axon_cuda_ipc.c. Whether the driver and the kernel allow it. */
+bool axon_cuda_vmm_available(void);
+/* Fills out's parts for the bytes at ptr (VMM memory, info the mapping holding ptr): the exported fds,
+ * held until axon_cuda_vmm_release. */
+int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
+                         struct axon_cuda_ipc_desc *out);
+void axon_cuda_vmm_release(const struct axon_cuda_ipc_desc *d);
+/* Imports part p of process pid (pidfd_getfd, then the driver), reserves addresses, maps it there and
+ * lets device read it: *local is its address here. */
+int axon_cuda_vmm_import(int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local);
+/* Lets device read an import too (one made for another GPU's copies). */
+int axon_cuda_vmm_grant(CUdeviceptr local, size_t size, int device);
+/* Unmaps an import and gives its addresses back. */
+void axon_cuda_vmm_close(CUdeviceptr local, size_t size, int device);
+/* Closes the exports (MPI_Finalize). */
+void axon_cuda_vmm_finalize(void);
 
 /* The memory-type cache's life, driven by install and uninstall. */
 void axon_cuda_memtype_init(void);

@@ -1,13 +1,19 @@
 /* CUDA IPC between the processes of a node: a sender exports the allocation that holds its message (the
- * driver's legacy IPC handle, cached per allocation, since each export asks the driver), and the
- * receiver opens it and copies straight from the sender's GPU memory into its own buffer (GPU or host).
+ * driver's legacy IPC handle, cached per allocation, since each export asks the driver; for VMM memory
+ * the physical allocations under the message, as POSIX fds: axon_cuda_vmm.c), and the receiver opens it
+ * and copies straight from the sender's GPU memory into its own buffer (GPU or host). This file owns the
+ * legacy exports, the receiver's cache of opened handles and imports, and the copies.
  *
  * Opening a handle costs ~120 us on the H100 (../shared/gpu/README.md), so opened handles are cached per
- * (peer, buffer id), at most AXON_CUDA_IPC_CACHE_MAX of them, the least recently used closed first. A
- * sender that frees an allocation and gets the same address back exports a new buffer id: the entry of
- * the old one covers the same addresses and is closed before the new one opens, so a stale mapping is
- * never read. Only cuMemAlloc memory has legacy handles: anything else (VMM, pool or managed memory)
- * makes the export fail and the caller stages through host memory instead. */
+ * (peer, buffer id), and imported VMM allocations per (peer, memory block id), in one table of at most
+ * AXON_CUDA_IPC_CACHE_MAX entries, the least recently used closed first. A sender that frees an
+ * allocation and gets the same address back exports a new id: the entry of the old one covers the same
+ * addresses and is closed before the new one opens, so a stale mapping is never read. A VMM message
+ * across several allocations is copied allocation by allocation, each imported and mapped on its own:
+ * an entry then serves every later message that touches its allocation, whatever allocations lie
+ * beside it (an expandable segment that grows adds allocations, it does not change the old ones).
+ * Pool and managed memory have no handles: the export fails and the caller stages through host memory
+ * instead. */
 #include "cuda_support/axon_cuda_internal.h"
 #include "runtime/runtime.h"
 
@@ -31,11 +37,13 @@ struct axon_cuda_ipc_export {
 
 struct axon_cuda_ipc_open {
     int peer;
+    bool vmm;           /* an imported VMM allocation (else a legacy handle) */
     uint64_t id;
     uintptr_t remote_base;
     size_t size;
     CUdeviceptr local;
-    int device;
+    int device;         /* the context it was opened in */
+    uint64_t access;    /* VMM: the GPUs allowed to read it (bit per ordinal) */
     uint64_t used;
 };
 
@@ -54,10 +62,18 @@ bool axon_cuda_ipc_available(void)
            d->ipc_close_mem_handle;
 }
 
-int axon_cuda_ipc_export(const void *ptr, const struct axon_cuda_memtype_info *info, struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
+                         struct axon_cuda_ipc_desc *out)
 {
+    if (info->type == AXON_CUDA_MEMTYPE_VMM) {
+        if (!fds_ok || bytes == 0 || !axon_cuda_ipc_available() || !axon_cuda_vmm_available())
+            return MPI_ERR_UNSUPPORTED_OPERATION;
+        return axon_cuda_vmm_export(ptr, bytes, info, out);
+    }
     if (info->type != AXON_CUDA_MEMTYPE_DEVICE || info->id == 0 || info->size == 0 || !axon_cuda_ipc_available())
         return MPI_ERR_UNSUPPORTED_OPERATION;
+    out->nparts = 0;
+    out->pid = 0;
     pthread_mutex_lock(&axon_ipc.lock);
     struct axon_cuda_ipc_export *slot = NULL, *oldest = &axon_ipc.exports[0];
     for (int i = 0; i < AXON_CUDA_IPC_EXPORTS; i++) {
@@ -102,8 +118,18 @@ int axon_cuda_ipc_export(const void *ptr, const struct axon_cuda_memtype_info *i
     return rc;
 }
 
+void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
+{
+    if (d->nparts > 0)
+        axon_cuda_vmm_release(d);
+}
+
 static void axon_cuda_ipc_close(struct axon_cuda_ipc_open *o)
 {
+    if (o->vmm) {
+        axon_cuda_vmm_close(o->local, o->size, o->device);
+        return;
+    }
     bool pushed;
     if (axon_cuda_ctx_enter(o->device, &pushed) == MPI_SUCCESS) {
         CUresult cr = axon_cuda.drv->ipc_close_mem_handle(o->local);
@@ -114,22 +140,37 @@ static void axon_cuda_ipc_close(struct axon_cuda_ipc_open *o)
     }
 }
 
-/* The local address of peer's allocation d (opened now or found in the cache). Under the lock. */
-static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local)
+/* Closes peer's entries over [base, base + size) of the sender's addresses but of another allocation
+ * (id): the old one was freed there. Under the lock. */
+static void axon_cuda_ipc_drop_stale(int peer, bool vmm, uint64_t id, uintptr_t base, size_t size)
 {
     for (int i = 0; i < axon_ipc.nopened; i++) {
         struct axon_cuda_ipc_open *o = &axon_ipc.opened[i];
-        if (o->peer != peer || d->base >= o->remote_base + o->size || o->remote_base >= d->base + d->size)
+        if (o->peer != peer || base >= o->remote_base + o->size || o->remote_base >= base + size)
             continue;
-        if (o->id == d->id && o->remote_base == d->base) {
-            o->used = ++axon_ipc.clock;
-            *local = o->local;
-            return MPI_SUCCESS;
-        }
-        /* The same addresses, another allocation: the old one was freed there. */
+        if (o->vmm == vmm && o->id == id && id != 0 && o->remote_base == base && o->size == size)
+            continue;
         axon_cuda_ipc_close(o);
         axon_ipc.opened[i--] = axon_ipc.opened[--axon_ipc.nopened];
     }
+}
+
+/* The cached entry of peer's allocation, or NULL. Under the lock. */
+static struct axon_cuda_ipc_open *axon_cuda_ipc_find(int peer, bool vmm, uint64_t id, uintptr_t base, size_t size)
+{
+    for (int i = 0; i < axon_ipc.nopened; i++) {
+        struct axon_cuda_ipc_open *o = &axon_ipc.opened[i];
+        if (o->peer == peer && o->vmm == vmm && o->id == id && o->remote_base == base && o->size == size) {
+            o->used = ++axon_ipc.clock;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+/* Room for one more entry: the least recently used go beyond AXON_CUDA_IPC_CACHE_MAX. Under the lock. */
+static int axon_cuda_ipc_make_room(void)
+{
     long max = axon_config.cuda_ipc_cache_max > 0 ? axon_config.cuda_ipc_cache_max : 1;
     while (axon_ipc.nopened >= max) {
         int lru = 0;
@@ -147,8 +188,23 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
         axon_ipc.opened = v;
         axon_ipc.cap = cap;
     }
+    return MPI_SUCCESS;
+}
+
+/* The local address of peer's allocation d (opened now or found in the cache). Under the lock. */
+static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local)
+{
+    axon_cuda_ipc_drop_stale(peer, false, d->id, d->base, d->size);
+    struct axon_cuda_ipc_open *o = axon_cuda_ipc_find(peer, false, d->id, d->base, d->size);
+    if (o) {
+        *local = o->local;
+        return MPI_SUCCESS;
+    }
+    int rc = axon_cuda_ipc_make_room();
+    if (rc != MPI_SUCCESS)
+        return rc;
     bool pushed;
-    int rc = axon_cuda_ctx_enter(device, &pushed);
+    rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
     CUipcMemHandle h;
@@ -166,29 +222,50 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
     return MPI_SUCCESS;
 }
 
-int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
-                            const struct axon_cuda_memtype_info *dst_info)
+/* The local address of one of peer's VMM allocations, readable by device: imported now or found in the
+ * cache. *cached false: an allocation without block id, which the caller closes after its copy. Under
+ * the lock. */
+static int axon_cuda_ipc_map_part(int peer, int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local,
+                                  bool *cached)
 {
-    if (bytes == 0)
+    axon_cuda_ipc_drop_stale(peer, true, p->id, p->base, p->size);
+    struct axon_cuda_ipc_open *o = p->id ? axon_cuda_ipc_find(peer, true, p->id, p->base, p->size) : NULL;
+    *cached = p->id != 0;
+    if (o) {
+        if (!(o->access >> device & 1)) {
+            bool pushed;
+            int rc = axon_cuda_ctx_enter(device, &pushed);
+            if (rc == MPI_SUCCESS) {
+                rc = axon_cuda_vmm_grant(o->local, o->size, device);
+                axon_cuda_ctx_leave(pushed);
+            }
+            if (rc != MPI_SUCCESS)
+                return rc;
+            o->access |= 1ull << device;
+        }
+        *local = o->local;
         return MPI_SUCCESS;
-    if (d->offset + bytes > d->size) {
-        axon_runtime_log_error("rank %d's IPC descriptor does not hold %zu bytes", peer, bytes);
-        return MPI_ERR_OTHER;
     }
-    /* The copy runs in the receiving buffer's GPU's context, or the first GPU's for host memory. */
-    int device = dst_info->device >= 0 ? dst_info->device : 0;
-    pthread_mutex_lock(&axon_ipc.lock);
-    CUdeviceptr src;
-    int rc = axon_cuda_ipc_map(peer, d, device, &src);
-    pthread_mutex_unlock(&axon_ipc.lock);
-    if (rc != MPI_SUCCESS)
+    int rc = *cached ? axon_cuda_ipc_make_room() : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = axon_cuda_vmm_import(pid, p, device, local);
+    if (rc != MPI_SUCCESS || !*cached)
         return rc;
+    axon_ipc.opened[axon_ipc.nopened++] = (struct axon_cuda_ipc_open){
+        .peer = peer, .vmm = true, .id = p->id, .remote_base = p->base, .size = p->size, .local = *local,
+        .device = device, .access = 1ull << device, .used = ++axon_ipc.clock};
+    return MPI_SUCCESS;
+}
+
+/* One synchronous copy from a peer's memory mapped here. */
+static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
     bool pushed;
-    rc = axon_cuda_ctx_enter(device, &pushed);
+    int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
     const struct axon_cuda_driver *drv = axon_cuda.drv;
-    CUresult cr = drv->mem_copy((CUdeviceptr)dst, src + d->offset, bytes);
+    CUresult cr = drv->mem_copy(dst, src, bytes);
     /* A device-to-device cuMemcpy returns before the copy ends: the sender may reuse its buffer as soon
      * as we say we are done. */
     if (cr == CUDA_SUCCESS)
@@ -200,6 +277,57 @@ int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
+}
+
+/* A VMM message: the bytes of each allocation it lies in, one copy each. */
+static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d, char *dst, size_t bytes, int device)
+{
+    uint64_t from = d->offset, to = d->offset + bytes, at = 0;
+    for (uint32_t i = 0; i < d->nparts && at < to; i++) {
+        const struct axon_cuda_ipc_part *p = &d->parts[i];
+        if (p->base != d->base + at) {
+            axon_runtime_log_error("rank %d's IPC descriptor names GPU memory with holes", peer);
+            return MPI_ERR_OTHER;
+        }
+        uint64_t lo = from > at ? from : at, hi = to < at + p->size ? to : at + p->size;
+        if (lo < hi) {
+            CUdeviceptr src;
+            bool cached;
+            pthread_mutex_lock(&axon_ipc.lock);
+            int rc = axon_cuda_ipc_map_part(peer, d->pid, p, device, &src, &cached);
+            pthread_mutex_unlock(&axon_ipc.lock);
+            if (rc == MPI_SUCCESS)
+                rc = axon_cuda_ipc_copy(peer, device, (CUdeviceptr)(dst + (lo - from)), src + (lo - at), hi - lo);
+            if (rc == MPI_SUCCESS && !cached)
+                axon_cuda_vmm_close(src, p->size, device);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        at += p->size;
+    }
+    return MPI_SUCCESS;
+}
+
+int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
+                            const struct axon_cuda_memtype_info *dst_info)
+{
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (d->offset + bytes > d->size) {
+        axon_runtime_log_error("rank %d's IPC descriptor does not hold %zu bytes", peer, bytes);
+        return MPI_ERR_OTHER;
+    }
+    /* The copy runs in the receiving buffer's GPU's context, or the first GPU's for host memory. */
+    int device = dst_info->device >= 0 ? dst_info->device : 0;
+    if (d->nparts > 0)
+        return axon_cuda_ipc_copy_parts(peer, d, dst, bytes, device);
+    pthread_mutex_lock(&axon_ipc.lock);
+    CUdeviceptr src;
+    int rc = axon_cuda_ipc_map(peer, d, device, &src);
+    pthread_mutex_unlock(&axon_ipc.lock);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, src + d->offset, bytes);
 }
 
 int axon_cuda_ipc_cached(void)
@@ -221,6 +349,7 @@ void axon_cuda_ipc_finalize(void)
     axon_ipc.nopened = axon_ipc.cap = 0;
     memset(axon_ipc.exports, 0, sizeof(axon_ipc.exports));
     pthread_mutex_unlock(&axon_ipc.lock);
+    axon_cuda_vmm_finalize();
 }
 
 #else /* !AXON_HAVE_CUDA_H */
@@ -230,10 +359,16 @@ bool axon_cuda_ipc_available(void)
     return false;
 }
 
-int axon_cuda_ipc_export(const void *ptr, const struct axon_cuda_memtype_info *info, struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
+                         struct axon_cuda_ipc_desc *out)
 {
-    (void)ptr, (void)info, (void)out;
+    (void)ptr, (void)bytes, (void)info, (void)fds_ok, (void)out;
     return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
+{
+    (void)d;
 }
 
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- the layer (axon_cuda_driver.c) --------------------------------------------------------------- */
 
@@ -147,10 +148,26 @@ void axon_cuda_bounce_finalize(void);
 /* ---- CUDA IPC (axon_cuda_ipc.c) ----------------------------------------------------------------- */
 
 #define AXON_CUDA_IPC_HANDLE_BYTES 64
+/* Physical allocations one VMM descriptor names at most: a message across more is staged. 64 of
+ * PyTorch's 20 MiB expandable-segment pages is 1.25 GiB; the descriptor is then 2.2 KiB. */
+#define AXON_CUDA_IPC_PARTS_MAX 64
 
-/* What a receiver needs to read a sender's GPU memory in place: the allocation's legacy IPC handle, its
- * buffer id (a freed and reallocated address gets a new one), its extent in the sender, and where the
- * message starts in it. */
+/* One physical allocation under a VMM message, as its sender maps it: the allocations of a message lie
+ * side by side in the sender's address space, in address order. */
+struct axon_cuda_ipc_part {
+    uint64_t id;      /* the sender's memory block id (0: the driver has none; never cached) */
+    uint64_t base;    /* its mapping in the sender */
+    uint64_t size;
+    int32_t fd;       /* the sender's descriptor of its exported POSIX fd, for pidfd_getfd */
+    uint32_t unused;
+};
+
+/* What a receiver needs to read a sender's GPU memory in place. Legacy IPC (cuMemAlloc memory; nparts
+ * 0): the allocation's IPC handle, its buffer id (a freed and reallocated address gets a new one), its
+ * extent in the sender, and where the message starts in it. VMM (cuMemCreate memory; nparts > 0): the
+ * sender's pid and nparts parts after the fixed fields; base and size span the parts, offset is the
+ * message's start from the first part's base, id and handle are unused. The descriptor travels as
+ * axon_cuda_ipc_desc_bytes(nparts) bytes. */
 struct axon_cuda_ipc_desc {
     unsigned char handle[AXON_CUDA_IPC_HANDLE_BYTES];
     uint64_t id;
@@ -158,21 +175,52 @@ struct axon_cuda_ipc_desc {
     uint64_t size;
     uint64_t offset;
     uint64_t bytes;   /* the message's length (set by the caller, not by the export) */
+    uint32_t nparts;
+    int32_t pid;
+    struct axon_cuda_ipc_part parts[];
 };
+
+static inline size_t axon_cuda_ipc_desc_bytes(uint32_t nparts)
+{
+    return sizeof(struct axon_cuda_ipc_desc) + (size_t)nparts * sizeof(struct axon_cuda_ipc_part);
+}
+
+/* The room a descriptor may need: what a sender sets aside for one. */
+#define AXON_CUDA_IPC_DESC_MAX (sizeof(struct axon_cuda_ipc_desc) + AXON_CUDA_IPC_PARTS_MAX * sizeof(struct axon_cuda_ipc_part))
+
+/* Whether length bytes at data are a whole descriptor; *bytes is then the message's length. */
+static inline bool axon_cuda_ipc_desc_check(const void *data, size_t length, uint64_t *bytes)
+{
+    struct axon_cuda_ipc_desc d;
+    if (length < sizeof(d))
+        return false;
+    memcpy(&d, data, sizeof(d));
+    if (d.nparts > AXON_CUDA_IPC_PARTS_MAX || length != axon_cuda_ipc_desc_bytes(d.nparts))
+        return false;
+    *bytes = d.bytes;
+    return true;
+}
 
 /* Whether this process can use CUDA IPC (support on, AXON_CUDA_IPC not 0, the driver has the calls). */
 bool axon_cuda_ipc_available(void);
-/* Describes the GPU memory at ptr (info from axon_cuda_memtype_of) for a peer on this node;
- * MPI_ERR_UNSUPPORTED_OPERATION when it has no IPC handle (VMM, pool or managed memory, IPC off): the
- * caller then stages. */
-int axon_cuda_ipc_export(const void *ptr, const struct axon_cuda_memtype_info *info, struct axon_cuda_ipc_desc *out);
+/* Describes the bytes at ptr (info from axon_cuda_memtype_of) for a peer on this node, into out (room
+ * for AXON_CUDA_IPC_DESC_MAX bytes). cuMemAlloc memory: its legacy IPC handle. VMM memory, when
+ * fds_ok (the peer may take our descriptors: pidfd_getfd): the physical allocations the bytes lie in,
+ * exported as POSIX fds (cached per allocation), held until axon_cuda_ipc_release. 
+ * MPI_ERR_UNSUPPORTED_OPERATION when there is no way (pool or managed memory, IPC off, a VMM range with
+ * a hole or of more than AXON_CUDA_IPC_PARTS_MAX allocations): the caller then stages. */
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
+                         struct axon_cuda_ipc_desc *out);
+/* The send that carried d is complete (the receiver has copied): its exports may be closed again. */
+void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
 /* Copies bytes from rank peer's memory described by d into dst (GPU or host memory, described by
- * dst_info); complete on return. Opened handles are cached (AXON_CUDA_IPC_CACHE_MAX). */
+ * dst_info); complete on return. Opened handles and imported allocations are cached
+ * (AXON_CUDA_IPC_CACHE_MAX). */
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
                             const struct axon_cuda_memtype_info *dst_info);
-/* Handles open in the cache (tests). */
+/* Handles and imports open in the cache (tests). */
 int axon_cuda_ipc_cached(void);
-/* Closes every cached handle (MPI_Finalize). */
+/* Closes every cached handle and import, and this process's exports (MPI_Finalize). */
 void axon_cuda_ipc_finalize(void);
 
 #endif

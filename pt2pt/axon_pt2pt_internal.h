@@ -112,7 +112,8 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
 int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc, struct axon_pt2pt_pipe_rts *rts);
 /* A matched message whose payload is an IPC descriptor: the data is copied from the sender's GPU into
  * the receive, then the sender is told (axon_pt2pt_recv.c calls it from delivery). */
-void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc);
+void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *desc,
+                            size_t length);
 void axon_pt2pt_stage_end(struct axon_request *req);
 /* Unpacks bytes of packed data into a receive's typed layout (a message that came whole through a side
  * path: IPC, a single copy, pipelined chunks). */

@@ -151,13 +151,12 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
         axon_pt2pt_request_event(req);
         return;
     }
+    uint64_t ipc_bytes;
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_IPC, 0) && !rndv &&
-        length == sizeof(struct axon_cuda_ipc_desc)) {
+        axon_cuda_ipc_desc_check(data, length, &ipc_bytes)) {
         /* The data is in the sender's GPU: read it in place, then let the sender go. */
-        struct axon_cuda_ipc_desc desc;
-        memcpy(&desc, data, sizeof(desc));
-        axon_pt2pt_recv_set_status(req, hdr, (size_t)desc.bytes);
-        axon_pt2pt_ipc_deliver(req, hdr, data);
+        axon_pt2pt_recv_set_status(req, hdr, (size_t)ipc_bytes);
+        axon_pt2pt_ipc_deliver(req, hdr, data, length);
         axon_pt2pt_send_ack(hdr);
         axon_pt2pt_request_event(req);
         return;
@@ -333,10 +332,9 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
     status->MPI_ERROR = MPI_SUCCESS;
     /* A descriptor's message reports its own length, not the descriptor's. */
     uint64_t length = ux->length;
-    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && length == sizeof(struct axon_cuda_ipc_desc)) {
-        struct axon_cuda_ipc_desc desc;
-        memcpy(&desc, ux->data, sizeof(desc));
-        length = desc.bytes;
+    uint64_t ipc_bytes;
+    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && axon_cuda_ipc_desc_check(ux->data, length, &ipc_bytes)) {
+        length = ipc_bytes;
     } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_PIPE) && !ux->rndv && length == sizeof(struct axon_pt2pt_pipe_rts)) {
         struct axon_pt2pt_pipe_rts rts;
         memcpy(&rts, ux->data, sizeof(rts));

@@ -135,7 +135,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
     const struct axon_dtype_layout *dt = &req->dt;
     if (ipc) {
         sbuf = req->stage;
-        scount = sizeof(struct axon_cuda_ipc_desc);
+        scount = (int64_t)axon_cuda_ipc_desc_bytes(((const struct axon_cuda_ipc_desc *)req->stage)->nparts);
         dt = &axon_pt2pt_bytes_layout;
     } else if (pipe) {
         /* UCX reads a message's payload until the send completes: the request keeps it. */

@@ -1,5 +1,6 @@
-/* Device buffers in point-to-point. Between ranks of one node, GPU memory with an IPC handle is read in
- * place: the sender sends the allocation's IPC descriptor instead of the data, the receiver copies from
+/* Device buffers in point-to-point. Between ranks of one node, GPU memory with an IPC handle (cuMemAlloc
+ * memory's legacy handle, or VMM memory's POSIX fds) is read in place: the sender sends the allocation's
+ * IPC descriptor instead of the data, the receiver copies from
  * the sender's GPU straight into its buffer (cached handles, cuda_support/axon_cuda_ipc.c) and
  * acknowledges, which completes the send. Otherwise the data is staged through host memory: a send copies its data's span from the
  * GPU into a host copy and the engine sends that copy; a receive lands in a host copy (holding the
@@ -53,6 +54,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         }
     }
     req->stage = host;
+    req->stage_ipc = false;
     req->stage_written = false;
     req->stage_user = user;
     req->stage_lo = lo;
@@ -96,18 +98,23 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
             return rc;
         if (info.kind == AXON_CUDA_MEMKIND_HOST)
             return MPI_SUCCESS;
-        struct axon_cuda_ipc_desc *desc = axon_cuda_bounce_get(sizeof(*desc), info.device);
+        /* VMM memory goes as POSIX fds the receiver takes with pidfd_getfd, which needs the right to
+         * ptrace us: the same right process_vm_readv needs, which the rings' probe established. */
+        struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
+        bool fds_ok = peer && axon_pt2pt_shm_cma_ok(peer);
+        struct axon_cuda_ipc_desc *desc = axon_cuda_bounce_get(AXON_CUDA_IPC_DESC_MAX, info.device);
         if (!desc)
             return MPI_ERR_NO_MEM;
-        if (axon_cuda_ipc_export(data, &info, desc) == MPI_SUCCESS) {
+        if (axon_cuda_ipc_export(data, (size_t)bytes, &info, fds_ok, desc) == MPI_SUCCESS) {
             desc->bytes = (uint64_t)bytes;
             req->stage = desc;
-            req->stage_len = sizeof(*desc);
+            req->stage_len = AXON_CUDA_IPC_DESC_MAX;
+            req->stage_ipc = true;
             req->stage_user = req->buf;
             *ipc = true;
             return MPI_SUCCESS;
         }
-        axon_cuda_bounce_put(desc, sizeof(*desc)); /* no handle for this memory: staged below */
+        axon_cuda_bounce_put(desc, AXON_CUDA_IPC_DESC_MAX); /* no handle for this memory: staged below */
     }
     if (axon_pt2pt_pipe_wanted(req, bytes)) {
         struct axon_cuda_memtype_info info;
@@ -121,10 +128,15 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
     return axon_pt2pt_stage_begin(req, false);
 }
 
-void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *data)
+void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *data,
+                            size_t length)
 {
+    /* An aligned copy: the payload may lie anywhere in UCX's buffer. */
+    _Alignas(16) unsigned char room[AXON_CUDA_IPC_DESC_MAX];
+    memcpy(room, data, length < sizeof(room) ? length : sizeof(room));
+    const struct axon_cuda_ipc_desc *d = (const struct axon_cuda_ipc_desc *)room;
     struct axon_cuda_ipc_desc desc;
-    memcpy(&desc, data, sizeof(desc));
+    memcpy(&desc, d, sizeof(desc));
     int64_t capacity = req->count * req->dt.size;
     int64_t take = (int64_t)desc.bytes < capacity ? (int64_t)desc.bytes : capacity;
     int rc = MPI_SUCCESS;
@@ -136,14 +148,14 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
             info = req->stage_info;
         else
             axon_cuda_memtype_set_host(&info);
-        rc = axon_cuda_ipc_copy_from(hdr->sync_world_rank, &desc, user + req->dt.true_lb, (size_t)take, &info);
+        rc = axon_cuda_ipc_copy_from(hdr->sync_world_rank, d, user + req->dt.true_lb, (size_t)take, &info);
         req->stage_written = req->stage != NULL;
     } else if (take > 0) {
         /* A typed layout: the data comes to host memory and unpacks into the buffer (or its host copy). */
         char *tmp = malloc((size_t)take);
         struct axon_cuda_memtype_info host;
         axon_cuda_memtype_set_host(&host);
-        rc = tmp ? axon_cuda_ipc_copy_from(hdr->sync_world_rank, &desc, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
+        rc = tmp ? axon_cuda_ipc_copy_from(hdr->sync_world_rank, d, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS)
             rc = axon_pt2pt_unpack_packed(req, tmp, take);
         free(tmp);
@@ -154,6 +166,10 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
 
 void axon_pt2pt_stage_free(struct axon_request *req)
 {
+    /* A send's descriptor: its exports may close once the receiver has copied. */
+    if (req->stage_ipc)
+        axon_cuda_ipc_release(req->stage);
+    req->stage_ipc = false;
     axon_cuda_bounce_put(req->stage, (size_t)req->stage_len);
     req->stage = NULL;
 }

@@ -94,6 +94,7 @@ struct axon_request {
                                       * operation runs (pt2pt/axon_pt2pt_stage.c), or a send's IPC
                                       * descriptor; NULL for host memory */
     bool stage_written;              /* a receive's data went to the user's GPU buffer directly (IPC) */
+    bool stage_ipc;                  /* a send's stage is its IPC descriptor (released with it) */
     bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
     void *cma_peer;                  /* a single-copy send: the node peer that reads it, until its ack */
 

@@ -80,12 +80,13 @@ static const struct axon_config_entry axon_config_entries[] = {
      "CUDA support: auto (on when the driver, AXON_CUDA_LIBRARY, loads and shows a GPU), 0 (off: every "
      "buffer is host memory, the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},
     {"AXON_CUDA_IPC", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(cuda_ipc), NULL,
-     "GPU messages between ranks of one node are read in place through CUDA IPC (0: staged through host "
-     "memory)"},
+     "GPU messages between ranks of one node are read in place through CUDA IPC: legacy handles for "
+     "cuMemAlloc memory, POSIX fds (pidfd_getfd) for cuMemCreate (VMM) memory (0: staged through host memory)"},
     {"AXON_CUDA_IPC_MIN", AXON_CONFIG_SIZE, "0", AXON_CONFIG_FIELD(cuda_ipc_min), NULL,
      "GPU messages smaller than this are staged through host memory even when CUDA IPC could carry them"},
     {"AXON_CUDA_IPC_CACHE_MAX", AXON_CONFIG_INT, "64", AXON_CONFIG_FIELD(cuda_ipc_cache_max), NULL,
-     "opened CUDA IPC handles a process keeps (the least recently used is closed first)"},
+     "opened CUDA IPC handles and imported VMM allocations a process keeps (the least recently used is "
+     "closed first)"},
     {"AXON_CUDA_BOUNCE_CACHE", AXON_CONFIG_SIZE, "256m", AXON_CONFIG_FIELD(cuda_bounce_cache), NULL,
      "bytes of pinned host buffers (for staging GPU messages) a process keeps for reuse"},
     {"AXON_CUDA_PIPELINE_CHUNK", AXON_CONFIG_SIZE, "1m", AXON_CONFIG_FIELD(cuda_pipeline_chunk), NULL,

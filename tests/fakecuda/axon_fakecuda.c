@@ -1,7 +1,8 @@
 /* A fake CUDA driver, built as a shared library (libaxon_fakecuda.so) that Axon loads instead of
  * libcuda.so.1 (AXON_CUDA_LIBRARY=<path>), so multi-process tests run the CUDA paths on machines without
  * a GPU. This file owns the fake: its devices, primary contexts and per-thread context stacks, its table
- * of allocations, its IPC handles, the counts tests read and the copy failures they ask for
+ * of allocations, its IPC handles, its VMM reservations and physical allocations (cuMemCreate, exported
+ * and imported as POSIX fds), the counts tests read and the copy failures they ask for
  * (tests/fakecuda/fakecuda.h).
  *
  * Every function has cuda.h's exact prototype and its exported name (cuMemAlloc_v2, ...), and
@@ -76,7 +77,11 @@
     X(cuMemcpyAsync, 4000) X(cuMemcpyHtoDAsync, 3020) X(cuMemcpyDtoHAsync, 3020) X(cuMemsetD8, 3020)      \
     X(cuMemsetD8Async, 3020) X(cuStreamCreate, 2000) X(cuStreamDestroy, 4000) X(cuStreamSynchronize, 2000) \
     X(cuStreamQuery, 2000) X(cuMemRetainAllocationHandle, 11000) X(cuMemRelease, 10020)                   \
-    X(cuIpcGetMemHandle, 4010) X(cuIpcOpenMemHandle, 11000) X(cuIpcCloseMemHandle, 4010)
+    X(cuIpcGetMemHandle, 4010) X(cuIpcOpenMemHandle, 11000) X(cuIpcCloseMemHandle, 4010)                  \
+    X(cuMemAddressReserve, 10020) X(cuMemAddressFree, 10020) X(cuMemCreate, 10020) X(cuMemMap, 10020)     \
+    X(cuMemUnmap, 10020) X(cuMemSetAccess, 10020) X(cuMemGetAllocationGranularity, 10020)                 \
+    X(cuMemGetAllocationPropertiesFromHandle, 10020) X(cuMemExportToShareableHandle, 10020)               \
+    X(cuMemImportFromShareableHandle, 10020)
 
 enum {
 #define FK_ENUM(fn, since) FK_##fn,
@@ -115,6 +120,7 @@ enum fk_kind {
     FK_PINNED,     /* cuMemHostAlloc / cuMemAllocHost: accessible */
     FK_REGISTERED, /* cuMemHostRegister of the program's memory: not ours to unmap */
     FK_IMPORTED,   /* cuIpcOpenMemHandle: another process's device memory, PROT_NONE */
+    FK_VMM,        /* cuMemMap of a physical allocation (struct fk_phys) into a reservation, PROT_NONE */
 };
 
 struct fk_alloc {
@@ -129,6 +135,29 @@ struct fk_alloc {
     int ipc_refs;       /* FK_IMPORTED: opens not yet closed */
     pid_t ipc_pid;      /* FK_IMPORTED: the exporter and its id of the allocation */
     uint64_t ipc_id;
+    uint64_t vmm_handle;  /* FK_VMM: the physical allocation mapped here (its handle is its block id) */
+    uint64_t vmm_access;  /* FK_VMM: the devices cuMemSetAccess let at it (bit per ordinal) */
+};
+
+/* VMM: a physical allocation (cuMemCreate, or cuMemImportFromShareableHandle of another process's). It
+ * is a memfd named "fakecuda-vmm:<pid>:<id>:<device>:<handle types>", so an import of its exported fd
+ * learns what it is; it lives while handles (create, import, retain: refs) or mappings (maps) remain,
+ * and its memory while any process holds the memfd, as a shareable handle keeps a real allocation. */
+struct fk_phys {
+    uint64_t handle;   /* the CUmemGenericAllocationHandle value, also the memory block id */
+    size_t size;
+    int fd;
+    int device;
+    unsigned types;    /* requestedHandleTypes */
+    int refs, maps;
+};
+
+/* VMM: an address range of cuMemAddressReserve (PROT_NONE, MAP_NORESERVE anonymous memory). Its id is
+ * the buffer id of every mapping in it: a real driver keeps the buffer id when a mapping is replaced. */
+struct fk_reserve {
+    uintptr_t base;
+    size_t size;
+    uint64_t id;
 };
 
 /* What a CUipcMemHandle holds (64 bytes in cuda.h). */
@@ -156,6 +185,13 @@ static struct CUstream_st **fk_streams;
 static size_t fk_nstreams, fk_streams_cap;
 static uint64_t fk_next_id = 1;
 static size_t fk_page = 4096;
+static struct fk_phys *fk_physs;
+static size_t fk_nphys, fk_phys_cap;
+static struct fk_reserve *fk_reserves;
+static size_t fk_nreserves, fk_reserves_cap;
+/* cuMemGetAllocationGranularity's answer, as on current GPUs: sizes, offsets and addresses of VMM
+ * calls are multiples of it. */
+#define FK_VMM_GRANULARITY ((size_t)2 << 20)
 
 /* Set from the environment when the library is loaded. */
 static int fk_ndevices = 1;
@@ -190,6 +226,7 @@ static const struct {
     {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
      "pointer does not correspond to a registered memory region"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
@@ -349,9 +386,19 @@ static struct fk_alloc *fk_add(void)
     return f;
 }
 
-/* Unmaps what the fake mapped and forgets the allocation. */
+static void fk_phys_unref(uint64_t handle, bool mapping);
+
+/* Unmaps what the fake mapped and forgets the allocation. A VMM mapping gives its addresses back to
+ * its reservation (PROT_NONE again) and drops its hold on the physical allocation. */
 static void fk_remove(struct fk_alloc *f)
 {
+    if (f->kind == FK_VMM) {
+        mmap((void *)f->base, f->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+        uint64_t h = f->vmm_handle;
+        *f = fk_allocs[--fk_nallocs];
+        fk_phys_unref(h, true);
+        return;
+    }
     if (f->map_size)
         munmap((void *)f->base, f->map_size);
     if (f->fd >= 0)
@@ -361,12 +408,12 @@ static void fk_remove(struct fk_alloc *f)
 
 static bool fk_is_device(const struct fk_alloc *f)
 {
-    return f && (f->kind == FK_DEVICE || f->kind == FK_MANAGED || f->kind == FK_IMPORTED);
+    return f && (f->kind == FK_DEVICE || f->kind == FK_MANAGED || f->kind == FK_IMPORTED || f->kind == FK_VMM);
 }
 
 static bool fk_is_protected(const struct fk_alloc *f)
 {
-    return f && (f->kind == FK_DEVICE || f->kind == FK_IMPORTED);
+    return f && (f->kind == FK_DEVICE || f->kind == FK_IMPORTED || f->kind == FK_VMM);
 }
 
 static size_t fk_round_to_page(size_t n)
@@ -896,39 +943,415 @@ CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevic
     return fk_ret(FK_cuMemGetAddressRange, rc, "%#llx", (unsigned long long)dptr);
 }
 
-CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+/* ---- virtual memory management (cuMemCreate, cuMemMap ...) ------------------------------------------- */
+
+/* The physical allocation of a handle (under fk_lock). */
+static struct fk_phys *fk_phys_of(uint64_t handle)
 {
-    /* No cuMemCreate here: nothing is VMM memory. */
-    (void)handle;
+    for (size_t i = 0; i < fk_nphys; i++)
+        if (fk_physs[i].handle == handle)
+            return &fk_physs[i];
+    return NULL;
+}
+
+/* A new physical allocation over memfd fd (taken over); NULL when out of memory. */
+static struct fk_phys *fk_phys_add(int fd, size_t size, int device, unsigned types)
+{
+    if (fk_nphys == fk_phys_cap) {
+        size_t cap = fk_phys_cap ? 2 * fk_phys_cap : 16;
+        struct fk_phys *t = realloc(fk_physs, cap * sizeof(*t));
+        if (!t)
+            return NULL;
+        fk_physs = t;
+        fk_phys_cap = cap;
+    }
+    struct fk_phys *p = &fk_physs[fk_nphys++];
+    *p = (struct fk_phys){.handle = fk_next_id++, .size = size, .fd = fd, .device = device, .types = types,
+                          .refs = 1};
+    return p;
+}
+
+/* Drops a handle reference or a mapping; the allocation goes with the last of both. */
+static void fk_phys_unref(uint64_t handle, bool mapping)
+{
+    struct fk_phys *p = fk_phys_of(handle);
+    if (!p)
+        return;
+    if (mapping)
+        p->maps--;
+    else
+        p->refs--;
+    if (p->refs <= 0 && p->maps <= 0) {
+        close(p->fd);
+        *p = fk_physs[--fk_nphys];
+    }
+}
+
+/* The reservation holding a (under fk_lock). */
+static struct fk_reserve *fk_reserve_of(uintptr_t a)
+{
+    for (size_t i = 0; i < fk_nreserves; i++)
+        if (a >= fk_reserves[i].base && a - fk_reserves[i].base < fk_reserves[i].size)
+            return &fk_reserves[i];
+    return NULL;
+}
+
+static bool fk_vmm_aligned(uintptr_t x)
+{
+    return x % FK_VMM_GRANULARITY == 0;
+}
+
+static bool fk_vmm_prop_ok(const CUmemAllocationProp *prop)
+{
+    return prop && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
+           fk_device_ok(prop->location.id) &&
+           (prop->requestedHandleTypes & ~(unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) == 0;
+}
+
+CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+                                               CUmemAllocationGranularity_flags option)
+{
+    CUresult rc = !atomic_load(&fk_initialized)                  ? CUDA_ERROR_NOT_INITIALIZED
+                  : !granularity || !fk_vmm_prop_ok(prop) || option > 1 ? CUDA_ERROR_INVALID_VALUE
+                                                                 : CUDA_SUCCESS;
+    if (rc == CUDA_SUCCESS)
+        *granularity = FK_VMM_GRANULARITY;
+    return fk_ret(FK_cuMemGetAllocationGranularity, rc, "%d", (int)option);
+}
+
+/* Address space only: PROT_NONE, aligned to the granularity (or the alignment asked, if larger). The
+ * address hint is ignored, as a real driver may. */
+CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                                     unsigned long long flags)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    uintptr_t base = 0;
+    size_t align = alignment > FK_VMM_GRANULARITY ? alignment : FK_VMM_GRANULARITY;
+    if (rc == CUDA_SUCCESS && (!ptr || size == 0 || !fk_vmm_aligned(size) || flags != 0 || (align & (align - 1))))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&fk_lock);
+    if (rc == CUDA_SUCCESS && fk_nreserves == fk_reserves_cap) {
+        size_t cap = fk_reserves_cap ? 2 * fk_reserves_cap : 16;
+        struct fk_reserve *t = realloc(fk_reserves, cap * sizeof(*t));
+        if (t) {
+            fk_reserves = t;
+            fk_reserves_cap = cap;
+        } else {
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    if (rc == CUDA_SUCCESS) {
+        void *p = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) {
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            uintptr_t raw = (uintptr_t)p;
+            base = (raw + align - 1) & ~(uintptr_t)(align - 1);
+            if (base > raw)
+                munmap(p, base - raw);
+            if (raw + size + align > base + size)
+                munmap((void *)(base + size), raw + size + align - (base + size));
+            fk_reserves[fk_nreserves++] = (struct fk_reserve){.base = base, .size = size, .id = fk_next_id++};
+            *ptr = (CUdeviceptr)base;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemAddressReserve, rc, "%zu, %zu, %#llx -> %#lx", size, alignment, (unsigned long long)addr,
+                  (unsigned long)base);
+}
+
+/* A whole reservation, with nothing mapped in it any more. */
+CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
     CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
-    return fk_ret(FK_cuMemRetainAllocationHandle, rc, "%p", addr);
+    pthread_mutex_lock(&fk_lock);
+    struct fk_reserve *r = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_reserve_of((uintptr_t)ptr);
+    if (r && r->base == (uintptr_t)ptr && r->size == size) {
+        rc = CUDA_SUCCESS;
+        for (size_t i = 0; i < fk_nallocs; i++)
+            if (fk_allocs[i].kind == FK_VMM && fk_allocs[i].base - r->base < r->size)
+                rc = CUDA_ERROR_INVALID_VALUE; /* still mapped */
+        if (rc == CUDA_SUCCESS) {
+            munmap((void *)r->base, r->size);
+            *r = fk_reserves[--fk_nreserves];
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemAddressFree, rc, "%#llx, %zu", (unsigned long long)ptr, size);
+}
+
+/* Physical memory of a GPU: a memfd, shareable as a POSIX fd when the properties asked for it. Needs
+ * cuInit, not a context, as on a real driver. */
+CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+                             unsigned long long flags)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    uint64_t h = 0;
+    if (rc == CUDA_SUCCESS && (!handle || size == 0 || !fk_vmm_aligned(size) || !fk_vmm_prop_ok(prop) || flags))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&fk_lock);
+    if (rc == CUDA_SUCCESS) {
+        char name[96];
+        snprintf(name, sizeof(name), "fakecuda-vmm:%d:%llu:%d:%u", (int)getpid(), (unsigned long long)fk_next_id,
+                 prop->location.id, (unsigned)prop->requestedHandleTypes);
+        int fd = memfd_create(name, MFD_CLOEXEC);
+        struct fk_phys *p = NULL;
+        if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
+            p = fk_phys_add(fd, size, prop->location.id, (unsigned)prop->requestedHandleTypes);
+        if (!p) {
+            if (fd >= 0)
+                close(fd);
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            h = p->handle;
+            *handle = h;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemCreate, rc, "%zu -> %#llx", size, (unsigned long long)h);
 }
 
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
 {
     CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    struct fk_phys *p = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_phys_of(handle);
+    if (p && p->refs > 0) {
+        fk_phys_unref(handle, false);
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
     return fk_ret(FK_cuMemRelease, rc, "%#llx", (unsigned long long)handle);
+}
+
+/* Maps [offset, offset + size) of the allocation at ptr, inside one reservation, over nothing already
+ * mapped. The mapping starts with no access (cuMemSetAccess grants it). */
+CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                          unsigned long long flags)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    uintptr_t a = (uintptr_t)ptr;
+    pthread_mutex_lock(&fk_lock);
+    struct fk_reserve *r = fk_reserve_of(a);
+    struct fk_phys *p = fk_phys_of(handle);
+    if (rc == CUDA_SUCCESS && (!r || !p || flags || size == 0 || !fk_vmm_aligned(a) || !fk_vmm_aligned(size) ||
+                               !fk_vmm_aligned(offset) || size > r->base + r->size - a || offset > p->size ||
+                               size > p->size - offset))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < fk_nallocs; i++)
+        if (fk_allocs[i].kind == FK_VMM && fk_allocs[i].base < a + size && a < fk_allocs[i].base + fk_allocs[i].size)
+            rc = CUDA_ERROR_ALREADY_MAPPED;
+    struct fk_alloc *f = NULL;
+    if (rc == CUDA_SUCCESS) {
+        int fd = p->fd;
+        int device = p->device;
+        f = fk_add();
+        if (!f || mmap((void *)a, size, PROT_NONE, MAP_SHARED | MAP_FIXED, fd, (off_t)offset) == MAP_FAILED) {
+            if (f)
+                fk_nallocs--;
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            f->kind = FK_VMM;
+            f->base = a;
+            f->size = size;
+            f->map_size = size;
+            f->id = handle;
+            f->device = device;
+            f->vmm_handle = handle;
+            fk_phys_of(handle)->maps++;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemMap, rc, "%#llx, %zu, %zu, %#llx", (unsigned long long)ptr, size, offset,
+                  (unsigned long long)handle);
+}
+
+/* Whole mappings only (the range may hold several side by side), as the real driver requires. */
+CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    uintptr_t a = (uintptr_t)ptr;
+    pthread_mutex_lock(&fk_lock);
+    size_t covered = 0;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < fk_nallocs; i++) {
+        const struct fk_alloc *g = &fk_allocs[i];
+        if (g->kind != FK_VMM || g->base >= a + size || a >= g->base + g->size)
+            continue;
+        if (g->base < a || g->base + g->size > a + size)
+            rc = CUDA_ERROR_INVALID_VALUE; /* a part of a mapping */
+        covered += g->size;
+    }
+    if (rc == CUDA_SUCCESS && (size == 0 || covered != size))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = fk_nallocs; rc == CUDA_SUCCESS && i-- > 0;)
+        if (fk_allocs[i].kind == FK_VMM && fk_allocs[i].base >= a && fk_allocs[i].base < a + size)
+            fk_remove(&fk_allocs[i]);
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemUnmap, rc, "%#llx, %zu", (unsigned long long)ptr, size);
+}
+
+/* Grants (or, with CU_MEM_ACCESS_FLAGS_PROT_NONE, takes away) devices' access to mapped memory; the range
+ * must be mapped throughout. Copies through a mapping the copying context's device may not access fail
+ * with CUDA_ERROR_ILLEGAL_ADDRESS. Read-only access counts as access: the fake does not tell reads from
+ * writes. */
+CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    uintptr_t a = (uintptr_t)ptr;
+    if (rc == CUDA_SUCCESS && (!desc || count == 0 || size == 0))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t k = 0; rc == CUDA_SUCCESS && k < count; k++)
+        if (desc[k].location.type != CU_MEM_LOCATION_TYPE_DEVICE || !fk_device_ok(desc[k].location.id))
+            rc = CUDA_ERROR_INVALID_DEVICE;
+    pthread_mutex_lock(&fk_lock);
+    size_t covered = 0;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < fk_nallocs; i++) {
+        const struct fk_alloc *g = &fk_allocs[i];
+        if (g->kind == FK_VMM && g->base < a + size && a < g->base + g->size)
+            covered += (g->base + g->size < a + size ? g->base + g->size : a + size) - (g->base > a ? g->base : a);
+    }
+    if (rc == CUDA_SUCCESS && covered != size)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < fk_nallocs; i++) {
+        struct fk_alloc *g = &fk_allocs[i];
+        if (g->kind != FK_VMM || g->base >= a + size || a >= g->base + g->size)
+            continue;
+        for (size_t k = 0; k < count; k++) {
+            uint64_t bit = 1ull << desc[k].location.id;
+            g->vmm_access = desc[k].flags == CU_MEM_ACCESS_FLAGS_PROT_NONE ? g->vmm_access & ~bit : g->vmm_access | bit;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemSetAccess, rc, "%#llx, %zu, %zu", (unsigned long long)ptr, size, count);
+}
+
+/* Any address inside a mapping gives the handle mapped there, one more reference to release. */
+CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    const struct fk_alloc *f = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_find((uintptr_t)addr);
+    if (handle && f && f->kind == FK_VMM) {
+        fk_phys_of(f->vmm_handle)->refs++;
+        *handle = f->vmm_handle;
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemRetainAllocationHandle, rc, "%p", addr);
+}
+
+CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&fk_lock);
+    const struct fk_phys *p = rc == CUDA_ERROR_NOT_INITIALIZED ? NULL : fk_phys_of(handle);
+    if (prop && p) {
+        memset(prop, 0, sizeof(*prop));
+        prop->type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        prop->location.id = p->device;
+        prop->requestedHandleTypes = (CUmemAllocationHandleType)p->types;
+        rc = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemGetAllocationPropertiesFromHandle, rc, "%#llx", (unsigned long long)handle);
+}
+
+/* A POSIX fd of the allocation: a new descriptor of its memfd, the caller's to close (or to pass to
+ * another process). Only for allocations created asking for that handle type. */
+CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                                              CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    int fd = -1;
+    pthread_mutex_lock(&fk_lock);
+    const struct fk_phys *p = fk_phys_of(handle);
+    if (rc == CUDA_SUCCESS && (!shareableHandle || !p || flags || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    else if (rc == CUDA_SUCCESS && !(p->types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        rc = CUDA_ERROR_NOT_PERMITTED;
+    if (rc == CUDA_SUCCESS) {
+        fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0)
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        else
+            *(int *)shareableHandle = fd;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemExportToShareableHandle, rc, "%#llx, %d -> fd %d", (unsigned long long)handle,
+                  (int)handleType, fd);
+}
+
+/* A handle of the allocation behind an exported fd (which stays the caller's: the import keeps its own
+ * descriptor). The fd must be a fake VMM allocation's (its memfd's name says so); its device and
+ * handle types come from that name. */
+CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
+                                                CUmemAllocationHandleType shHandleType)
+{
+    CUresult rc = atomic_load(&fk_initialized) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    int fd = (int)(intptr_t)osHandle;
+    uint64_t h = 0;
+    if (rc == CUDA_SUCCESS && (!handle || shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    char path[64], link[160];
+    int pid = 0, device = 0;
+    unsigned long long id = 0;
+    unsigned types = 0;
+    struct stat st;
+    if (rc == CUDA_SUCCESS) {
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        ssize_t len = readlink(path, link, sizeof(link) - 1);
+        if (len < 0 || (link[len] = '\0', sscanf(link, "/memfd:fakecuda-vmm:%d:%llu:%d:%u", &pid, &id, &device,
+                                                 &types) != 4) ||
+            fstat(fd, &st) != 0 || st.st_size <= 0)
+            rc = CUDA_ERROR_INVALID_HANDLE;
+    }
+    pthread_mutex_lock(&fk_lock);
+    if (rc == CUDA_SUCCESS) {
+        int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        struct fk_phys *p = own >= 0 && fk_device_ok(device) ? fk_phys_add(own, (size_t)st.st_size, device, types)
+                                                             : NULL;
+        if (!p) {
+            if (own >= 0)
+                close(own);
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            h = p->handle;
+            *handle = h;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuMemImportFromShareableHandle, rc, "fd %d (pid %d id %llu) -> %#llx", fd, pid, id,
+                  (unsigned long long)h);
 }
 
 /* ---- pointer attributes --------------------------------------------------------------------------- */
 
 /* Writes one attribute of the memory at a; f is the allocation around it, NULL when the fake knows
- * none. Booleans are written as int. The single-attribute call refuses an unknown pointer; the plural
- * one gives it null values (plural). */
-static CUresult fk_attribute(CUpointer_attribute attr, void *data, const struct fk_alloc *f, uintptr_t a,
-                             bool plural)
+ * none; r the VMM reservation around it, if any. Booleans are written as int. The single-attribute call
+ * refuses an unknown pointer; the plural one gives it null values (plural).
+ *
+ * VMM memory answers as on a real driver: device memory, not legacy-IPC capable; its buffer id is the
+ * reservation's and the range attributes name the whole reservation (which may hold several mappings
+ * side by side), while the mapping attributes and cuMemGetAddressRange name the one mapping around a
+ * and the memory block id names the physical allocation mapped there; the allowed handle types are
+ * those cuMemCreate was asked for. An address reserved but not mapped is device memory that is not
+ * MAPPED (the plural call; the single one refuses it as unknown). */
+static CUresult fk_attribute(CUpointer_attribute attr, void *data, const struct fk_alloc *f,
+                             const struct fk_reserve *r, uintptr_t a, bool plural)
 {
     if (!data)
         return CUDA_ERROR_INVALID_VALUE;
     if (!f && !plural)
         return CUDA_ERROR_INVALID_VALUE;
     bool dev = f && fk_is_device(f);
+    bool vmm = f && f->kind == FK_VMM;
     switch ((int)attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
         *(CUcontext *)data = f ? f->ctx : NULL;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *(unsigned int *)data = !f ? 0 : dev ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+        *(unsigned int *)data = !f ? (r ? CU_MEMORYTYPE_DEVICE : 0) : dev ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
         *(CUdeviceptr *)data = f ? (CUdeviceptr)a : 0;
@@ -943,7 +1366,7 @@ static CUresult fk_attribute(CUpointer_attribute attr, void *data, const struct 
         *(int *)data = 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
-        *(unsigned long long *)data = f ? f->id : 0;
+        *(unsigned long long *)data = vmm && r ? r->id : f ? f->id : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
         *(int *)data = f && f->kind == FK_MANAGED;
@@ -955,21 +1378,31 @@ static CUresult fk_attribute(CUpointer_attribute attr, void *data, const struct 
         *(int *)data = f && f->kind == FK_DEVICE;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        *(CUdeviceptr *)data = (vmm || !f) && r ? (CUdeviceptr)r->base : f ? (CUdeviceptr)f->base : 0;
+        return CUDA_SUCCESS;
     case FK_ATTRIBUTE_MAPPING_BASE_ADDR:
         *(CUdeviceptr *)data = f ? (CUdeviceptr)f->base : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        *(size_t *)data = (vmm || !f) && r ? r->size : f ? f->size : 0;
+        return CUDA_SUCCESS;
     case FK_ATTRIBUTE_MAPPING_SIZE:
         *(size_t *)data = f ? f->size : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_MAPPED:
         *(int *)data = f != NULL;
         return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: {
+        const struct fk_phys *p = vmm ? fk_phys_of(f->vmm_handle) : NULL;
+        *(unsigned long long *)data = p ? p->types : 0;
+        return CUDA_SUCCESS;
+    }
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
         *(CUmemoryPool *)data = NULL;
         return CUDA_SUCCESS;
     case FK_ATTRIBUTE_MEMORY_BLOCK_ID:
-        *(unsigned long long *)data = f ? f->id : 0; /* one block per allocation: no VMM here */
+        /* One block per allocation; for VMM, the physical allocation mapped at a. */
+        *(unsigned long long *)data = vmm ? f->vmm_handle : f ? f->id : 0;
         return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_INVALID_VALUE;
@@ -981,7 +1414,8 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
     CUresult rc = CUDA_ERROR_NOT_INITIALIZED;
     if (atomic_load(&fk_initialized)) {
         pthread_mutex_lock(&fk_lock);
-        rc = fk_attribute(attribute, data, fk_find((uintptr_t)ptr), (uintptr_t)ptr, false);
+        rc = fk_attribute(attribute, data, fk_find((uintptr_t)ptr), fk_reserve_of((uintptr_t)ptr), (uintptr_t)ptr,
+                          false);
         pthread_mutex_unlock(&fk_lock);
     }
     return fk_ret(FK_cuPointerGetAttribute, rc, "%d, %#llx", (int)attribute, (unsigned long long)ptr);
@@ -995,8 +1429,9 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
         rc = numAttributes && attributes && data ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
         pthread_mutex_lock(&fk_lock);
         const struct fk_alloc *f = fk_find((uintptr_t)ptr);
+        const struct fk_reserve *r = fk_reserve_of((uintptr_t)ptr);
         for (unsigned int i = 0; rc == CUDA_SUCCESS && i < numAttributes; i++)
-            rc = fk_attribute(attributes[i], data[i], f, (uintptr_t)ptr, true);
+            rc = fk_attribute(attributes[i], data[i], f, r, (uintptr_t)ptr, true);
         pthread_mutex_unlock(&fk_lock);
     }
     return fk_ret(FK_cuPointerGetAttributes, rc, "%u, %#llx", numAttributes, (unsigned long long)ptr);
@@ -1008,10 +1443,43 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
  * memory (the device side of cuMemcpyHtoD and friends). */
 enum fk_side { FK_ANY, FK_DEV };
 
-/* Checks that [p, p + n) lies inside the allocation around p, when the fake knows one. */
-static bool fk_in_bounds(const struct fk_alloc *f, uintptr_t p, size_t n)
+/* The allocations one side of a copy or memset covers: the one around p, or, for VMM memory, the
+ * mappings side by side from p on (a real GPU reads across them, the addresses being contiguous).
+ * Empty when p is memory the fake does not know (host memory). */
+#define FK_SPAN_MAX 256
+struct fk_span {
+    struct fk_alloc *a[FK_SPAN_MAX];
+    int n;
+};
+
+/* Fills s for [p, p + len); false when it runs past what the fake allocated there. */
+static bool fk_span_of(uintptr_t p, size_t len, struct fk_span *s)
 {
-    return !f || n <= f->base + f->size - p;
+    s->n = 0;
+    struct fk_alloc *f = fk_find(p);
+    if (!f)
+        return true;
+    s->a[s->n++] = f;
+    uintptr_t end = f->base + f->size;
+    while (len > end - p) {
+        if (f->kind != FK_VMM || s->n == FK_SPAN_MAX)
+            return false;
+        f = fk_find(end);
+        if (!f || f->kind != FK_VMM)
+            return false;
+        s->a[s->n++] = f;
+        end = f->base + f->size;
+    }
+    return true;
+}
+
+/* Whether the context's device may access every VMM mapping of s (cuMemSetAccess). */
+static bool fk_span_accessible(const struct fk_span *s, const struct CUctx_st *ctx)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->a[i]->kind == FK_VMM && !(s->a[i]->vmm_access >> ctx->device & 1))
+            return false;
+    return true;
 }
 
 /* Opens or closes a protected allocation for the CPU. */
@@ -1022,12 +1490,28 @@ static bool fk_access(const struct fk_alloc *f, bool open)
     return mprotect((void *)f->base, f->map_size, open ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
 }
 
+/* Opens (or closes) every allocation of s not also in other (the other side of a copy, opened or
+ * closed with it). */
+static bool fk_span_access(const struct fk_span *s, const struct fk_span *other, bool open)
+{
+    bool ok = true;
+    for (int i = 0; i < s->n; i++) {
+        bool shared = false;
+        for (int j = 0; other && j < other->n; j++)
+            shared |= other->a[j] == s->a[i];
+        if (!shared)
+            ok &= fk_access(s->a[i], open);
+    }
+    return ok;
+}
+
 /* Every copy of the fake: in the calling thread's context, complete when it returns. Device memory is
  * opened for the CPU only for the copy, under the lock. */
 static CUresult fk_copy(uintptr_t dst, uintptr_t src, size_t n, enum fk_side dside, enum fk_side sside,
                         CUstream stream)
 {
     struct CUctx_st *ctx;
+    struct fk_span d, s;
     pthread_mutex_lock(&fk_lock);
     CUresult rc = fk_current(&ctx);
     if (rc != CUDA_SUCCESS)
@@ -1038,22 +1522,25 @@ static CUresult fk_copy(uintptr_t dst, uintptr_t src, size_t n, enum fk_side dsi
     }
     if (n == 0)
         goto out;
-    const struct fk_alloc *d = fk_find(dst), *s = fk_find(src);
-    if (!dst || !src || !fk_in_bounds(d, dst, n) || !fk_in_bounds(s, src, n) ||
-        (dside == FK_DEV && !fk_is_device(d)) || (sside == FK_DEV && !fk_is_device(s))) {
+    if (!dst || !src || !fk_span_of(dst, n, &d) || !fk_span_of(src, n, &s) ||
+        (dside == FK_DEV && !(d.n && fk_is_device(d.a[0]))) || (sside == FK_DEV && !(s.n && fk_is_device(s.a[0])))) {
         rc = CUDA_ERROR_INVALID_VALUE;
         goto out;
     }
-    if (!fk_access(d, true) || (s != d && !fk_access(s, true))) {
+    if (!fk_span_accessible(&d, ctx) || !fk_span_accessible(&s, ctx)) {
+        rc = CUDA_ERROR_ILLEGAL_ADDRESS;
+        goto out;
+    }
+    if (!fk_span_access(&d, NULL, true) || !fk_span_access(&s, &d, true)) {
         rc = CUDA_ERROR_UNKNOWN;
-        fk_access(d, false);
+        fk_span_access(&d, NULL, false);
+        fk_span_access(&s, &d, false);
         goto out;
     }
     memmove((void *)dst, (const void *)src, n);
-    fk_access(d, false);
-    if (s != d)
-        fk_access(s, false);
-    bool dd = fk_is_device(d), sd = fk_is_device(s);
+    fk_span_access(&d, NULL, false);
+    fk_span_access(&s, &d, false);
+    bool dd = d.n && fk_is_device(d.a[0]), sd = s.n && fk_is_device(s.a[0]);
     if (dd && sd) {
         fk_copies.dtod++;
         fk_copies.bytes_dtod += n;
@@ -1124,20 +1611,22 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t 
 static CUresult fk_memset(uintptr_t dst, unsigned char value, size_t n, CUstream stream)
 {
     struct CUctx_st *ctx;
+    struct fk_span d = {.n = 0};
     pthread_mutex_lock(&fk_lock);
     CUresult rc = fk_current(&ctx);
-    const struct fk_alloc *f = fk_find(dst);
     if (rc == CUDA_SUCCESS && !fk_stream_ok(stream))
         rc = CUDA_ERROR_INVALID_HANDLE;
-    else if (rc == CUDA_SUCCESS && n && (!f || !fk_in_bounds(f, dst, n)))
+    else if (rc == CUDA_SUCCESS && n && (!fk_span_of(dst, n, &d) || d.n == 0))
         rc = CUDA_ERROR_INVALID_VALUE;
+    else if (rc == CUDA_SUCCESS && n && !fk_span_accessible(&d, ctx))
+        rc = CUDA_ERROR_ILLEGAL_ADDRESS;
     if (rc == CUDA_SUCCESS && n) {
-        if (fk_access(f, true)) {
+        if (fk_span_access(&d, NULL, true)) {
             memset((void *)dst, value, n);
-            fk_access(f, false);
         } else {
             rc = CUDA_ERROR_UNKNOWN;
         }
+        fk_span_access(&d, NULL, false);
     }
     pthread_mutex_unlock(&fk_lock);
     return rc;

@@ -6,14 +6,17 @@
  * memsets and their counts; managed, pinned and registered memory and unknown pointers through the
  * pointer attributes; buffer ids that change on reallocation; a context's last release frees its
  * memory; and IPC: a handle opened in another process (this program run again) sees the bytes, and
- * what it writes is seen here.
+ * what it writes is seen here. VMM: reservations, physical allocations mapped side by side, access,
+ * the attributes of mappings and of reserved addresses, copies across mappings, and an allocation's
+ * exported POSIX fd taken by another process (pidfd_getfd), imported, mapped, read and written.
  *
  * Run by tests/fakecuda/fakecuda.test (with FAKECUDA_DEVICES=2). "ipc-child HANDLE" or "ipc-gone HANDLE"
- * as arguments make it the other process of the IPC test. */
+ * as arguments make it the other process of the IPC test, "vmm-child PID FD" that of the VMM one. */
 #include <cuda.h>
 
 #include "tests/fakecuda/fakecuda.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -21,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,11 +184,200 @@ static int run_ipc_child(const CUipcMemHandle *handle, bool gone)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* ---- VMM ------------------------------------------------------------------------------------------- */
+
+#define VMM_GRAN ((size_t)2 << 20)
+
+static CUmemAllocationProp vmm_prop(int device, bool fd)
+{
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    prop.requestedHandleTypes = fd ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_NONE;
+    return prop;
+}
+
+static CUresult vmm_access(CUdeviceptr p, size_t n, int device)
+{
+    CUmemAccessDesc a;
+    memset(&a, 0, sizeof(a));
+    a.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.location.id = device;
+    a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    return cuMemSetAccess(p, n, &a, 1);
+}
+
+/* The other process of the VMM test: takes fd from process pid, imports and maps it, checks the bytes
+ * (seed 21) and writes its own (seed 77). */
+static int vmm_child(int pid, int fd)
+{
+    CUdevice dev;
+    CUcontext ctx;
+    CU(cuInit(0));
+    CU(cuDeviceGet(&dev, 0));
+    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU(cuCtxSetCurrent(ctx));
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    int mine = pidfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0) : -1;
+    if (mine < 0) {
+        printf("pidfd_getfd: %s: the cross-process VMM check is skipped\n", strerror(errno));
+        return 77;
+    }
+    close(pidfd);
+    CUmemGenericAllocationHandle h;
+    CU(cuMemImportFromShareableHandle(&h, (void *)(intptr_t)mine, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+    close(mine); /* the import keeps the memory */
+    CUmemAllocationProp prop;
+    CU(cuMemGetAllocationPropertiesFromHandle(&prop, h));
+    CHECK(prop.requestedHandleTypes == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    CUdeviceptr va;
+    CU(cuMemAddressReserve(&va, VMM_GRAN, 0, 0, 0));
+    CU(cuMemMap(va, VMM_GRAN, 0, h, 0));
+    CU(cuMemRelease(h)); /* the mapping keeps it */
+    static unsigned char buf[VMM_GRAN];
+    CHECK(cuMemcpyDtoH(buf, va, VMM_GRAN) == CUDA_ERROR_ILLEGAL_ADDRESS); /* no access yet */
+    CU(vmm_access(va, VMM_GRAN, 0));
+    CU(cuMemcpyDtoH(buf, va, VMM_GRAN));
+    CHECK(filled(buf, VMM_GRAN, 21));
+    fill(buf, VMM_GRAN, 77);
+    CU(cuMemcpyHtoD(va, buf, VMM_GRAN));
+    CU(cuMemUnmap(va, VMM_GRAN));
+    CU(cuMemAddressFree(va, VMM_GRAN));
+    return failures ? 1 : 0;
+}
+
+static int run_vmm_child(int fd)
+{
+    char pid[16], fds[16];
+    snprintf(pid, sizeof(pid), "%d", (int)getpid());
+    snprintf(fds, sizeof(fds), "%d", fd);
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        execl("/proc/self/exe", "test_fakecuda", "vmm-child", pid, fds, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    if (child < 0 || waitpid(child, &status, 0) != child)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_vmm(void)
+{
+    CUmemAllocationProp prop = vmm_prop(0, true), plain = vmm_prop(0, false);
+    size_t gran = 0;
+    CU(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    CHECK(gran == VMM_GRAN);
+    CUmemGenericAllocationHandle h[3], nofd;
+    CHECK(cuMemCreate(&nofd, gran + 1, &prop, 0) == CUDA_ERROR_INVALID_VALUE);
+    for (int i = 0; i < 3; i++)
+        CU(cuMemCreate(&h[i], gran, &prop, 0));
+    CU(cuMemCreate(&nofd, gran, &plain, 0));
+    /* Three allocations side by side in a reservation of four granules; the last stays unmapped. */
+    CUdeviceptr base;
+    CU(cuMemAddressReserve(&base, 4 * gran, 0, 0, 0));
+    CHECK(base % gran == 0);
+    for (int i = 0; i < 3; i++)
+        CU(cuMemMap(base + i * gran, gran, 0, h[i], 0));
+    CHECK(cuMemMap(base + gran, gran, 0, nofd, 0) == CUDA_ERROR_ALREADY_MAPPED);
+    static unsigned char buf[3 * VMM_GRAN];
+    fill(buf, sizeof(buf), 21);
+    CHECK(cuMemcpyHtoD(base, buf, sizeof(buf)) == CUDA_ERROR_ILLEGAL_ADDRESS); /* no access granted */
+    CHECK(vmm_access(base, 4 * gran, 0) == CUDA_ERROR_INVALID_VALUE);          /* not all mapped */
+    CU(vmm_access(base, 3 * gran, 0));
+    /* One copy across the three mappings, as a GPU reads contiguous addresses. */
+    CU(cuMemcpyHtoD(base, buf, sizeof(buf)));
+    memset(buf, 0, sizeof(buf));
+    CU(cuMemcpyDtoH(buf, base, sizeof(buf)));
+    CHECK(filled(buf, sizeof(buf), 21));
+    CHECK(cuMemcpyDtoH(buf, base + 2 * gran, gran + 1) == CUDA_ERROR_INVALID_VALUE); /* into the hole */
+    CHECK(touch_in_child((void *)(uintptr_t)(base + gran), false) == SIGSEGV);
+
+    /* Attributes: the range is the reservation, the mapping the one allocation, block ids per
+     * allocation, the buffer id the reservation's. */
+    CUdeviceptr p = base + gran + 5, start = 0, mbase = 0;
+    size_t rsize = 0, msize = 0;
+    unsigned int type = 0;
+    int legacy = 1, mapped = 0;
+    unsigned long long block0 = 0, block1 = 0, types = 0;
+    CU(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p));
+    CU(cuPointerGetAttribute(&legacy, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, p));
+    CU(cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, p));
+    CU(cuPointerGetAttribute(&rsize, CU_POINTER_ATTRIBUTE_RANGE_SIZE, p));
+    CU(cuPointerGetAttribute(&mapped, CU_POINTER_ATTRIBUTE_MAPPED, p));
+    CU(cuPointerGetAttribute(&types, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, p));
+    CU(cuPointerGetAttribute(&mbase, (CUpointer_attribute)19 /* MAPPING_BASE_ADDR */, p));
+    CU(cuPointerGetAttribute(&msize, (CUpointer_attribute)18 /* MAPPING_SIZE */, p));
+    CU(cuPointerGetAttribute(&block1, (CUpointer_attribute)20 /* MEMORY_BLOCK_ID */, p));
+    CU(cuPointerGetAttribute(&block0, (CUpointer_attribute)20, base));
+    CHECK(type == CU_MEMORYTYPE_DEVICE && legacy == 0 && mapped == 1);
+    CHECK(start == base && rsize == 4 * gran);
+    CHECK(mbase == base + gran && msize == gran);
+    CHECK(block0 == h[0] && block1 == h[1]);
+    CHECK(types == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    CHECK(buffer_id(base) == buffer_id(p));
+    CUdeviceptr ab;
+    size_t as;
+    CU(cuMemGetAddressRange(&ab, &as, p));
+    CHECK(ab == base + gran && as == gran);
+    /* Reserved, not mapped: device memory, not MAPPED (the plural call); unknown to the single one. */
+    unsigned int htype = 0;
+    int hmapped = 1;
+    CUpointer_attribute hattrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_MAPPED};
+    void *hdata[] = {&htype, &hmapped};
+    CU(cuPointerGetAttributes(2, hattrs, hdata, base + 3 * gran));
+    CHECK(htype == CU_MEMORYTYPE_DEVICE && hmapped == 0);
+    CHECK(cuMemGetAddressRange(&ab, &as, base + 3 * gran) == CUDA_ERROR_NOT_FOUND);
+    CUmemGenericAllocationHandle r;
+    CHECK(cuMemRetainAllocationHandle(&r, (void *)(uintptr_t)(base + 3 * gran)) == CUDA_ERROR_INVALID_VALUE);
+    CU(cuMemRetainAllocationHandle(&r, (void *)(uintptr_t)p));
+    CHECK(r == h[1]);
+    CU(cuMemRelease(r));
+
+    /* Export: a POSIX fd only where cuMemCreate asked for one; another process maps it and writes. */
+    int fd = -1;
+    CHECK(cuMemExportToShareableHandle(&fd, nofd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0) ==
+          CUDA_ERROR_NOT_PERMITTED);
+    CU(cuMemExportToShareableHandle(&fd, h[1], CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    int child = run_vmm_child(fd);
+    CHECK(child == 0 || child == 77);
+    if (child == 0) {
+        CU(cuMemcpyDtoH(buf, base + gran, gran));
+        CHECK(filled(buf, gran, 77));
+    }
+    close(fd);
+
+    /* Unmapping takes whole mappings; the reservation goes once nothing is mapped in it. */
+    CHECK(cuMemUnmap(base + gran, gran / 2) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuMemAddressFree(base, 4 * gran) == CUDA_ERROR_INVALID_VALUE);
+    CU(cuMemUnmap(base + gran, gran));
+    CHECK(cuMemRetainAllocationHandle(&r, (void *)(uintptr_t)p) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuMemcpyDtoH(buf, base, 2 * gran) == CUDA_ERROR_INVALID_VALUE); /* a hole in the middle now */
+    /* Re-mapped at the same address: the same buffer id, a new block id, and no access until granted. */
+    unsigned long long before = buffer_id(base);
+    CU(cuMemMap(base + gran, gran, 0, nofd, 0));
+    CU(cuPointerGetAttribute(&block1, (CUpointer_attribute)20, base + gran));
+    CHECK(block1 == nofd && buffer_id(base + gran) == before);
+    CHECK(cuMemcpyDtoH(buf, base + gran, 16) == CUDA_ERROR_ILLEGAL_ADDRESS);
+    CU(cuMemUnmap(base, 3 * gran));
+    for (int i = 0; i < 3; i++)
+        CU(cuMemRelease(h[i]));
+    CU(cuMemRelease(nofd));
+    CHECK(cuMemRelease(nofd) == CUDA_ERROR_INVALID_VALUE);
+    CU(cuMemAddressFree(base, 4 * gran));
+}
+
 /* ---- the tests ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc == 4 && strcmp(argv[1], "vmm-child") == 0)
+        return vmm_child(atoi(argv[2]), atoi(argv[3]));
     if (argc == 3 && (strcmp(argv[1], "ipc-child") == 0 || strcmp(argv[1], "ipc-gone") == 0))
         return ipc_child(argv[2], strcmp(argv[1], "ipc-gone") == 0);
     const char *ndev_env = getenv("FAKECUDA_DEVICES");
@@ -420,6 +614,8 @@ int main(int argc, char **argv)
     /* Freed, the handle names nothing. */
     CU(cuMemFree(shared));
     CHECK(run_ipc_child(&handle, true) == 0);
+
+    test_vmm();
 
     /* The last release of a primary context destroys it with its memory. */
     CUdevice last;
