@@ -313,13 +313,6 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);
     if (!peer)
         return MPI_ERR_PENDING;
-    if (dt->contig) {
-        axon_ucx_lock();
-        bool sent = axon_pt2pt_shm_send_eager(peer, comm->context_id, comm->rank, tag,
-                                              (const char *)buf + dt->true_lb, (size_t)(count * dt->size));
-        axon_ucx_unlock();
-        return sent ? MPI_SUCCESS : MPI_ERR_PENDING;
-    }
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
