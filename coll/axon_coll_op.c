@@ -8,6 +8,7 @@
  * releases it. Creation and destruction take a mutex; a lookup is two loads. */
 #include "coll/axon_coll_op.h"
 
+#include "cuda_support/cuda_support.h"
 #include "runtime/axon_runtime_pool.h"
 
 #include <limits.h>
@@ -202,4 +203,30 @@ int axon_coll_op_apply(const struct axon_coll_op *op, const void *in, void *inou
         return MPI_ERR_OP;
     loop(in, inout, n);
     return MPI_SUCCESS;
+}
+
+/* ---- on the GPU ----------------------------------------------------------------------------------- */
+
+int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+{
+    if (op->opi == AXON_OP_USER || op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP ||
+        !axon_cuda_reduce_available())
+        return -1;
+    MPI_Datatype basic;
+    int64_t n;
+    if (!axon_op_basic(datatype, dt, 1, &basic, &n))
+        return -1;
+    return axon_cuda_reduce_kernel(axon_coll_op_predefined_name(op->opi, basic));
+}
+
+int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,
+                           const struct axon_dtype_layout *dt, int device)
+{
+    MPI_Datatype basic;
+    int64_t n;
+    if (count <= 0)
+        return MPI_SUCCESS;
+    if (!axon_op_basic(datatype, dt, count, &basic, &n))
+        return MPI_ERR_OP;
+    return axon_cuda_reduce_run(kernel, in, inout, (uint64_t)n, device);
 }

@@ -47,5 +47,18 @@ int axon_coll_op_free(MPI_Op handle);
  * standard does not allow that pair. A table lookup. */
 typedef void axon_coll_op_loop(const void *restrict in, void *restrict inout, int64_t n);
 axon_coll_op_loop *axon_coll_op_predefined_loop(unsigned opi, MPI_Datatype basic);
+/* The loop's name, "<op>_<type>" ("sum_u32", "maxloc_double_int"), which its GPU kernel shares; NULL
+ * where there is no loop. */
+const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic);
+
+/* ---- on the GPU ----------------------------------------------------------------------------------- */
+
+/* The GPU kernel (cuda_support/cuda_support.h) that applies op to packed elements of the datatype, or
+ * -1: a user operation, MPI_REPLACE or MPI_NO_OP, a type the GPU has no arithmetic for (long double),
+ * a datatype that mixes types, or a build or driver without kernels. */
+int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt);
+/* inout = in op inout over count packed elements in GPU memory of device, by that kernel. */
+int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,
+                           const struct axon_dtype_layout *dt, int device);
 
 #endif

@@ -155,53 +155,55 @@ AXON_OP_PAIRS(2double, double, double)
 
 /* ---- the table: [operation][kind] ------------------------------------------------------------------ */
 
-#define AXON_ROW_ORDERED(K, s) [AXON_OPI_MAX][K] = axon_op_max_##s, [AXON_OPI_MIN][K] = axon_op_min_##s
-#define AXON_ROW_ARITH(K, s) [AXON_OPI_SUM][K] = axon_op_sum_##s, [AXON_OPI_PROD][K] = axon_op_prod_##s
-#define AXON_ROW_BITS(K, u)                                                                          \
-    [AXON_OPI_BAND][K] = axon_op_band_##u, [AXON_OPI_BOR][K] = axon_op_bor_##u,                      \
-    [AXON_OPI_BXOR][K] = axon_op_bxor_##u
-#define AXON_ROW_LOGIC(K, u)                                                                         \
-    [AXON_OPI_LAND][K] = axon_op_land_##u, [AXON_OPI_LOR][K] = axon_op_lor_##u,                      \
-    [AXON_OPI_LXOR][K] = axon_op_lxor_##u
-#define AXON_ROW_CINT(K, s, u) AXON_ROW_ORDERED(K, s), AXON_ROW_ARITH(K, u), AXON_ROW_BITS(K, u), AXON_ROW_LOGIC(K, u)
-#define AXON_ROW_FINT(K, s, u) AXON_ROW_ORDERED(K, s), AXON_ROW_ARITH(K, u), AXON_ROW_BITS(K, u)
-#define AXON_ROW_PAIR(K, s) [AXON_OPI_MAXLOC][K] = axon_op_maxloc_##s, [AXON_OPI_MINLOC][K] = axon_op_minloc_##s
+/* The rows are written once, for a maker M(op, type suffix): the loops' table takes the functions, the
+ * names' table their names ("sum_u32"), which the GPU's kernels share (cuda_support/
+ * axon_cuda_reduce_list.h). */
+#define AXON_ROW_ORDERED(M, K, s) [AXON_OPI_MAX][K] = M(max, s), [AXON_OPI_MIN][K] = M(min, s)
+#define AXON_ROW_ARITH(M, K, s) [AXON_OPI_SUM][K] = M(sum, s), [AXON_OPI_PROD][K] = M(prod, s)
+#define AXON_ROW_BITS(M, K, u)                                                                       \
+    [AXON_OPI_BAND][K] = M(band, u), [AXON_OPI_BOR][K] = M(bor, u), [AXON_OPI_BXOR][K] = M(bxor, u)
+#define AXON_ROW_LOGIC(M, K, u)                                                                      \
+    [AXON_OPI_LAND][K] = M(land, u), [AXON_OPI_LOR][K] = M(lor, u), [AXON_OPI_LXOR][K] = M(lxor, u)
+#define AXON_ROW_CINT(M, K, s, u)                                                                    \
+    AXON_ROW_ORDERED(M, K, s), AXON_ROW_ARITH(M, K, u), AXON_ROW_BITS(M, K, u), AXON_ROW_LOGIC(M, K, u)
+#define AXON_ROW_FINT(M, K, s, u) AXON_ROW_ORDERED(M, K, s), AXON_ROW_ARITH(M, K, u), AXON_ROW_BITS(M, K, u)
+#define AXON_ROW_PAIR(M, K, s) [AXON_OPI_MAXLOC][K] = M(maxloc, s), [AXON_OPI_MINLOC][K] = M(minloc, s)
 
-static axon_coll_op_loop *const axon_op_loops[AXON_OPI_LOOPS][AXON_KIND_COUNT] = {
-    AXON_ROW_CINT(AXON_KIND_I8, i8, u8),
-    AXON_ROW_CINT(AXON_KIND_U8, u8, u8),
-    AXON_ROW_CINT(AXON_KIND_I16, i16, u16),
-    AXON_ROW_CINT(AXON_KIND_U16, u16, u16),
-    AXON_ROW_CINT(AXON_KIND_I32, i32, u32),
-    AXON_ROW_CINT(AXON_KIND_U32, u32, u32),
-    AXON_ROW_CINT(AXON_KIND_I64, i64, u64),
-    AXON_ROW_CINT(AXON_KIND_U64, u64, u64),
-    AXON_ROW_FINT(AXON_KIND_FI8, i8, u8),
-    AXON_ROW_FINT(AXON_KIND_FI16, i16, u16),
-    AXON_ROW_FINT(AXON_KIND_FI32, i32, u32),
-    AXON_ROW_FINT(AXON_KIND_FI64, i64, u64),
-    AXON_ROW_ORDERED(AXON_KIND_F32, f32), AXON_ROW_ARITH(AXON_KIND_F32, f32),
-    AXON_ROW_ORDERED(AXON_KIND_F64, f64), AXON_ROW_ARITH(AXON_KIND_F64, f64),
-    AXON_ROW_ORDERED(AXON_KIND_FLD, fld), AXON_ROW_ARITH(AXON_KIND_FLD, fld),
-    AXON_ROW_ARITH(AXON_KIND_C32, c32),
-    AXON_ROW_ARITH(AXON_KIND_C64, c64),
-    AXON_ROW_ARITH(AXON_KIND_CLD, cld),
 #ifdef AXON_OP_HAVE_F128
-    AXON_ROW_ORDERED(AXON_KIND_F128, f128), AXON_ROW_ARITH(AXON_KIND_F128, f128),
-    AXON_ROW_ARITH(AXON_KIND_C128, c128),
+#define AXON_ROWS_F128(M)                                                                            \
+    AXON_ROW_ORDERED(M, AXON_KIND_F128, f128), AXON_ROW_ARITH(M, AXON_KIND_F128, f128),              \
+    AXON_ROW_ARITH(M, AXON_KIND_C128, c128),
+#else
+#define AXON_ROWS_F128(M)
 #endif
-    AXON_ROW_LOGIC(AXON_KIND_BOOL, u8),
-    AXON_ROW_LOGIC(AXON_KIND_LOGICAL, u32),
-    AXON_ROW_BITS(AXON_KIND_BYTE, u8),
-    AXON_ROW_PAIR(AXON_KIND_FLOAT_INT, float_int),
-    AXON_ROW_PAIR(AXON_KIND_DOUBLE_INT, double_int),
-    AXON_ROW_PAIR(AXON_KIND_LONG_INT, long_int),
-    AXON_ROW_PAIR(AXON_KIND_SHORT_INT, short_int),
-    AXON_ROW_PAIR(AXON_KIND_LDOUBLE_INT, ldouble_int),
-    AXON_ROW_PAIR(AXON_KIND_2INT, 2int),
-    AXON_ROW_PAIR(AXON_KIND_2REAL, 2real),
-    AXON_ROW_PAIR(AXON_KIND_2DOUBLE, 2double),
-};
+
+#define AXON_ROWS(M)                                                                                 \
+    AXON_ROW_CINT(M, AXON_KIND_I8, i8, u8), AXON_ROW_CINT(M, AXON_KIND_U8, u8, u8),                  \
+    AXON_ROW_CINT(M, AXON_KIND_I16, i16, u16), AXON_ROW_CINT(M, AXON_KIND_U16, u16, u16),            \
+    AXON_ROW_CINT(M, AXON_KIND_I32, i32, u32), AXON_ROW_CINT(M, AXON_KIND_U32, u32, u32),            \
+    AXON_ROW_CINT(M, AXON_KIND_I64, i64, u64), AXON_ROW_CINT(M, AXON_KIND_U64, u64, u64),            \
+    AXON_ROW_FINT(M, AXON_KIND_FI8, i8, u8), AXON_ROW_FINT(M, AXON_KIND_FI16, i16, u16),             \
+    AXON_ROW_FINT(M, AXON_KIND_FI32, i32, u32), AXON_ROW_FINT(M, AXON_KIND_FI64, i64, u64),          \
+    AXON_ROW_ORDERED(M, AXON_KIND_F32, f32), AXON_ROW_ARITH(M, AXON_KIND_F32, f32),                  \
+    AXON_ROW_ORDERED(M, AXON_KIND_F64, f64), AXON_ROW_ARITH(M, AXON_KIND_F64, f64),                  \
+    AXON_ROW_ORDERED(M, AXON_KIND_FLD, fld), AXON_ROW_ARITH(M, AXON_KIND_FLD, fld),                  \
+    AXON_ROW_ARITH(M, AXON_KIND_C32, c32), AXON_ROW_ARITH(M, AXON_KIND_C64, c64),                    \
+    AXON_ROW_ARITH(M, AXON_KIND_CLD, cld),                                                           \
+    AXON_ROWS_F128(M)                                                                                \
+    AXON_ROW_LOGIC(M, AXON_KIND_BOOL, u8), AXON_ROW_LOGIC(M, AXON_KIND_LOGICAL, u32),                \
+    AXON_ROW_BITS(M, AXON_KIND_BYTE, u8),                                                            \
+    AXON_ROW_PAIR(M, AXON_KIND_FLOAT_INT, float_int), AXON_ROW_PAIR(M, AXON_KIND_DOUBLE_INT, double_int), \
+    AXON_ROW_PAIR(M, AXON_KIND_LONG_INT, long_int), AXON_ROW_PAIR(M, AXON_KIND_SHORT_INT, short_int), \
+    AXON_ROW_PAIR(M, AXON_KIND_LDOUBLE_INT, ldouble_int), AXON_ROW_PAIR(M, AXON_KIND_2INT, 2int),     \
+    AXON_ROW_PAIR(M, AXON_KIND_2REAL, 2real), AXON_ROW_PAIR(M, AXON_KIND_2DOUBLE, 2double)
+
+#define AXON_LOOP_FN(op, s) axon_op_##op##_##s
+#define AXON_LOOP_NAME(op, s) #op "_" #s
+
+static axon_coll_op_loop *const axon_op_loops[AXON_OPI_LOOPS][AXON_KIND_COUNT] = {AXON_ROWS(AXON_LOOP_FN)};
+static const char *const axon_op_names[AXON_OPI_LOOPS][AXON_KIND_COUNT] = {AXON_ROWS(AXON_LOOP_NAME)};
+
+_Static_assert(sizeof(long) == 8, "MPI_LONG_INT's GPU kernel takes a 64-bit value");
 
 /* ---- datatypes to kinds ---------------------------------------------------------------------------- */
 
@@ -301,4 +303,11 @@ axon_coll_op_loop *axon_coll_op_predefined_loop(unsigned opi, MPI_Datatype basic
     if (opi >= AXON_OPI_LOOPS)
         return NULL;
     return axon_op_loops[opi][axon_op_kind(basic)];
+}
+
+const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic)
+{
+    if (opi >= AXON_OPI_LOOPS)
+        return NULL;
+    return axon_op_names[opi][axon_op_kind(basic)];
 }

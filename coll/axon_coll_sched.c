@@ -15,6 +15,7 @@
 #include "coll/axon_coll_sched.h"
 
 #include "coll/axon_coll_op.h"
+#include "cuda_support/cuda_support.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <stdatomic.h>
@@ -72,6 +73,12 @@ struct axon_coll_sched {
     struct axon_coll_op *op;
     MPI_Datatype datatype;
     struct axon_dtype_layout op_dt;
+
+    /* A schedule whose data lives on a GPU (axon_coll_sched_set_gpu): gpu is its ordinal + 1 (0: host
+     * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
+    int gpu, gpu_kernel;
+    struct axon_coll_scratch *gpu_scratch;
+    int ngpu_scratch, cap_gpu_scratch;
 
     struct axon_coll_scratch *scratch;
     int nscratch, cap_scratch;
@@ -380,8 +387,32 @@ void axon_coll_sched_set_dry(struct axon_coll_sched *s)
     s->dry_used = 0;
 }
 
+void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel)
+{
+    s->gpu = device + 1;
+    s->gpu_kernel = kernel;
+}
+
+/* Data scratch of a GPU schedule: device memory from the layer's cache, given back when it ends. */
+static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
+{
+    if (!axon_coll_grow(s, (void **)&s->gpu_scratch, s->ngpu_scratch, &s->cap_gpu_scratch, sizeof(*s->gpu_scratch),
+                        NULL))
+        return NULL;
+    void *p = axon_cuda_scratch_get(bytes, s->gpu - 1);
+    if (!p) {
+        if (s->err == MPI_SUCCESS)
+            s->err = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    s->gpu_scratch[s->ngpu_scratch++] = (struct axon_coll_scratch){p, bytes};
+    return p;
+}
+
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
 {
+    if (s->gpu && !s->dry)
+        return axon_coll_sched_alloc_gpu(s, bytes);
     if (!s->dry)
         return axon_coll_sched_alloc_meta(s, bytes);
     /* Cache-line aligned and at least a line apart, so that distinct buffers never compare equal (a
@@ -522,6 +553,9 @@ void axon_coll_sched_discard(struct axon_coll_sched *s)
 {
     for (int i = 0; i < s->nscratch; i++)
         axon_coll_cache_give(s->scratch[i]);
+    for (int i = 0; i < s->ngpu_scratch; i++)
+        axon_cuda_scratch_put(s->gpu_scratch[i].p, s->gpu_scratch[i].size, s->gpu - 1);
+    free(s->gpu_scratch);
     for (int i = 0; i < s->nloops; i++)
         axon_dloop_release(s->loops[i]);
     if (s->op)
@@ -655,6 +689,28 @@ static int axon_coll_reduce_packed(const struct axon_coll_sched *s, const void *
     return axon_coll_op_apply(s->op, in, inout, count, s->datatype, dt);
 }
 
+/* The local steps of a GPU schedule. Its layouts are contiguous (axon_coll_sched_set_gpu's contract), so
+ * a copy is one driver copy (GPU to GPU, or to or from host memory the algorithm names) and a reduce
+ * step one kernel, both complete when they return. */
+static int axon_coll_gpu_copy(const struct axon_coll_sched *s, const void *src, int64_t scount,
+                              const struct axon_dtype_layout *sdt, void *dst, int64_t dcount,
+                              const struct axon_dtype_layout *ddt)
+{
+    int64_t bytes = scount * sdt->size;
+    if (bytes > dcount * ddt->size)
+        return MPI_ERR_TRUNCATE;
+    if (bytes == 0 || src == dst)
+        return MPI_SUCCESS;
+    if (!sdt->contig || !ddt->contig)
+        return MPI_ERR_INTERN;
+    return axon_cuda_copy((char *)dst + ddt->true_lb, (const char *)src + sdt->true_lb, (size_t)bytes, s->gpu - 1);
+}
+
+static int axon_coll_gpu_reduce(const struct axon_coll_sched *s, const void *in, void *inout, int64_t count)
+{
+    return axon_coll_op_apply_gpu(s->gpu_kernel, in, inout, count, s->datatype, &s->op_dt, s->gpu - 1);
+}
+
 /* ---- running -------------------------------------------------------------------------------------- */
 
 static struct axon_coll_sched *axon_coll_list; /* outstanding schedules, oldest first */
@@ -672,11 +728,14 @@ static void axon_coll_note(struct axon_coll_sched *s, int rc)
 }
 
 /* Starts the current round: local steps run, messages are posted. After an error the remaining steps
- * are skipped (what was posted still completes before the schedule ends). */
+ * are skipped (what was posted still completes before the schedule ends), except in a GPU schedule:
+ * there a local step can fail for reasons of this rank alone (a copy or a kernel the driver refuses),
+ * and the other members, who cannot know, would wait forever for the messages skipped; so it goes on to
+ * its end and completes with the error. */
 static void axon_coll_round_start(struct axon_coll_sched *s)
 {
     int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
-    for (int i = first; i < end && s->err == MPI_SUCCESS; i++) {
+    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->gpu); i++) {
         struct axon_coll_step *st = &s->steps[i];
         switch (st->kind) {
         case AXON_COLL_SEND:
@@ -688,11 +747,13 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
                                                          &st->handle));
             break;
         case AXON_COLL_COPY:
-            axon_coll_note(s, axon_coll_data_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
+            axon_coll_note(s, s->gpu ? axon_coll_gpu_copy(s, st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt)
+                                     : axon_coll_data_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
             break;
         case AXON_COLL_REDUCE:
             if (st->count > 0)
-                axon_coll_note(s, axon_coll_reduce_packed(s, st->src, st->dst, st->count));
+                axon_coll_note(s, s->gpu ? axon_coll_gpu_reduce(s, st->src, st->dst, st->count)
+                                         : axon_coll_reduce_packed(s, st->src, st->dst, st->count));
             break;
         }
     }
@@ -732,7 +793,7 @@ static bool axon_coll_advance(struct axon_coll_sched *s, bool *moved)
             return false;
         *moved = true;
         s->started = false;
-        s->cur = s->err == MPI_SUCCESS ? s->cur + 1 : s->nrounds;
+        s->cur = s->err == MPI_SUCCESS || s->gpu ? s->cur + 1 : s->nrounds;
     }
     return true;
 }

@@ -52,6 +52,12 @@ void axon_coll_sched_set_subgroup(struct axon_coll_sched *s, const int *members,
  * datatype, whose layout is dt. */
 void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
                             const struct axon_dtype_layout *dt);
+/* The schedule's data lives on GPU device (CUDA support, cuda_support/cuda_support.h): the data scratch
+ * that axon_coll_sched_alloc hands out from now on is device memory, copy steps copy through the
+ * driver and reduce steps run kernel (axon_coll_op_gpu_kernel of the schedule's operation), so a
+ * reduction of GPU buffers never takes its data through the host. Every layout of its steps must be
+ * contiguous. Messages go through the point-to-point engine, which moves GPU memory itself. */
+void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel);
 /* Whether the schedule's operation commutes (true when it has none). */
 bool axon_coll_sched_commutative(const struct axon_coll_sched *s);
 /* Scratch memory that lives as long as the schedule (NULL, and the error recorded, when out of memory;

@@ -96,6 +96,13 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
     AXON_CUDA_ENTRY(mem_map, "cuMemMap", "cuMemMap", false),
     AXON_CUDA_ENTRY(mem_unmap, "cuMemUnmap", "cuMemUnmap", false),
     AXON_CUDA_ENTRY(mem_set_access, "cuMemSetAccess", "cuMemSetAccess", false),
+    AXON_CUDA_ENTRY(mem_alloc, "cuMemAlloc", "cuMemAlloc_v2", false),
+    AXON_CUDA_ENTRY(mem_free, "cuMemFree", "cuMemFree_v2", false),
+    AXON_CUDA_ENTRY(module_load_data, "cuModuleLoadData", "cuModuleLoadData", false),
+    AXON_CUDA_ENTRY(module_unload, "cuModuleUnload", "cuModuleUnload", false),
+    AXON_CUDA_ENTRY(module_get_function, "cuModuleGetFunction", "cuModuleGetFunction", false),
+    AXON_CUDA_ENTRY(launch_kernel, "cuLaunchKernel", "cuLaunchKernel", false),
+    AXON_CUDA_ENTRY(device_get_attribute, "cuDeviceGetAttribute", "cuDeviceGetAttribute", false),
 };
 
 typedef CUresult (*axon_cuda_get_proc_address_t)(const char *symbol, void **pfn, int version, cuuint64_t flags,
@@ -204,6 +211,8 @@ void axon_cuda_driver_uninstall(void)
     if (d) {
         axon_cuda_ipc_finalize(); /* in the contexts released below */
         axon_cuda_bounce_finalize();
+        axon_cuda_scratch_finalize();
+        axon_cuda_reduce_finalize();
         for (int i = 0; i < axon_cuda.ndevices; i++)
             if (axon_cuda.retained[i])
                 d->device_primary_ctx_release(axon_cuda.devices[i]);

@@ -65,6 +65,17 @@ struct axon_cuda_driver {
                         unsigned long long flags);
     CUresult (*mem_unmap)(CUdeviceptr ptr, size_t size);
     CUresult (*mem_set_access)(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+    /* Optional (NULL: reductions of GPU data run on the host after staging; collectives scratch stays on
+     * the host): device scratch and the reduction kernels (axon_cuda_reduce.c, axon_cuda_scratch.c). */
+    CUresult (*mem_alloc)(CUdeviceptr *ptr, size_t bytes);
+    CUresult (*mem_free)(CUdeviceptr ptr);
+    CUresult (*module_load_data)(CUmodule *module, const void *image);
+    CUresult (*module_unload)(CUmodule module);
+    CUresult (*module_get_function)(CUfunction *fn, CUmodule module, const char *name);
+    CUresult (*launch_kernel)(CUfunction fn, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z,
+                              unsigned int block_x, unsigned int block_y, unsigned int block_z,
+                              unsigned int shared_bytes, CUstream stream, void **params, void **extra);
+    CUresult (*device_get_attribute)(int *value, CUdevice_attribute attribute, CUdevice device);
 };
 
 /* What the loader found; set by axon_cuda_driver_install, cleared by axon_cuda_driver_uninstall. */

@@ -223,4 +223,32 @@ int axon_cuda_ipc_cached(void);
 /* Closes every cached handle and import, and this process's exports (MPI_Finalize). */
 void axon_cuda_ipc_finalize(void);
 
+/* ---- reductions on the GPU, device scratch (axon_cuda_reduce.c) ------------------------------------ */
+
+/* The kernel of the predefined operation loop called name ("sum_f32", "maxloc_double_int": the names of
+ * coll/axon_coll_op_predefined.c), or -1 when this build has none (built without nvcc, or a type the
+ * GPU has no arithmetic for, such as long double). */
+int axon_cuda_reduce_kernel(const char *name);
+const char *axon_cuda_reduce_kernel_name(int kernel);
+/* Whether kernels can run: this build has them and the driver has what loading, launching and device
+ * scratch need. */
+bool axon_cuda_reduce_available(void);
+/* inout = in op inout over n packed elements, on the GPU (both pointers GPU memory that device's
+ * context reaches; the module is loaded there on first use), complete when it returns. */
+int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, int device);
+/* Kernels run so far (tests). */
+long axon_cuda_reduce_launches(void);
+/* Unloads the modules (MPI_Finalize, before the contexts go). */
+void axon_cuda_reduce_finalize(void);
+
+/* Device memory for a collective's scratch on GPU device: cached after use, so a collective called in a
+ * loop allocates once; NULL (logged) when the GPU is out of memory. Give it back with the same size. */
+void *axon_cuda_scratch_get(size_t bytes, int device);
+void axon_cuda_scratch_put(void *ptr, size_t bytes, int device);
+/* Blocks taken from the driver so far (tests). */
+long axon_cuda_scratch_allocated(void);
+void axon_cuda_scratch_finalize(void);
+/* A synchronous copy between any two buffers (host or GPU: unified addressing) in device's context. */
+int axon_cuda_copy(void *dst, const void *src, size_t bytes, int device);
+
 #endif

@@ -57,6 +57,8 @@ static void axon_coll_plan_sched_inter(const struct axon_mpi_coll_plan *p, struc
         break;
     case AXON_MPI_COLL_REDUCTION:
         axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
+        if (p->on_gpu)
+            axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
         switch (p->red) {
         case AXON_MPI_RED_REDUCE:
             axon_coll_inter_reduce(s, &ic, p->in, p->out, p->count, &p->dt, p->root);
@@ -146,6 +148,8 @@ int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_col
         break;
     case AXON_MPI_COLL_REDUCTION:
         axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
+        if (p->on_gpu)
+            axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
         switch (p->red) {
         case AXON_MPI_RED_REDUCE:
             axon_coll_reduce(s, p->in, p->out, p->count, &p->dt, p->root);
@@ -254,6 +258,9 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
  * 0.85x at 4 MiB, but 1.2-1.4x at 128-256 KiB. A reduce's shared-memory way stays as fast throughout
  * (one rank folds, the other only copies in). */
 #define AXON_COLL_SHM_PAIR_ALLREDUCE_MAX ((int64_t)256 * 1024)
+/* Reductions above this many bytes take no shared-memory path while CUDA support is on (below, the
+ * round trip through host memory costs less than the kernel's launch and wait). */
+#define AXON_COLL_SHM_GPU_REDUCTION_MAX ((int64_t)64 * 1024)
 
 /* Whether a blocking call may run through shared memory: only from what every member knows alike
  * (the kind of call, the agreed message size, the operation), so that all of them take the same way. */
@@ -276,6 +283,12 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
         return uniform && p->rblocks[0].count * p->rblocks[0].dt.size * n <= limit;
     case AXON_MPI_COLL_REDUCTION:
         if (p->red == AXON_MPI_RED_ALLREDUCE && n == 2 && p->count * p->dt.size > AXON_COLL_SHM_PAIR_ALLREDUCE_MAX)
+            return false;
+        /* With CUDA support on, any member's buffers may be on a GPU, where a large reduction runs with
+         * kernels (mpi/axon_mpi_coll_stage.c), not staged through this path's host slots; the rule can
+         * read only what every member knows, so it leaves them all to the schedules. (CUDA support is on
+         * alike for the ranks of a node: one driver, one AXON_CUDA for the job.) */
+        if (axon_cuda_enabled() && p->count * p->dt.size > AXON_COLL_SHM_GPU_REDUCTION_MAX)
             return false;
         return (p->red == AXON_MPI_RED_REDUCE || p->red == AXON_MPI_RED_ALLREDUCE) &&
                axon_coll_shm_reduction_fits(p->op, p->count, &p->dt);
@@ -321,8 +334,10 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;
+    /* Whether it runs through the node's shared memory, known to every member alike. */
+    bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
     if (axon_cuda_enabled()) {
-        int rc = axon_mpi_coll_stage_begin(p, &st);
+        int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, "cannot stage the collective's GPU buffers through host memory");
@@ -330,7 +345,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
         if (st)
             run = axon_mpi_coll_stage_plan(st);
     }
-    if (!request && !c->is_inter && axon_coll_plan_shm_eligible(run)) {
+    if (shm) {
         struct axon_coll_shm *shm;
         int rc = axon_coll_shm_of(c, &shm);
         if (rc == MPI_SUCCESS && shm)

@@ -142,6 +142,10 @@ struct axon_mpi_coll_plan {
     struct axon_dtype_layout dt;
     struct axon_coll_op *op;
     bool kept; /* a persistent request's: holds references on its layouts and operation */
+    /* A reduction whose buffers on this rank are all on one GPU, run there (axon_mpi_coll_gpu_choose):
+     * scratch on the GPU, reductions by the kernel, nothing staged through the host. */
+    bool on_gpu;
+    int gpu_device, gpu_kernel;
 };
 
 /* Builds the schedule of a plan, as the next collective on its communicator (a new sequence number). */
@@ -216,6 +220,20 @@ void axon_mpi_coll_stage_attach(struct axon_mpi_coll_stage *st, struct axon_coll
 int axon_mpi_coll_stage_end(struct axon_mpi_coll_stage *st, int err);
 /* Frees st without copying anything back (NULL is fine). */
 void axon_mpi_coll_stage_abort(struct axon_mpi_coll_stage *st);
+/* Sets p->on_gpu when p is a reduction (not on an intercommunicator) whose operation has a GPU kernel
+ * for its datatype, whose layout is contiguous, and every buffer of which this rank touches lies on one
+ * GPU: its schedule then keeps the data there (coll's GPU schedules) instead of staging. Other members
+ * may decide otherwise for their own buffers: the messages are the same. */
+int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p);
+/* Everything a call does about GPU buffers before it runs: the GPU-resident way when it applies (not for
+ * a call that runs through the node's shared memory, shm), else staging (*st, as
+ * axon_mpi_coll_stage_begin). Only while CUDA support is on. */
+int axon_mpi_coll_gpu_prepare(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st);
+/* MPI_Reduce_local on the GPU, when its result buffer is GPU memory and the operation has a kernel for
+ * the (contiguous) datatype: an input elsewhere is copied to the result's GPU first. *done says whether
+ * it ran (else the caller stages). */
+int axon_mpi_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt,
+                            const void *in, void *inout, int64_t count, bool *done);
 /* MPI_Reduce_local's buffers: count elements of dt at *in (read) and *inout (read and written); GPU
  * ones are replaced by host copies, and *st is set (end it with axon_mpi_coll_stage_end), else NULL. */
 int axon_mpi_coll_stage_local(const void **in, void **inout, int64_t count, const struct axon_dtype_layout *dt,

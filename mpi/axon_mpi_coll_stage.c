@@ -20,6 +20,7 @@
  * reduction kernels, CUDA IPC on a node and pipelined staging come later (ARCHITECTURE.md). */
 #include "mpi/axon_mpi_coll.h"
 
+#include "coll/axon_coll_op.h"
 #include "cuda_support/cuda_support.h"
 
 #include <stdlib.h>
@@ -524,4 +525,97 @@ int axon_mpi_coll_stage_local(const void **in, void **inout, int64_t count, cons
     }
     *out = st;
     return MPI_SUCCESS;
+}
+
+/* ---- reductions that stay on the GPU --------------------------------------------------------------- */
+
+struct axon_gpu_check {
+    int device;  /* of the first buffer; -1 before it */
+    bool ok;     /* every buffer so far on that GPU */
+};
+
+static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
+{
+    struct axon_gpu_check *k = ctx;
+    if (!k->ok || r->count <= 0 || r->dt->size == 0)
+        return MPI_SUCCESS;
+    struct axon_cuda_memtype_info info;
+    int64_t lo, len;
+    axon_stage_bytes(r->count, r->dt, &lo, &len);
+    int rc = axon_cuda_memtype_of(r->buf + lo, &info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (info.kind != AXON_CUDA_MEMKIND_CUDA || (k->device >= 0 && info.device != k->device))
+        k->ok = false;
+    else
+        k->device = info.device;
+    return MPI_SUCCESS;
+}
+
+int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
+{
+    p->on_gpu = false;
+    if (p->kind != AXON_MPI_COLL_REDUCTION || p->c->is_inter || !p->op)
+        return MPI_SUCCESS;
+    /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they are. */
+    const struct axon_dtype_layout *dt = &p->dt;
+    if (!dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size)
+        return MPI_SUCCESS;
+    int kernel = axon_coll_op_gpu_kernel(p->op, p->datatype, dt);
+    if (kernel < 0)
+        return MPI_SUCCESS;
+    struct axon_gpu_check k = {-1, true};
+    int rc = axon_stage_walk(p, axon_gpu_check_visit, &k);
+    if (rc != MPI_SUCCESS || !k.ok || k.device < 0)
+        return rc;
+    p->on_gpu = true;
+    p->gpu_device = k.device;
+    p->gpu_kernel = kernel;
+    return MPI_SUCCESS;
+}
+
+int axon_mpi_coll_gpu_prepare(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st)
+{
+    *st = NULL;
+    p->on_gpu = false;
+    if (!shm) {
+        int rc = axon_mpi_coll_gpu_choose(p);
+        if (rc != MPI_SUCCESS || p->on_gpu)
+            return rc;
+    }
+    return axon_mpi_coll_stage_begin(p, st);
+}
+
+int axon_mpi_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt,
+                            const void *in, void *inout, int64_t count, bool *done)
+{
+    *done = false;
+    if (!dt->contig || dt->extent != (int64_t)dt->size)
+        return MPI_SUCCESS;
+    int kernel = axon_coll_op_gpu_kernel(op, datatype, dt);
+    if (kernel < 0)
+        return MPI_SUCCESS;
+    const char *src = (const char *)in + dt->true_lb;
+    char *dst = (char *)inout + dt->true_lb;
+    struct axon_cuda_memtype_info io, ii;
+    int rc = axon_cuda_memtype_of(dst, &io);
+    if (rc == MPI_SUCCESS && io.kind == AXON_CUDA_MEMKIND_CUDA)
+        rc = axon_cuda_memtype_of(src, &ii);
+    if (rc != MPI_SUCCESS || io.kind != AXON_CUDA_MEMKIND_CUDA)
+        return rc;
+    /* The result is on the GPU: the input goes there too when it is not (one copy, not two). */
+    size_t bytes = (size_t)(count * dt->size);
+    void *tmp = NULL;
+    if (ii.kind != AXON_CUDA_MEMKIND_CUDA || ii.device != io.device) {
+        tmp = axon_cuda_scratch_get(bytes, io.device);
+        if (!tmp)
+            return MPI_ERR_NO_MEM;
+        rc = axon_cuda_copy(tmp, src, bytes, io.device);
+        src = tmp;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = axon_coll_op_apply_gpu(kernel, src, dst, count, datatype, dt, io.device);
+    axon_cuda_scratch_put(tmp, bytes, io.device);
+    *done = true;
+    return rc;
 }

@@ -2,7 +2,8 @@
  * The operations themselves are coll/'s (coll/axon_coll_op.h); this file checks arguments and, for
  * MPI_Reduce_local with a predefined operation on a non-contiguous datatype, packs both buffers in
  * bounded pieces through the data-layout cursor, reduces the packed pieces and unpacks the result.
- * GPU buffers of MPI_Reduce_local are reduced in host copies (mpi/axon_mpi_coll_stage.c).
+ * GPU buffers of MPI_Reduce_local are reduced on the GPU where the result is and a kernel exists, else in
+ * host copies (mpi/axon_mpi_coll_stage.c).
  * Errors are tied to no communicator: they go to MPI_COMM_WORLD's handler. */
 #include "mpi/axon_mpi_datatype.h"
 
@@ -139,10 +140,15 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     if (inbuf == inoutbuf)
         return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "inbuf and inoutbuf are the same buffer");
 
-    /* GPU buffers: reduced in host copies (GPU kernels come later), the result copied back. */
+    /* A result on a GPU: reduced there by a kernel when the operation has one for the datatype; other
+     * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_mpi_coll_stage *st = NULL;
     int rc;
     if (axon_cuda_enabled()) {
+        bool done;
+        rc = axon_mpi_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
+        if (done || rc != MPI_SUCCESS)
+            return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "cannot reduce on the GPU");
         rc = axon_mpi_coll_stage_local(&inbuf, &inoutbuf, count, &dt, &st);
         if (rc != MPI_SUCCESS)
             return axon_mpi_error(NULL, func, rc, "cannot copy the GPU buffers to the host");

@@ -24,6 +24,11 @@
  *     memsets and stream waits need a current context (CUDA_ERROR_INVALID_CONTEXT otherwise), as on a
  *     real driver.
  * Streams exist only as names: every operation completes before it returns.
+ *   - Modules: cuModuleLoadData takes a fatbin (its magic and length checked) in the current context;
+ *     cuModuleGetFunction finds a kernel only when its name is a symbol of that image and the fake can
+ *     run it (Axon's reduction kernels, emulated on the CPU by axon_fakecuda_kernels.c); cuLaunchKernel
+ *     runs it in the module's context on memory the GPU could reach (device, managed, pinned, VMM or
+ *     imported; pageable host memory is CUDA_ERROR_ILLEGAL_ADDRESS).
  *
  * Environment: FAKECUDA_DEVICES (GPUs, default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE),
  * FAKECUDA_VERSION (cuDriverGetVersion's answer, default 12080), FAKECUDA_GET_PROC_ADDRESS=0
@@ -32,6 +37,7 @@
 #include <cuda.h>
 
 #include "tests/fakecuda/fakecuda.h"
+#include "tests/fakecuda/axon_fakecuda_kernels.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +87,8 @@
     X(cuMemAddressReserve, 10020) X(cuMemAddressFree, 10020) X(cuMemCreate, 10020) X(cuMemMap, 10020)     \
     X(cuMemUnmap, 10020) X(cuMemSetAccess, 10020) X(cuMemGetAllocationGranularity, 10020)                 \
     X(cuMemGetAllocationPropertiesFromHandle, 10020) X(cuMemExportToShareableHandle, 10020)               \
-    X(cuMemImportFromShareableHandle, 10020)
+    X(cuMemImportFromShareableHandle, 10020) X(cuModuleLoadData, 2000) X(cuModuleUnload, 2000)              \
+    X(cuModuleGetFunction, 2000) X(cuLaunchKernel, 4000)
 
 enum {
 #define FK_ENUM(fn, since) FK_##fn,
@@ -1820,4 +1827,152 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
         fk_remove(f);
     pthread_mutex_unlock(&fk_lock);
     return fk_ret(FK_cuIpcCloseMemHandle, rc, "%#llx", (unsigned long long)dptr);
+}
+
+/* ---- modules and kernels ------------------------------------------------------------------------- */
+
+#define FK_FATBIN_MAGIC 0xba55ed50u
+
+struct CUmod_st {
+    struct CUctx_st *ctx;
+    const unsigned char *image;
+    size_t size;
+    struct CUfunc_st *funcs; /* looked up so far */
+};
+
+struct CUfunc_st {
+    struct CUmod_st *mod;
+    const struct fk_kernel *kernel;
+    size_t elem;
+    struct CUfunc_st *next;
+};
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
+{
+    struct CUctx_st *ctx;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    uint32_t magic = 0;
+    uint16_t header = 0;
+    uint64_t body = 0;
+    if (rc == CUDA_SUCCESS && (!module || !image))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS) {
+        /* A fatbin: magic, version (2 bytes), header size (2), then the size of what follows (8). */
+        memcpy(&magic, image, 4);
+        memcpy(&header, (const char *)image + 6, 2);
+        memcpy(&body, (const char *)image + 8, 8);
+        if (magic != FK_FATBIN_MAGIC || header < 16 || body == 0 || body > ((uint64_t)1 << 30))
+            rc = CUDA_ERROR_INVALID_IMAGE;
+    }
+    struct CUmod_st *m = NULL;
+    if (rc == CUDA_SUCCESS && !(m = calloc(1, sizeof(*m))))
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (rc == CUDA_SUCCESS) {
+        m->ctx = ctx;
+        m->image = image;
+        m->size = header + body;
+        *module = m;
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuModuleLoadData, rc, "%p", image);
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
+{
+    CUresult rc = hmod ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (hmod) {
+        pthread_mutex_lock(&fk_lock);
+        while (hmod->funcs) {
+            struct CUfunc_st *f = hmod->funcs;
+            hmod->funcs = f->next;
+            free(f);
+        }
+        pthread_mutex_unlock(&fk_lock);
+        free(hmod);
+    }
+    return fk_ret(FK_cuModuleUnload, rc, "%p", (void *)hmod);
+}
+
+/* Whether name is a symbol of the image: NUL-delimited, as in the string tables of its ELF images. */
+static bool fk_image_has(const struct CUmod_st *m, const char *name)
+{
+    size_t len = strlen(name);
+    const unsigned char *p = m->image, *end = m->image + m->size;
+    while (p + len + 2 <= end) {
+        const unsigned char *hit = memmem(p, (size_t)(end - p), name, len);
+        if (!hit || hit + len >= end)
+            return false;
+        if (hit > m->image && hit[-1] == 0 && hit[len] == 0)
+            return true;
+        p = hit + 1;
+    }
+    return false;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    CUresult rc = !hfunc || !name ? CUDA_ERROR_INVALID_VALUE : !hmod ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+    const struct fk_kernel *k = NULL;
+    if (rc == CUDA_SUCCESS && (!fk_image_has(hmod, name) || !(k = fk_kernel_find(name))))
+        rc = CUDA_ERROR_NOT_FOUND;
+    struct CUfunc_st *f = NULL;
+    if (rc == CUDA_SUCCESS && !(f = calloc(1, sizeof(*f))))
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (rc == CUDA_SUCCESS) {
+        f->mod = hmod;
+        f->kernel = k;
+        f->elem = fk_kernel_element_size(k);
+        pthread_mutex_lock(&fk_lock);
+        f->next = hmod->funcs;
+        hmod->funcs = f;
+        pthread_mutex_unlock(&fk_lock);
+        *hfunc = f;
+    }
+    return fk_ret(FK_cuModuleGetFunction, rc, "%p, %s", (void *)hmod, name ? name : "(null)");
+}
+
+/* Whether the GPU could reach [p, p + len): memory the fake allocated or registered (device, managed,
+ * pinned, VMM, imported), VMM mappings only with the context's access. */
+static bool fk_kernel_reaches(uintptr_t p, size_t len, struct fk_span *s, const struct CUctx_st *ctx)
+{
+    return len == 0 || (p && fk_span_of(p, len, s) && s->n > 0 && fk_span_accessible(s, ctx));
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    struct CUctx_st *ctx;
+    struct fk_span a, b;
+    pthread_mutex_lock(&fk_lock);
+    CUresult rc = fk_current(&ctx);
+    if (rc == CUDA_SUCCESS && (!f || f->mod->ctx != ctx || !fk_stream_ok(hStream)))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS &&
+        (!gridDimX || !gridDimY || !gridDimZ || !blockDimX || !blockDimY || !blockDimZ ||
+         (unsigned long long)blockDimX * blockDimY * blockDimZ > 1024 || sharedMemBytes > 48 * 1024 ||
+         !kernelParams || extra))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS) {
+        /* (const void *in, void *inout, unsigned long long n) */
+        CUdeviceptr in, io;
+        unsigned long long n;
+        memcpy(&in, kernelParams[0], sizeof(in));
+        memcpy(&io, kernelParams[1], sizeof(io));
+        memcpy(&n, kernelParams[2], sizeof(n));
+        size_t len = (size_t)n * f->elem;
+        if (!fk_kernel_reaches((uintptr_t)in, len, &a, ctx) || !fk_kernel_reaches((uintptr_t)io, len, &b, ctx)) {
+            rc = CUDA_ERROR_ILLEGAL_ADDRESS;
+        } else if (len) {
+            if (!fk_span_access(&b, NULL, true) || !fk_span_access(&a, &b, true))
+                rc = CUDA_ERROR_UNKNOWN;
+            else
+                f->kernel->run((const void *)(uintptr_t)in, (void *)(uintptr_t)io, n);
+            fk_span_access(&b, NULL, false);
+            fk_span_access(&a, &b, false);
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return fk_ret(FK_cuLaunchKernel, rc, "%p, %u, %u, %p", (void *)f, gridDimX, blockDimX, (void *)hStream);
 }

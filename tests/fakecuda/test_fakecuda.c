@@ -373,6 +373,44 @@ static void test_vmm(void)
 
 /* ---- the tests ------------------------------------------------------------------------------------ */
 
+/* Modules and kernels: a fatbin (here a header and a string table) names the kernels it holds; the fake
+ * runs those it knows on memory a GPU could reach, in the module's context. */
+static void test_kernels(void)
+{
+    static const unsigned char image[64] __attribute__((aligned(16))) =
+        "\x50\xed\x55\xba\x01\x00\x10\x00\x30\x00\x00\x00\x00\x00\x00\x00"
+        "\0axon_reduce_sum_f32\0axon_reduce_nope\0";
+    CUmodule mod;
+    CUfunction fn;
+    static const unsigned char junk[32] = "not a fatbin";
+    CHECK(cuModuleLoadData(&mod, junk) == CUDA_ERROR_INVALID_IMAGE);
+    CU(cuModuleLoadData(&mod, image));
+    CHECK(cuModuleGetFunction(&fn, mod, "axon_reduce_sum_f64") == CUDA_ERROR_NOT_FOUND); /* not in the image */
+    CHECK(cuModuleGetFunction(&fn, mod, "axon_reduce_nope") == CUDA_ERROR_NOT_FOUND);    /* not runnable */
+    CHECK(cuModuleGetFunction(&fn, mod, "axon_reduce_sum") == CUDA_ERROR_NOT_FOUND);     /* a prefix */
+    CU(cuModuleGetFunction(&fn, mod, "axon_reduce_sum_f32"));
+    float a[5] = {1, 2, 3, 4, 5}, b[5] = {10, 20, 30, 40, 50};
+    CUdeviceptr da, db;
+    CU(cuMemAlloc(&da, sizeof(a)));
+    CU(cuMemAlloc(&db, sizeof(b)));
+    CU(cuMemcpyHtoD(da, a, sizeof(a)));
+    CU(cuMemcpyHtoD(db, b, sizeof(b)));
+    unsigned long long n = 5;
+    void *params[] = {&da, &db, &n};
+    CU(cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, CU_STREAM_LEGACY, params, NULL));
+    CU(cuMemcpyDtoH(b, db, sizeof(b)));
+    CHECK(b[0] == 11 && b[4] == 55);
+    CHECK(cuLaunchKernel(fn, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL) == CUDA_ERROR_INVALID_VALUE);
+    CUdeviceptr host = (CUdeviceptr)(uintptr_t)a; /* pageable host memory: out of the GPU's reach */
+    void *bad[] = {&host, &db, &n};
+    CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, bad, NULL) == CUDA_ERROR_ILLEGAL_ADDRESS);
+    n = 6; /* one past the allocation */
+    CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL) == CUDA_ERROR_ILLEGAL_ADDRESS);
+    CU(cuMemFree(da));
+    CU(cuMemFree(db));
+    CU(cuModuleUnload(mod));
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -616,6 +654,7 @@ int main(int argc, char **argv)
     CHECK(run_ipc_child(&handle, true) == 0);
 
     test_vmm();
+    test_kernels();
 
     /* The last release of a primary context destroys it with its memory. */
     CUdevice last;

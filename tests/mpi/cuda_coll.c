@@ -772,6 +772,7 @@ static void t_inter(int kind)
 static fakecuda_calls_fn fake_calls;
 static fakecuda_reset_stats_fn fake_reset;
 static fakecuda_fail_memcpy_fn fake_fail;
+static fakecuda_copy_stats_fn fake_stats;
 
 static unsigned long long copies_since(void)
 {
@@ -818,9 +819,10 @@ static void t_copies(void)
     buf_free(&h);
 }
 
-/* A failed copy fails the call on the rank where it failed and on no other, leaves the GPU's result
- * buffer alone, and the next collective works. which 0: the copy of the input to the host fails,
- * 1: the copy of the result back. Blocking (the shared-memory path) and nonblocking (a schedule). */
+/* A failed copy fails the call on the rank where it failed and on no other, and the next collective
+ * works. Blocking (the shared-memory path, staged), which 0: the copy of the input to the host fails,
+ * 1: the copy of the result back, which leaves the GPU's result buffer alone. Nonblocking (a schedule
+ * that keeps the data on the GPU): its first copy fails. */
 static void t_copy_errors(void)
 {
     set_layout(L_CONTIG);
@@ -831,11 +833,14 @@ static void t_copy_errors(void)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     /* MPI_Wait raises its errors on MPI_COMM_WORLD here, not on the request's communicator. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* Without the shared-memory path (AXON_COLL_SHM_MAX=0) blocking calls run schedules too. */
+    const char *shm_max = getenv("AXON_COLL_SHM_MAX");
+    bool staged = !shm_max || strcmp(shm_max, "0") != 0;
     struct buf s, r;
     buf_make(&s, cnt, true, 23);
     buf_make(&r, cnt, true, 24);
     for (int nb = 0; nb < 2; nb++)
-        for (int which = 0; which < 2; which++) {
+        for (int which = 0; which < (staged && !nb ? 2 : 1); which++) {
             snprintf(what, sizeof(what), "%s allreduce whose copy %s fails on rank 0", nb ? "nonblocking" : "blocking",
                      which ? "back to the GPU" : "to the host");
             buf_reset(&s);
@@ -862,8 +867,12 @@ static void t_copy_errors(void)
                 printf("rank %d FAILED: %s: error class %d\n", rank, what, cls);
                 failures++;
             }
-            if (rank == 0)
-                buf_check(&r, "receive buffer"); /* untouched: nothing goes back after an error */
+            /* Staged (blocking, through shared memory), the result stays untouched: nothing goes back
+             * after an error. A nonblocking allreduce of GPU buffers runs on the GPU, its first copy
+             * there failing: it writes the result in place, undefined after an error, and goes on to its
+             * end, so that the other ranks are not left waiting. */
+            if (rank == 0 && staged && !nb)
+                buf_check(&r, "receive buffer");
             /* And all is well again. */
             OK(MPI_Allreduce(s.p, r.p, cnt, MPI_INT, MPI_SUM, comm));
             buf_reset(&r);
@@ -878,6 +887,212 @@ static void t_copy_errors(void)
     buf_free(&r);
     MPI_Comm_free(&comm);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+/* ---- reductions on the GPU: every predefined operation on every type it takes ----------------------- */
+
+/* A reduction of GPU buffers whose operation has a kernel runs on the GPU: the fake driver runs its own
+ * reference of each kernel (tests/fakecuda/axon_fakecuda_kernels.c), which must agree byte for byte with
+ * Axon's host loops on the same data, for MPI_Reduce_local and for a nonblocking allreduce (a schedule:
+ * GPU scratch, kernels, no copy through the host). Values are small integers, so floating-point sums
+ * and products are exact whatever the order. */
+struct gpu_type {
+    MPI_Datatype type;
+    const char *name;
+    int size;
+    char form; /* 'i' integer, 'u' unsigned, 'f' float, 'd' double, 'c'/'z' complex float/double, 'p' pair */
+};
+
+static void gpu_fill(const struct gpu_type *t, unsigned char *b, int n, int salt)
+{
+    for (int i = 0; i < n; i++) {
+        unsigned char *e = b + (size_t)i * t->size;
+        int v = (salt * 7 + i * 3) % 5 - 1; /* -1 .. 3 */
+        unsigned u = (unsigned)(salt * 37 + i * 11) % 251u;
+        memset(e, 0, (size_t)t->size);
+        switch (t->form) {
+        case 'i': {
+            int64_t x = v;
+            memcpy(e, &x, (size_t)t->size); /* little endian: the low bytes */
+            break;
+        }
+        case 'u': {
+            uint64_t x = i % 3 == 0 ? 0 : u;
+            memcpy(e, &x, (size_t)t->size);
+            break;
+        }
+        case 'f': {
+            float x = (float)v;
+            memcpy(e, &x, 4);
+            break;
+        }
+        case 'd': {
+            double x = v;
+            memcpy(e, &x, 8);
+            break;
+        }
+        case 'c': {
+            float x[2] = {(float)v, (float)(v - 1)};
+            memcpy(e, x, 8);
+            break;
+        }
+        case 'z': {
+            double x[2] = {v, v - 1};
+            memcpy(e, x, 16);
+            break;
+        }
+        }
+    }
+}
+
+/* Pairs {value, index}: the values collide often, so equal values pick the smaller index. */
+static void gpu_fill_pair(MPI_Datatype type, unsigned char *b, int n, int salt)
+{
+    for (int i = 0; i < n; i++) {
+        int v = (salt + i) % 3, idx = salt * 10 + i % 4;
+        if (type == MPI_FLOAT_INT) {
+            struct { float v; int i; } x = {(float)v, idx};
+            memcpy(b + (size_t)i * 8, &x, 8);
+        } else if (type == MPI_DOUBLE_INT) {
+            double dv = v;
+            memcpy(b + (size_t)i * 12, &dv, 8);
+            memcpy(b + (size_t)i * 12 + 8, &idx, 4);
+        } else if (type == MPI_LONG_INT) {
+            long lv = v;
+            memcpy(b + (size_t)i * 12, &lv, 8);
+            memcpy(b + (size_t)i * 12 + 8, &idx, 4);
+        } else if (type == MPI_SHORT_INT) {
+            short sv = (short)v;
+            memcpy(b + (size_t)i * 6, &sv, 2);
+            memcpy(b + (size_t)i * 6 + 2, &idx, 4);
+        } else if (type == MPI_2INT) {
+            int x[2] = {v, idx};
+            memcpy(b + (size_t)i * 8, x, 8);
+        } else if (type == MPI_2DOUBLE_PRECISION) {
+            double x[2] = {v, idx};
+            memcpy(b + (size_t)i * 16, x, 16);
+        } else {
+            float x[2] = {(float)v, (float)idx};
+            memcpy(b + (size_t)i * 8, x, 8);
+        }
+    }
+}
+
+static void t_gpu_ops(void)
+{
+    static const struct gpu_type types[] = {
+        {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", 1, 'i'}, {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", 1, 'u'},
+        {MPI_SHORT, "MPI_SHORT", 2, 'i'}, {MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", 2, 'u'},
+        {MPI_INT, "MPI_INT", 4, 'i'}, {MPI_UNSIGNED, "MPI_UNSIGNED", 4, 'u'}, {MPI_LONG, "MPI_LONG", 8, 'i'},
+        {MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", 8, 'u'}, {MPI_INT8_T, "MPI_INT8_T", 1, 'i'},
+        {MPI_UINT16_T, "MPI_UINT16_T", 2, 'u'}, {MPI_INT64_T, "MPI_INT64_T", 8, 'i'},
+        {MPI_UINT64_T, "MPI_UINT64_T", 8, 'u'}, {MPI_AINT, "MPI_AINT", 8, 'i'}, {MPI_INTEGER, "MPI_INTEGER", 4, 'i'},
+        {MPI_FLOAT, "MPI_FLOAT", 4, 'f'}, {MPI_DOUBLE, "MPI_DOUBLE", 8, 'd'}, {MPI_REAL8, "MPI_REAL8", 8, 'd'},
+        {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8, 'c'}, {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16, 'z'},
+        {MPI_C_BOOL, "MPI_C_BOOL", 1, 'u'}, {MPI_LOGICAL, "MPI_LOGICAL", 4, 'u'}, {MPI_BYTE, "MPI_BYTE", 1, 'u'},
+        {MPI_FLOAT_INT, "MPI_FLOAT_INT", 8, 'p'}, {MPI_DOUBLE_INT, "MPI_DOUBLE_INT", 12, 'p'},
+        {MPI_LONG_INT, "MPI_LONG_INT", 12, 'p'}, {MPI_SHORT_INT, "MPI_SHORT_INT", 6, 'p'},
+        {MPI_2INT, "MPI_2INT", 8, 'p'}, {MPI_2REAL, "MPI_2REAL", 8, 'p'},
+        {MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16, 'p'},
+    };
+    static const MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND,
+                                 MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+    static const char *const opnames[] = {"MAX", "MIN", "SUM", "PROD", "LAND", "BAND",
+                                          "LOR", "BOR", "LXOR", "BXOR", "MAXLOC", "MINLOC"};
+    const int n = 37; /* odd, several grid-stride rounds of nothing: one block */
+    size_t cap = (size_t)n * 16;
+    unsigned char *in = malloc(cap), *io = malloc(cap), *want = malloc(cap), *got = malloc(cap);
+    void *din = test_cuda_malloc(cap), *dio = test_cuda_malloc(cap);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    long pairs = 0, padded = 0;
+    unsigned long long launches0 = fake_calls("cuLaunchKernel");
+    for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+        for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+            const struct gpu_type *ty = &types[t];
+            size_t bytes = (size_t)n * (size_t)ty->size;
+            if (ty->form == 'p') {
+                gpu_fill_pair(ty->type, in, n, rank + 1);
+                gpu_fill_pair(ty->type, io, n, rank + 2);
+            } else {
+                gpu_fill(ty, in, n, rank + 1);
+                gpu_fill(ty, io, n, rank + 2);
+            }
+            memcpy(want, io, bytes);
+            /* The host's answer; an operation the type does not take is refused (and skipped). */
+            if (MPI_Reduce_local(in, want, n, ty->type, ops[o]) != MPI_SUCCESS)
+                continue;
+            /* The pair types with padding (MPI_DOUBLE_INT is 12 bytes in a 16-byte extent) are not laid
+             * out as their packed elements: reduced on the host after staging. */
+            if (ty->form == 'p' && ty->size != 8 && ty->size != 16)
+                padded++;
+            else
+                pairs++;
+            TEST_CU(test_cuda_from_host(din, in, bytes));
+            TEST_CU(test_cuda_from_host(dio, io, bytes));
+            int rc = MPI_Reduce_local(din, dio, n, ty->type, ops[o]);
+            TEST_CU(test_cuda_to_host(got, dio, bytes));
+            if (rc != MPI_SUCCESS || memcmp(got, want, bytes) != 0) {
+                printf("rank %d FAILED: MPI_Reduce_local(%s, %s) on the GPU: rc %d, %s\n", rank, opnames[o], ty->name,
+                       rc, rc == MPI_SUCCESS ? "a different result than on the host" : "an error");
+                failures++;
+            }
+            /* Host data into a GPU result: the input goes to the GPU first. */
+            TEST_CU(test_cuda_from_host(dio, io, bytes));
+            rc = MPI_Reduce_local(in, dio, n, ty->type, ops[o]);
+            TEST_CU(test_cuda_to_host(got, dio, bytes));
+            if (rc != MPI_SUCCESS || memcmp(got, want, bytes) != 0) {
+                printf("rank %d FAILED: MPI_Reduce_local(%s, %s) of host data into GPU memory\n", rank, opnames[o],
+                       ty->name);
+                failures++;
+            }
+            /* A nonblocking allreduce of the same data, on the host and on the GPU. */
+            MPI_Request req;
+            OK(MPI_Iallreduce(in, want, n, ty->type, ops[o], MPI_COMM_WORLD, &req));
+            OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            OK(MPI_Iallreduce(din, dio, n, ty->type, ops[o], MPI_COMM_WORLD, &req));
+            OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            TEST_CU(test_cuda_to_host(got, dio, bytes));
+            if (memcmp(got, want, bytes) != 0) {
+                printf("rank %d FAILED: MPI_Iallreduce(%s, %s) of GPU buffers differs from the host's\n", rank,
+                       opnames[o], ty->name);
+                failures++;
+            }
+        }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    /* Every pair ran at least one kernel (Reduce_local twice), the allreduces more where there are peers. */
+    unsigned long long launches = fake_calls("cuLaunchKernel") - launches0;
+    if (pairs < 100 || padded != 6 || launches < 2ULL * (unsigned long long)pairs) {
+        printf("rank %d FAILED: %ld operation/type pairs (and %ld with padding) ran %llu kernels\n", rank, pairs,
+               padded, launches);
+        failures++;
+    }
+    /* A GPU allreduce moves nothing through host memory: nonblocking, and blocking above the size of
+     * the node's shared-memory path (which stages small ones). */
+    struct fakecuda_copy_stats c0, c1;
+    const int big = 64 * 1024;
+    void *dbig = test_cuda_malloc((size_t)big * sizeof(int));
+    int *zeros = calloc((size_t)big, sizeof(int));
+    TEST_CU(test_cuda_from_host(dbig, zeros, (size_t)big * sizeof(int)));
+    free(zeros);
+    fake_stats(&c0);
+    MPI_Request req;
+    OK(MPI_Iallreduce(din, dio, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Allreduce(MPI_IN_PLACE, dbig, big, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    OK(MPI_Reduce(rank ? dbig : MPI_IN_PLACE, dbig, big, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+    fake_stats(&c1);
+    test_cuda_free(dbig);
+    if (c1.htod != c0.htod || c1.dtoh != c0.dtoh) {
+        printf("rank %d FAILED: allreduces of GPU buffers copied %llu times to and %llu times from the GPU\n", rank,
+               c1.htod - c0.htod, c1.dtoh - c0.dtoh);
+        failures++;
+    }
+    test_cuda_free(din);
+    test_cuda_free(dio);
+    free(in);
+    free(io);
+    free(want);
+    free(got);
 }
 
 /* ---- the matrix -------------------------------------------------------------------------------------------- */
@@ -966,9 +1181,11 @@ int main(int argc, char **argv)
     fake_calls = (fakecuda_calls_fn)test_cuda_sym(FAKECUDA_CALLS_SYMBOL);
     fake_reset = (fakecuda_reset_stats_fn)test_cuda_sym(FAKECUDA_RESET_STATS_SYMBOL);
     fake_fail = (fakecuda_fail_memcpy_fn)test_cuda_sym(FAKECUDA_FAIL_MEMCPY_SYMBOL);
-    if (fake_calls && fake_reset && fake_fail) { /* not on a real GPU */
+    fake_stats = (fakecuda_copy_stats_fn)test_cuda_sym(FAKECUDA_COPY_STATS_SYMBOL);
+    if (fake_calls && fake_reset && fake_fail && fake_stats) { /* not on a real GPU */
         t_copies();
         t_copy_errors();
+        t_gpu_ops();
     }
 
     /* Counts: empty, one, odd, and over 1 MiB of ints (contiguous only, every buffer on the GPU). */

@@ -1,0 +1,142 @@
+/* The GPU reduction kernels: inout[i] = in[i] op inout[i] over n packed elements, one kernel per
+ * (operation, element type) of cuda_support/axon_cuda_reduce_list.h, named axon_reduce_<op>_<type> with
+ * C linkage so the library finds them by name (cuModuleGetFunction). nvcc builds this file into a fatbin
+ * (SASS for the GPUs we test on, PTX for newer ones to compile at load) that the library embeds and
+ * loads with cuModuleLoadData (cuda_support/axon_cuda_reduce.c): no CUDA runtime, no host code here.
+ *
+ * The semantics are the host loops' (coll/axon_coll_op_predefined.c): in holds the lower ranks'
+ * contribution; sums, products, bitwise and logical operations on integers run on the unsigned type of
+ * the width; MAXLOC/MINLOC keep the smaller index on equal values. Each kernel is a grid-stride loop, so
+ * any grid covers any n, and the launch sizes the grid to the GPU rather than to n. Pairs are packed
+ * (value then index, no padding: MPI_DOUBLE_INT is 12 bytes), so their fields are loaded and stored
+ * through memcpy, which the compiler turns into loads of the width the alignment allows. */
+#include <stdint.h>
+
+#include "axon_cuda_reduce_list.h"
+
+typedef int8_t axon_t_i8;
+typedef uint8_t axon_t_u8;
+typedef int16_t axon_t_i16;
+typedef uint16_t axon_t_u16;
+typedef int32_t axon_t_i32;
+typedef uint32_t axon_t_u32;
+typedef int64_t axon_t_i64;
+typedef uint64_t axon_t_u64;
+typedef float axon_t_f32;
+typedef double axon_t_f64;
+
+/* C's float _Complex and double _Complex: two values, real part first, aligned as the value. */
+template <class R> struct axon_complex {
+    R re, im;
+};
+typedef axon_complex<float> axon_t_c32;
+typedef axon_complex<double> axon_t_c64;
+
+/* The operations, x from the lower ranks, y the value in place. */
+template <class T> struct axon_f_max {
+    __device__ static T f(T x, T y) { return x > y ? x : y; }
+};
+template <class T> struct axon_f_min {
+    __device__ static T f(T x, T y) { return x < y ? x : y; }
+};
+/* "+ 0u" and "* 1u" keep narrow unsigned types from being promoted to int, whose products overflow. */
+template <class T> struct axon_f_sum {
+    __device__ static T f(T x, T y) { return (T)(x + 0u + y); }
+};
+template <class T> struct axon_f_prod {
+    __device__ static T f(T x, T y) { return (T)(x * 1u * y); }
+};
+template <> struct axon_f_sum<float> {
+    __device__ static float f(float x, float y) { return x + y; }
+};
+template <> struct axon_f_prod<float> {
+    __device__ static float f(float x, float y) { return x * y; }
+};
+template <> struct axon_f_sum<double> {
+    __device__ static double f(double x, double y) { return x + y; }
+};
+template <> struct axon_f_prod<double> {
+    __device__ static double f(double x, double y) { return x * y; }
+};
+template <class R> struct axon_f_sum<axon_complex<R> > {
+    __device__ static axon_complex<R> f(axon_complex<R> x, axon_complex<R> y)
+    {
+        axon_complex<R> z = {x.re + y.re, x.im + y.im};
+        return z;
+    }
+};
+template <class R> struct axon_f_prod<axon_complex<R> > {
+    __device__ static axon_complex<R> f(axon_complex<R> x, axon_complex<R> y)
+    {
+        axon_complex<R> z = {x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+        return z;
+    }
+};
+template <class T> struct axon_f_band {
+    __device__ static T f(T x, T y) { return (T)(x & y); }
+};
+template <class T> struct axon_f_bor {
+    __device__ static T f(T x, T y) { return (T)(x | y); }
+};
+template <class T> struct axon_f_bxor {
+    __device__ static T f(T x, T y) { return (T)(x ^ y); }
+};
+template <class T> struct axon_f_land {
+    __device__ static T f(T x, T y) { return (T)((x != 0) & (y != 0)); }
+};
+template <class T> struct axon_f_lor {
+    __device__ static T f(T x, T y) { return (T)((x != 0) | (y != 0)); }
+};
+template <class T> struct axon_f_lxor {
+    __device__ static T f(T x, T y) { return (T)((x != 0) ^ (y != 0)); }
+};
+
+template <class T, class F>
+__device__ __forceinline__ void axon_reduce_loop(const void *in_, void *inout_, unsigned long long n)
+{
+    const T *__restrict__ in = (const T *)in_;
+    T *__restrict__ io = (T *)inout_;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        io[i] = F::f(in[i], io[i]);
+}
+
+#define AXON_KERNEL(op, s)                                                                           \
+    extern "C" __global__ void axon_reduce_##op##_##s(const void *in, void *inout, unsigned long long n) \
+    {                                                                                                \
+        axon_reduce_loop<axon_t_##s, axon_f_##op<axon_t_##s> >(in, inout, n);                         \
+    }
+AXON_CUDA_REDUCE_KERNELS(AXON_KERNEL)
+
+/* MAXLOC/MINLOC: the better value wins with its index; equal values keep the smaller index. */
+template <class V, class I, bool MAX>
+__device__ __forceinline__ void axon_reduce_pairs(const void *in_, void *inout_, unsigned long long n)
+{
+    const unsigned char *in = (const unsigned char *)in_;
+    unsigned char *io = (unsigned char *)inout_;
+    const size_t size = sizeof(V) + sizeof(I);
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+        V xv, yv;
+        I xi, yi;
+        memcpy(&xv, in + k * size, sizeof(V));
+        memcpy(&xi, in + k * size + sizeof(V), sizeof(I));
+        memcpy(&yv, io + k * size, sizeof(V));
+        memcpy(&yi, io + k * size + sizeof(V), sizeof(I));
+        if (MAX ? xv > yv : xv < yv) {
+            memcpy(io + k * size, &xv, sizeof(V));
+            memcpy(io + k * size + sizeof(V), &xi, sizeof(I));
+        } else if (xv == yv && xi < yi) {
+            memcpy(io + k * size + sizeof(V), &xi, sizeof(I));
+        }
+    }
+}
+
+#define AXON_PAIR_KERNEL(op, s, V, I)                                                                \
+    extern "C" __global__ void axon_reduce_##op##_##s(const void *in, void *inout, unsigned long long n) \
+    {                                                                                                \
+        axon_reduce_pairs<V, I, AXON_PAIR_IS_MAX_##op>(in, inout, n);                                \
+    }
+#define AXON_PAIR_IS_MAX_maxloc true
+#define AXON_PAIR_IS_MAX_minloc false
+AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_PAIR_KERNEL)
