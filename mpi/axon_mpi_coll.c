@@ -57,8 +57,6 @@ static void axon_coll_plan_sched_inter(const struct axon_mpi_coll_plan *p, struc
         break;
     case AXON_MPI_COLL_REDUCTION:
         axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
-        if (p->on_gpu)
-            axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
         switch (p->red) {
         case AXON_MPI_RED_REDUCE:
             axon_coll_inter_reduce(s, &ic, p->in, p->out, p->count, &p->dt, p->root);
@@ -126,6 +124,8 @@ int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_col
         return MPI_SUCCESS;
     }
     axon_coll_sched_set_nodes(s, axon_mpi_coll_nodes(c));
+    if (p->on_gpu)
+        axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
     switch (p->kind) {
     case AXON_MPI_COLL_BARRIER:
@@ -148,8 +148,6 @@ int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_col
         break;
     case AXON_MPI_COLL_REDUCTION:
         axon_coll_sched_set_op(s, p->op, p->datatype, &p->dt);
-        if (p->on_gpu)
-            axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
         switch (p->red) {
         case AXON_MPI_RED_REDUCE:
             axon_coll_reduce(s, p->in, p->out, p->count, &p->dt, p->root);

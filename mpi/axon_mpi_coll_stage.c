@@ -539,6 +539,11 @@ static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
     struct axon_gpu_check *k = ctx;
     if (!k->ok || r->count <= 0 || r->dt->size == 0)
         return MPI_SUCCESS;
+    /* The schedule's copies are driver copies of contiguous bytes. */
+    if (!r->dt->contig) {
+        k->ok = false;
+        return MPI_SUCCESS;
+    }
     struct axon_cuda_memtype_info info;
     int64_t lo, len;
     axon_stage_bytes(r->count, r->dt, &lo, &len);
@@ -555,15 +560,20 @@ static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
 int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
 {
     p->on_gpu = false;
-    if (p->kind != AXON_MPI_COLL_REDUCTION || p->c->is_inter || !p->op)
+    /* Neighborhood collectives and intercommunicators stay staged (their schedules are built apart). */
+    if (p->kind == AXON_MPI_COLL_NEIGHBOR || p->kind == AXON_MPI_COLL_BARRIER || p->c->is_inter)
         return MPI_SUCCESS;
-    /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they are. */
-    const struct axon_dtype_layout *dt = &p->dt;
-    if (!dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size)
-        return MPI_SUCCESS;
-    int kernel = axon_coll_op_gpu_kernel(p->op, p->datatype, dt);
-    if (kernel < 0)
-        return MPI_SUCCESS;
+    int kernel = -1;
+    if (p->kind == AXON_MPI_COLL_REDUCTION) {
+        /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they
+         * are. */
+        const struct axon_dtype_layout *dt = &p->dt;
+        if (!p->op || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size)
+            return MPI_SUCCESS;
+        kernel = axon_coll_op_gpu_kernel(p->op, p->datatype, dt);
+        if (kernel < 0)
+            return MPI_SUCCESS;
+    }
     struct axon_gpu_check k = {-1, true};
     int rc = axon_stage_walk(p, axon_gpu_check_visit, &k);
     if (rc != MPI_SUCCESS || !k.ok || k.device < 0)
