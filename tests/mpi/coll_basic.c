@@ -513,9 +513,16 @@ static void test_nonblocking(void)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[c]);
     MPI_Request reqs[NB];
     int *bufs[NB], *outs[NB], kinds[NB];
+    /* Ireduce_scatter's blocks: some empty, none longer than NBN. */
+    int *nb_counts = ints(size), nb_first = 0;
+    for (int j = 0; j < size; j++) {
+        nb_counts[j] = j % 4 * 5;
+        if (j < rank)
+            nb_first += nb_counts[j];
+    }
     for (int q = 0; q < NB; q++) {
         MPI_Comm comm = comms[q % 3];
-        int kind = kinds[q] = (q * 7 + 3) % 6;
+        int kind = kinds[q] = (q * 5 + 3) % 8;
         bufs[q] = ints(NBN * size);
         outs[q] = ints(NBN * size);
         for (int i = 0; i < NBN * size; i++) {
@@ -541,6 +548,12 @@ static void test_nonblocking(void)
             break;
         case 5:
             MPI_Iscan(bufs[q], outs[q], NBN, MPI_INT, MPI_SUM, comm, &reqs[q]);
+            break;
+        case 6:
+            MPI_Ireduce_scatter_block(bufs[q], outs[q], NBN, MPI_INT, MPI_SUM, comm, &reqs[q]);
+            break;
+        case 7:
+            MPI_Ireduce_scatter(bufs[q], outs[q], nb_counts, MPI_INT, MPI_SUM, comm, &reqs[q]);
             break;
         }
     }
@@ -583,11 +596,22 @@ static void test_nonblocking(void)
                 if (outs[q][i] != (int)sum_ref(rank, i + q))
                     bad = i;
             break;
+        case 6:
+            for (int i = 0; i < NBN && bad < 0; i++)
+                if (outs[q][i] != (int)sum_ref(size - 1, rank * NBN + i + q))
+                    bad = i;
+            break;
+        case 7:
+            for (int i = 0; i < nb_counts[rank] && bad < 0; i++)
+                if (outs[q][i] != (int)sum_ref(size - 1, nb_first + i + q))
+                    bad = i;
+            break;
         }
         CHECK(bad < 0, "nonblocking collective %d (kind %d): element %d wrong", q, kinds[q], bad);
         free(bufs[q]);
         free(outs[q]);
     }
+    free(nb_counts);
     /* A freed request: the collective completes on its own. Cancel is refused. */
     MPI_Request r;
     MPI_Ibarrier(comms[0], &r);
