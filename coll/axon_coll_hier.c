@@ -424,14 +424,18 @@ void axon_coll_hier_reduce_scatter(struct axon_coll_sched *s, const void *in, vo
         return;
     axon_coll_sched_round(s); /* steps added before belong to earlier rounds */
     axon_hier_rs_pack(s, &rs, m, in, dt, vec, node_counts);
-    char *held = axon_coll_sched_alloc(s, (size_t)(node_counts[i] * esize));
-    char *mine = axon_coll_sched_alloc(s, (size_t)(counts[me] * esize));
+    /* Never empty: a zero-byte piece that exactly fills the schedule's arena overruns it (see the
+     * report on axon_coll_sched_alloc_meta), so a rank with nothing to hold asks for one element. */
+    char *held = axon_coll_sched_alloc(s, (size_t)((node_counts[i] > 0 ? node_counts[i] : 1) * esize));
+    char *mine = axon_coll_sched_alloc(s, (size_t)((counts[me] > 0 ? counts[me] : 1) * esize));
     if (!held || !mine)
         return;
     axon_hier_phase(s, v.members, m);
     axon_coll_reduce_scatter(s, vec, held, node_counts, &packed);
     char *slice = held;
     for (int t = i; t < nodes->max_per_node; t += m) {
+        if (rs.slice[t] == 0)
+            continue; /* nothing to reduce (every rank knows the counts, so all skip it) */
         /* Each phase its own lists: the schedule keeps pointing at a subgroup until the next phase. */
         int64_t *holder_counts = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)nn);
         int *holders = axon_coll_sched_alloc_meta(s, sizeof(int) * (size_t)nn);

@@ -454,32 +454,35 @@ static void test_reduce(MPI_Comm comm)
         free(out);
     }
 
-    /* Reduce_scatter with uneven counts (rank j gets j % 3), in place and not, SUM. */
-    int *rcounts = ints(size), total = 0;
-    for (int j = 0; j < size; j++)
-        total += rcounts[j] = j % 3;
-    int *in = ints(total), *out = ints(total);
-    for (int inplace = 0; inplace < 2; inplace++) {
-        for (int i = 0; i < total; i++)
-            out[i] = in[i] = val(rank, i);
-        MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : in, out, rcounts, MPI_INT, MPI_SUM, comm);
-        int first = 0;
-        for (int j = 0; j < rank; j++)
-            first += rcounts[j];
-        for (int i = 0; i < rcounts[rank]; i++)
-            CHECK(out[i] == (int)sum_ref(size - 1, first + i), "MPI_Reduce_scatter inplace=%d: element %d is %d",
-                  inplace, i, out[i]);
-        for (int i = 0; i < total; i++)
-            out[i] = in[i] = val(rank, i);
-        int blk = total / (size ? size : 1);
-        MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : in, out, blk, MPI_INT, MPI_SUM, comm);
-        for (int i = 0; i < blk; i++)
-            CHECK(out[i] == (int)sum_ref(size - 1, rank * blk + i),
-                  "MPI_Reduce_scatter_block inplace=%d: element %d is %d", inplace, i, out[i]);
+    /* Reduce_scatter with uneven counts (rank j gets j % 3 times 1 or 2000 elements: empty, small and
+     * large blocks side by side), in place and not, SUM. */
+    for (int scale = 1; scale <= 2000; scale *= 2000) {
+        int *rcounts = ints(size), total = 0;
+        for (int j = 0; j < size; j++)
+            total += rcounts[j] = j % 3 * scale;
+        int *in = ints(total), *out = ints(total);
+        for (int inplace = 0; inplace < 2; inplace++) {
+            for (int i = 0; i < total; i++)
+                out[i] = in[i] = val(rank, i);
+            MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : in, out, rcounts, MPI_INT, MPI_SUM, comm);
+            int first = 0;
+            for (int j = 0; j < rank; j++)
+                first += rcounts[j];
+            for (int i = 0; i < rcounts[rank]; i++)
+                CHECK(out[i] == (int)sum_ref(size - 1, first + i), "MPI_Reduce_scatter inplace=%d: element %d is %d",
+                      inplace, i, out[i]);
+            for (int i = 0; i < total; i++)
+                out[i] = in[i] = val(rank, i);
+            int blk = total / (size ? size : 1);
+            MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : in, out, blk, MPI_INT, MPI_SUM, comm);
+            for (int i = 0; i < blk; i++)
+                CHECK(out[i] == (int)sum_ref(size - 1, rank * blk + i),
+                      "MPI_Reduce_scatter_block inplace=%d: element %d is %d", inplace, i, out[i]);
+        }
+        free(in);
+        free(out);
+        free(rcounts);
     }
-    free(in);
-    free(out);
-    free(rcounts);
 
     /* Allreduce SUM of a derived type: a vector of 2 ints at stride 3 per element. */
     MPI_Datatype vec;
