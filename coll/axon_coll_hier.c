@@ -424,8 +424,8 @@ void axon_coll_hier_reduce_scatter(struct axon_coll_sched *s, const void *in, vo
         return;
     axon_coll_sched_round(s); /* steps added before belong to earlier rounds */
     axon_hier_rs_pack(s, &rs, m, in, dt, vec, node_counts);
-    /* Never empty: a zero-byte piece that exactly fills the schedule's arena overruns it (see the
-     * report on axon_coll_sched_alloc_meta), so a rank with nothing to hold asks for one element. */
+    /* Never empty: axon_coll_sched_alloc_meta steps 16 bytes past the end of a schedule's arena when a
+     * zero-byte piece finds it exactly full, so a rank with nothing to hold asks for one element. */
     char *held = axon_coll_sched_alloc(s, (size_t)((node_counts[i] > 0 ? node_counts[i] : 1) * esize));
     char *mine = axon_coll_sched_alloc(s, (size_t)((counts[me] > 0 ? counts[me] : 1) * esize));
     if (!held || !mine)
