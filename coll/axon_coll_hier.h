@@ -45,5 +45,10 @@ void axon_coll_hier_allreduce(struct axon_coll_sched *s, const void *in, void *o
 struct axon_coll_block;
 void axon_coll_hier_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                               const struct axon_coll_block *blocks);
+void axon_coll_hier_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
+                                   const struct axon_dtype_layout *dt);
+/* Equal blocks only (AXON_COLL_NEEDS_UNIFORM); send NULL: in place. */
+void axon_coll_hier_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                             const struct axon_coll_block *recv);
 
 #endif

@@ -6,10 +6,17 @@
  *    coll/axon_coll_reduce_internal.h) leaves each rank its own block: log2(n) rounds and about the
  *    vector's size sent per rank, for any operation. Sizes that are not powers of two fold first; the
  *    odd rank of a pair hands its partner its block at the end.
- *  - ring: n-1 rounds around the ring, each moving one block; commutative operations only. */
+ *  - ring: n-1 rounds around the ring, each moving one block; commutative operations only.
+ *  - hier: the hierarchical composition (coll/axon_coll_hier.c), forced only. */
+#include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_reduce_internal.h"
 
-enum { AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER, AXON_REDUCE_SCATTER_RECURSIVE_HALVING, AXON_REDUCE_SCATTER_RING };
+enum {
+    AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER,
+    AXON_REDUCE_SCATTER_RECURSIVE_HALVING,
+    AXON_REDUCE_SCATTER_RING,
+    AXON_REDUCE_SCATTER_HIER
+};
 static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
     [AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER] = {"reduce_then_scatter",
                                                  "binomial reduce of the whole vector to rank 0, then a scatter", 0},
@@ -17,12 +24,16 @@ static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
                                                "log2(n) rounds exchanging half the window, in rank order", 0},
     [AXON_REDUCE_SCATTER_RING] = {"ring", "n-1 rounds around the ring, one block each",
                                   AXON_COLL_NEEDS_COMMUTATIVE},
+    [AXON_REDUCE_SCATTER_HIER] = {"hier",
+                                  "a reduce-scatter in each node into slices, then one per slice among its holders "
+                                  "(one per node)",
+                                  AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
 };
 static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
     {0, -1, AXON_REDUCE_SCATTER_RECURSIVE_HALVING},
 };
 const struct axon_coll_desc axon_coll_reduce_scatter_desc = {
-    "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 3,
+    "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 4,
     axon_coll_reduce_scatter_rules, 1};
 
 static void axon_coll_reduce_scatter_reduce_then_scatter(struct axon_coll_sched *s, const void *in, void *out,
@@ -128,7 +139,11 @@ void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *o
     int64_t total = 0;
     for (int j = 0; j < n; j++)
         total += counts[j];
-    switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE_SCATTER, s, total * dt->size, axon_coll_red_have(s))) {
+    switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE_SCATTER, s, total * dt->size,
+                                   axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+    case AXON_REDUCE_SCATTER_HIER:
+        axon_coll_hier_reduce_scatter(s, in, out, counts, dt);
+        break;
     case AXON_REDUCE_SCATTER_RECURSIVE_HALVING:
         axon_coll_reduce_scatter_recursive_halving(s, in, out, counts, total, dt);
         break;

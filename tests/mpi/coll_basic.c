@@ -454,32 +454,35 @@ static void test_reduce(MPI_Comm comm)
         free(out);
     }
 
-    /* Reduce_scatter with uneven counts (rank j gets j % 3), in place and not, SUM. */
-    int *rcounts = ints(size), total = 0;
-    for (int j = 0; j < size; j++)
-        total += rcounts[j] = j % 3;
-    int *in = ints(total), *out = ints(total);
-    for (int inplace = 0; inplace < 2; inplace++) {
-        for (int i = 0; i < total; i++)
-            out[i] = in[i] = val(rank, i);
-        MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : in, out, rcounts, MPI_INT, MPI_SUM, comm);
-        int first = 0;
-        for (int j = 0; j < rank; j++)
-            first += rcounts[j];
-        for (int i = 0; i < rcounts[rank]; i++)
-            CHECK(out[i] == (int)sum_ref(size - 1, first + i), "MPI_Reduce_scatter inplace=%d: element %d is %d",
-                  inplace, i, out[i]);
-        for (int i = 0; i < total; i++)
-            out[i] = in[i] = val(rank, i);
-        int blk = total / (size ? size : 1);
-        MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : in, out, blk, MPI_INT, MPI_SUM, comm);
-        for (int i = 0; i < blk; i++)
-            CHECK(out[i] == (int)sum_ref(size - 1, rank * blk + i),
-                  "MPI_Reduce_scatter_block inplace=%d: element %d is %d", inplace, i, out[i]);
+    /* Reduce_scatter with uneven counts (rank j gets j % 3 times 1 or 2000 elements: empty, small and
+     * large blocks side by side), in place and not, SUM. */
+    for (int scale = 1; scale <= 2000; scale *= 2000) {
+        int *rcounts = ints(size), total = 0;
+        for (int j = 0; j < size; j++)
+            total += rcounts[j] = j % 3 * scale;
+        int *in = ints(total), *out = ints(total);
+        for (int inplace = 0; inplace < 2; inplace++) {
+            for (int i = 0; i < total; i++)
+                out[i] = in[i] = val(rank, i);
+            MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : in, out, rcounts, MPI_INT, MPI_SUM, comm);
+            int first = 0;
+            for (int j = 0; j < rank; j++)
+                first += rcounts[j];
+            for (int i = 0; i < rcounts[rank]; i++)
+                CHECK(out[i] == (int)sum_ref(size - 1, first + i), "MPI_Reduce_scatter inplace=%d: element %d is %d",
+                      inplace, i, out[i]);
+            for (int i = 0; i < total; i++)
+                out[i] = in[i] = val(rank, i);
+            int blk = total / (size ? size : 1);
+            MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : in, out, blk, MPI_INT, MPI_SUM, comm);
+            for (int i = 0; i < blk; i++)
+                CHECK(out[i] == (int)sum_ref(size - 1, rank * blk + i),
+                      "MPI_Reduce_scatter_block inplace=%d: element %d is %d", inplace, i, out[i]);
+        }
+        free(in);
+        free(out);
+        free(rcounts);
     }
-    free(in);
-    free(out);
-    free(rcounts);
 
     /* Allreduce SUM of a derived type: a vector of 2 ints at stride 3 per element. */
     MPI_Datatype vec;
@@ -513,9 +516,16 @@ static void test_nonblocking(void)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[c]);
     MPI_Request reqs[NB];
     int *bufs[NB], *outs[NB], kinds[NB];
+    /* Ireduce_scatter's blocks: some empty, none longer than NBN. */
+    int *nb_counts = ints(size), nb_first = 0;
+    for (int j = 0; j < size; j++) {
+        nb_counts[j] = j % 4 * 5;
+        if (j < rank)
+            nb_first += nb_counts[j];
+    }
     for (int q = 0; q < NB; q++) {
         MPI_Comm comm = comms[q % 3];
-        int kind = kinds[q] = (q * 7 + 3) % 6;
+        int kind = kinds[q] = (q * 5 + 3) % 8;
         bufs[q] = ints(NBN * size);
         outs[q] = ints(NBN * size);
         for (int i = 0; i < NBN * size; i++) {
@@ -541,6 +551,12 @@ static void test_nonblocking(void)
             break;
         case 5:
             MPI_Iscan(bufs[q], outs[q], NBN, MPI_INT, MPI_SUM, comm, &reqs[q]);
+            break;
+        case 6:
+            MPI_Ireduce_scatter_block(bufs[q], outs[q], NBN, MPI_INT, MPI_SUM, comm, &reqs[q]);
+            break;
+        case 7:
+            MPI_Ireduce_scatter(bufs[q], outs[q], nb_counts, MPI_INT, MPI_SUM, comm, &reqs[q]);
             break;
         }
     }
@@ -583,11 +599,22 @@ static void test_nonblocking(void)
                 if (outs[q][i] != (int)sum_ref(rank, i + q))
                     bad = i;
             break;
+        case 6:
+            for (int i = 0; i < NBN && bad < 0; i++)
+                if (outs[q][i] != (int)sum_ref(size - 1, rank * NBN + i + q))
+                    bad = i;
+            break;
+        case 7:
+            for (int i = 0; i < nb_counts[rank] && bad < 0; i++)
+                if (outs[q][i] != (int)sum_ref(size - 1, nb_first + i + q))
+                    bad = i;
+            break;
         }
         CHECK(bad < 0, "nonblocking collective %d (kind %d): element %d wrong", q, kinds[q], bad);
         free(bufs[q]);
         free(outs[q]);
     }
+    free(nb_counts);
     /* A freed request: the collective completes on its own. Cancel is refused. */
     MPI_Request r;
     MPI_Ibarrier(comms[0], &r);
