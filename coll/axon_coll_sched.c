@@ -338,11 +338,13 @@ static void axon_coll_cache_drain(void)
 
 void *axon_coll_sched_alloc_meta(struct axon_coll_sched *s, size_t bytes)
 {
-    /* Small pieces come from the arena, 16-byte aligned for any element type. */
-    size_t need = (bytes + 15) & ~(size_t)15;
+    /* Small pieces come from the arena, 16-byte aligned for any element type; an empty one takes 16
+     * bytes too, so that distinct pieces never share an address (and the check below counts them: an
+     * empty piece asked for when the arena is full must not be handed out past its end). */
+    size_t need = bytes ? (bytes + 15) & ~(size_t)15 : 16;
     if (need <= sizeof(s->arena) - s->arena_used) {
         void *p = s->arena + s->arena_used;
-        s->arena_used += need ? need : 16;
+        s->arena_used += need;
         return p;
     }
     if (!axon_coll_grow(s, (void **)&s->scratch, s->nscratch, &s->cap_scratch, sizeof(*s->scratch), NULL))

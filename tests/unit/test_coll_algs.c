@@ -471,6 +471,25 @@ START_TEST(simulator_checks)
 }
 END_TEST
 
+/* The schedule's small-scratch arena: an empty piece asked for once it is full comes from elsewhere,
+ * not from just past its end (which put every later small piece outside the schedule). */
+START_TEST(arena_full_empty_piece)
+{
+    struct axon_coll_sched *s;
+    ck_assert_int_eq(axon_coll_sched_create(NULL, 0, 2, 0, &s), MPI_SUCCESS);
+    char *prev = axon_coll_sched_alloc_meta(s, 16), *p;
+    while ((p = axon_coll_sched_alloc_meta(s, 16)) == prev + 16)
+        prev = p; /* the arena fills 16 bytes at a time; p is the first piece beyond it */
+    char *empty = axon_coll_sched_alloc_meta(s, 0), *next = axon_coll_sched_alloc_meta(s, 16);
+    ck_assert_ptr_nonnull(empty);
+    ck_assert_ptr_ne(empty, prev + 16);
+    ck_assert_ptr_ne(next, prev + 32);
+    ck_assert_ptr_ne(empty, next);
+    memset(next, 0x5a, 16); /* its own memory: the schedule's fields after the arena stay intact */
+    axon_coll_sched_discard(s);
+}
+END_TEST
+
 int main(void)
 {
     /* The sweep allocates and frees thousands of buffers of up to a few MiB: keep the memory in the
@@ -482,6 +501,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, simulator_checks);
+    tcase_add_test(tc, arena_full_empty_piece);
     tcase_add_loop_test(tc, reduce_algs, 0, axon_coll_reduce_desc.nalgs);
     tcase_add_loop_test(tc, allreduce_algs, 0, axon_coll_allreduce_desc.nalgs);
     tcase_add_loop_test(tc, reduce_scatter_algs, 0, axon_coll_reduce_scatter_desc.nalgs);
