@@ -223,6 +223,14 @@ int axon_cuda_ipc_cached(void);
 /* Closes every cached handle and import, and this process's exports (MPI_Finalize). */
 void axon_cuda_ipc_finalize(void);
 
+/* ---- the rank's GPU, for the NVLink domains (axon_cuda_topo.c) ------------------------------------ */
+
+struct axon_runtime_gpu_ident;
+/* What this rank tells the others of its GPU (runtime/axon_runtime_topo.h): the GPU of ordinal
+ * host_local_rank modulo those it sees, the GPUs that one reaches by P2P, its NVML fabric clique.
+ * Nothing (present 0) while CUDA support is off. Makes no CUDA context. */
+int axon_cuda_gpu_ident(int host_local_rank, struct axon_runtime_gpu_ident *out);
+
 /* ---- reductions on the GPU, device scratch (axon_cuda_reduce.c) ------------------------------------ */
 
 /* The kernel of the predefined operation loop called name ("sum_f32", "maxloc_double_int": the names of

@@ -1,7 +1,7 @@
 /* MPI_Init and MPI_Init_thread: read the knobs, join the job through the bootstrap, bring up UCX,
  * exchange worker addresses, make the predefined communicators, and start the progress thread when
  * AXON_ASYNC_PROGRESS asks for one. CUDA support loads the driver here (AXON_CUDA), but no CUDA context
- * is made. */
+ * is made; each rank's GPU travels with the addresses, for the job's NVLink domains. */
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
@@ -13,6 +13,32 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The PMIx key of a rank's GPU (struct axon_runtime_gpu_ident). */
+#define AXON_MPI_GPU_KEY "axon.gpu"
+
+/* Every rank's GPU, after the exchange, makes the job's NVLink domains (unless AXON_TOPO drew them). */
+static int axon_mpi_init_domains(void)
+{
+    int n = axon_runtime_job.size;
+    struct axon_runtime_gpu_ident *ids = calloc((size_t)n, sizeof(*ids));
+    if (!ids)
+        return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+        void *v = NULL;
+        size_t len = 0;
+        rc = axon_runtime_bootstrap_get(r, AXON_MPI_GPU_KEY, &v, &len);
+        if (rc == MPI_SUCCESS && len == sizeof(ids[r]))
+            memcpy(&ids[r], v, len); /* another length: another build's rank, taken as having no GPU */
+        free(v);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = axon_runtime_topo_set_gpus(ids);
+    free(ids);
+    return rc;
+}
 
 static pthread_mutex_t axon_mpi_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -57,8 +83,15 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     /* The handlers are in place before any peer can know our address (the exchange tells them). */
     if (axon_pt2pt_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot set up the point-to-point engine");
+    /* Each rank's GPU travels with the addresses: the NVLink domains need every rank's. */
+    struct axon_runtime_gpu_ident gpu;
+    axon_cuda_gpu_ident(axon_runtime_job.host_local_rank, &gpu);
+    if (axon_runtime_bootstrap_put(AXON_MPI_GPU_KEY, &gpu, sizeof(gpu)) != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot publish this rank's GPU through PMIx");
     if (axon_runtime_bootstrap_exchange() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "the exchange of UCX addresses through PMIx failed");
+    if (axon_mpi_init_domains() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot learn the other ranks' GPUs through PMIx");
     if (axon_pt2pt_connect() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot connect the point-to-point engine to the node's other ranks");
     if (axon_mpi_datatype_init() != MPI_SUCCESS)

@@ -257,8 +257,113 @@ int axon_runtime_topo_init(const char *text, char *err, size_t errlen)
     return MPI_SUCCESS;
 }
 
+/* ---- GPUs and NVLink domains ------------------------------------------------------------------- */
+
+static long *axon_topo_gpu; /* [size]: each rank's GPU (PCI id), -1 for none */
+
+static int axon_topo_find(int *parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void axon_topo_union(int *parent, int a, int b)
+{
+    a = axon_topo_find(parent, a);
+    b = axon_topo_find(parent, b);
+    if (a != b)
+        parent[a > b ? a : b] = a < b ? a : b; /* the lower rank is the root: domains by lowest rank */
+}
+
+static bool axon_topo_reaches(const struct axon_runtime_gpu_ident *a, uint32_t pci)
+{
+    for (uint32_t k = 0; k < a->npeers && k < AXON_RUNTIME_GPU_PEERS_MAX; k++)
+        if (a->peers[k] == pci)
+            return true;
+    return false;
+}
+
+static bool axon_topo_has_clique(const struct axon_runtime_gpu_ident *a)
+{
+    for (int k = 0; k < AXON_RUNTIME_GPU_CLIQUE_BYTES; k++)
+        if (a->clique[k])
+            return true;
+    return false;
+}
+
+int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids)
+{
+    struct axon_runtime_job *job = &axon_runtime_job;
+    int n = job->size;
+    long *gpu = malloc(sizeof(*gpu) * (size_t)n);
+    int *parent = malloc(sizeof(*parent) * (size_t)n);
+    int *first_plain = malloc(sizeof(*first_plain) * (size_t)(job->num_nodes > 0 ? job->num_nodes : 1));
+    if (!gpu || !parent || !first_plain) {
+        free(gpu);
+        free(parent);
+        free(first_plain);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int r = 0; r < n; r++)
+        gpu[r] = ids[r].present ? (long)ids[r].pci : -1;
+    free(axon_topo_gpu);
+    axon_topo_gpu = gpu;
+    if (job->topo[0]) {
+        free(parent);
+        free(first_plain);
+        return MPI_SUCCESS; /* AXON_TOPO's domains stand */
+    }
+    for (int r = 0; r < n; r++)
+        parent[r] = r;
+    for (int k = 0; k < job->num_nodes; k++)
+        first_plain[k] = -1;
+    /* Quadratic in the ranks of a node (pairs on one node) and in the ranks with a clique: a few
+     * thousand operations for a node of 8 GPUs, done once. */
+    for (int r = 0; r < n; r++) {
+        const struct axon_runtime_gpu_ident *a = &ids[r];
+        int node = job->node_of_rank[r];
+        if (!a->present) {
+            if (first_plain[node] < 0)
+                first_plain[node] = r;
+            else
+                axon_topo_union(parent, first_plain[node], r);
+            continue;
+        }
+        for (int q = 0; q < r; q++) {
+            const struct axon_runtime_gpu_ident *b = &ids[q];
+            if (!b->present)
+                continue;
+            bool same_node = job->node_of_rank[q] == node;
+            if ((same_node && (a->pci == b->pci || (axon_topo_reaches(a, b->pci) && axon_topo_reaches(b, a->pci)))) ||
+                (axon_topo_has_clique(a) && memcmp(a->clique, b->clique, sizeof(a->clique)) == 0))
+                axon_topo_union(parent, q, r);
+        }
+    }
+    /* Dense numbers, by lowest rank: each root is its domain's lowest rank, numbered before the rest. */
+    int count = 0;
+    for (int r = 0; r < n; r++) {
+        int root = axon_topo_find(parent, r);
+        job->domain_of_rank[r] = root == r ? count++ : job->domain_of_rank[root];
+    }
+    job->num_domains = count;
+    job->domain = job->domain_of_rank[job->rank];
+    free(parent);
+    free(first_plain);
+    return MPI_SUCCESS;
+}
+
+long axon_runtime_topo_gpu_of(int rank)
+{
+    return axon_topo_gpu && rank >= 0 && rank < axon_runtime_job.size ? axon_topo_gpu[rank] : -1;
+}
+
 void axon_runtime_topo_finalize(void)
 {
+    free(axon_topo_gpu);
+    axon_topo_gpu = NULL;
     free(axon_runtime_job.host_of_rank);
     free(axon_runtime_job.domain_of_rank);
     axon_runtime_job.host_of_rank = NULL;

@@ -8,7 +8,7 @@
  * and benchmarks of hierarchical collectives). A synthetic node must lie within one real node (its
  * ranks share memory for real); every layer then takes it for a node: the point-to-point rings, the
  * shared-memory collectives and MPI_COMM_TYPE_SHARED stay inside it. Without AXON_TOPO each node is
- * one domain (GPU domains are not detected yet). */
+ * one domain until the ranks' GPUs are known (axon_runtime_topo_set_gpus, at MPI_Init). */
 #ifndef AXON_RUNTIME_TOPO_H
 #define AXON_RUNTIME_TOPO_H
 
@@ -49,6 +49,31 @@ int axon_runtime_topo_spec_domain(const struct axon_runtime_topo_spec *t, int ra
  * malformed, describes fewer ranks than the job has, or puts ranks of two real nodes in one node. */
 int axon_runtime_topo_init(const char *text, char *err, size_t errlen);
 void axon_runtime_topo_finalize(void);
+
+/* ---- GPUs and NVLink domains ------------------------------------------------------------------- */
+
+#define AXON_RUNTIME_GPU_PEERS_MAX 32
+#define AXON_RUNTIME_GPU_CLIQUE_BYTES 20
+
+/* What a rank tells the others of its GPU at MPI_Init (cuda_support fills it, MPI_Init exchanges it):
+ * plain data, the same on every machine, sent as it is. */
+struct axon_runtime_gpu_ident {
+    uint32_t present;                        /* 0: no GPU (or CUDA support off): the rest is zero */
+    uint32_t pci;                            /* its GPU: PCI domain << 16 | bus << 8 | device */
+    uint32_t npeers;                         /* GPUs its GPU reads and writes directly (P2P: NVLink or */
+    uint32_t peers[AXON_RUNTIME_GPU_PEERS_MAX]; /* PCIe), by PCI id, among those the rank sees */
+    /* NVML's GPU fabric clique (the cluster's UUID, then the clique id): GPUs of one multi-node NVLink
+     * domain (an NVL72 rack) share it across nodes. All zero: none (no NVML, no fabric). */
+    uint8_t clique[AXON_RUNTIME_GPU_CLIQUE_BYTES];
+};
+
+/* The job's domains from every rank's GPU (ids[size]), unless AXON_TOPO set synthetic ones: ranks of one
+ * node whose GPUs are the same or reach each other both ways by P2P, and ranks anywhere whose GPUs share
+ * an NVML fabric clique, are one domain (closed transitively); ranks without a GPU form one domain per
+ * node. Domains are numbered by their lowest rank. Also keeps each rank's GPU for axon_info. */
+int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids);
+/* The GPU a rank announced (PCI id), or -1 for none or before axon_runtime_topo_set_gpus. */
+long axon_runtime_topo_gpu_of(int rank);
 
 /* Where this process runs, from hwloc: the processors it may run on ("0-3,8", OS numbering) and the
  * NUMA nodes that hold them ("0"); "?" when hwloc cannot tell. */

@@ -217,7 +217,7 @@ static int axon_info_explain(int argc, char **argv)
 /* One rank's view, gathered at rank 0. */
 struct axon_info_place {
     int rank, host_index, node, local_rank, local_size, domain;
-    char host[64], cores[96], numa[32];
+    char host[64], cores[96], numa[32], gpu[16];
 };
 
 static int axon_info_topo(int argc, char **argv)
@@ -233,6 +233,13 @@ static int axon_info_topo(int argc, char **argv)
         .domain = job->domain,
     };
     snprintf(me.host, sizeof(me.host), "%.63s", job->hostname);
+    /* The GPU the rank announced for the domains, by PCI address (domain:bus:device). */
+    long gpu = axon_runtime_topo_gpu_of(job->rank);
+    if (gpu < 0)
+        snprintf(me.gpu, sizeof(me.gpu), "-");
+    else
+        snprintf(me.gpu, sizeof(me.gpu), "%04x:%02x:%02x", (unsigned)(gpu >> 16) & 0xffffu,
+                 (unsigned)(gpu >> 8) & 0xffu, (unsigned)gpu & 0xffu);
     axon_runtime_topo_locality(me.cores, sizeof(me.cores), me.numa, sizeof(me.numa));
     struct axon_info_place *all = job->rank == 0 ? malloc(sizeof(*all) * (size_t)job->size) : NULL;
     if (job->rank == 0 && !all) {
@@ -245,12 +252,13 @@ static int axon_info_topo(int argc, char **argv)
         if (job->topo[0])
             printf(", synthetic: AXON_TOPO=%s", job->topo);
         else
-            printf(" (the launcher's nodes, one domain each)");
-        printf("\n# %-5s %-20s %-5s %-5s %-7s %-7s %-12s %s\n", "rank", "host", "hidx", "node", "local", "domain",
-               "cores", "numa");
+            printf(" (the launcher's nodes; domains: GPUs that reach each other)");
+        printf("\n# %-5s %-20s %-5s %-5s %-7s %-7s %-12s %-12s %s\n", "rank", "host", "hidx", "node", "local",
+               "domain", "gpu", "cores", "numa");
         for (int r = 0; r < job->size; r++)
-            printf("  %-5d %-20s %-5d %-5d %d/%-5d %-7d %-12s %s\n", all[r].rank, all[r].host, all[r].host_index,
-                   all[r].node, all[r].local_rank, all[r].local_size, all[r].domain, all[r].cores, all[r].numa);
+            printf("  %-5d %-20s %-5d %-5d %d/%-5d %-7d %-12s %-12s %s\n", all[r].rank, all[r].host,
+                   all[r].host_index, all[r].node, all[r].local_rank, all[r].local_size, all[r].domain, all[r].gpu,
+                   all[r].cores, all[r].numa);
         fflush(stdout);
     }
     free(all);

@@ -202,6 +202,7 @@ static size_t fk_nreserves, fk_reserves_cap;
 
 /* Set from the environment when the library is loaded. */
 static int fk_ndevices = 1;
+static int fk_peer_group = FK_MAX_DEVICES; /* GPUs that are each other's peers: ordinals / group alike */
 static int fk_version = 12080;
 static bool fk_log, fk_stats_at_exit, fk_proc_address = true;
 
@@ -291,6 +292,7 @@ __attribute__((constructor)) static void fk_load(void)
     if (page > 0)
         fk_page = (size_t)page;
     fk_ndevices = fk_env_int("FAKECUDA_DEVICES", 1, 0, FK_MAX_DEVICES);
+    fk_peer_group = fk_env_int("FAKECUDA_PEER_GROUP", FK_MAX_DEVICES, 1, FK_MAX_DEVICES);
     fk_version = fk_env_int("FAKECUDA_VERSION", 12080, 1000, 99990);
     fk_proc_address = fk_env_flag("FAKECUDA_GET_PROC_ADDRESS", true);
     fk_log = fk_env_flag("FAKECUDA_LOG", false);
@@ -618,9 +620,11 @@ CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevic
                   : !canAccessPeer                             ? CUDA_ERROR_INVALID_VALUE
                   : !fk_device_ok(dev) || !fk_device_ok(peerDev) ? CUDA_ERROR_INVALID_DEVICE
                                                                : CUDA_SUCCESS;
-    /* Every pair, as on an NVLink machine; a device and itself, as on the real driver, are not peers. */
+    /* Every pair, as on an NVLink machine, or within groups of FAKECUDA_PEER_GROUP GPUs (two NVLink
+     * islands on PCIe without P2P between them); a device and itself, as on the real driver, are not
+     * peers. */
     if (rc == CUDA_SUCCESS)
-        *canAccessPeer = dev != peerDev;
+        *canAccessPeer = dev != peerDev && dev / fk_peer_group == peerDev / fk_peer_group;
     return fk_ret(FK_cuDeviceCanAccessPeer, rc, "%d, %d", (int)dev, (int)peerDev);
 }
 
