@@ -107,7 +107,7 @@ struct axon_runtime_job {
     int host_local_rank, host_local_size;
     int *host_of_rank;          /* size entries: the real node of every rank */
     int domain, num_domains;    /* this rank's domain (GPUs that reach each other), and how many */
-    int *domain_of_rank;        /* size entries, 0 .. num_domains-1, numbered node after node */
+    int *domain_of_rank;        /* size entries, 0 .. num_domains-1, numbered by their lowest rank */
     char topo[AXON_CONFIG_STRING_MAX]; /* AXON_TOPO's description as read, or "" */
     int appnum;
     int universe_size;
