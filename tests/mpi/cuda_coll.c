@@ -812,7 +812,8 @@ static void t_copies(void)
     fake_stats(&c1);
     unsigned long long n = copies_since();
     if (!shm_on()) {
-        if (c1.htod != c0.htod || c1.dtoh != c0.dtoh) {
+        /* Between synthetic nodes (AXON_TOPO) messages of GPU memory go through UCX, staged. */
+    if (!getenv("AXON_TOPO") && (c1.htod != c0.htod || c1.dtoh != c0.dtoh)) {
             printf("rank %d FAILED: an alltoall of GPU buffers as a schedule copied through the host\n", rank);
             failures++;
         }
@@ -1110,7 +1111,8 @@ static void t_gpu_ops(void)
     if (fake)
         fake_stats(&c1);
     test_cuda_free(dbig);
-    if (c1.htod != c0.htod || c1.dtoh != c0.dtoh) {
+    /* Between synthetic nodes (AXON_TOPO) messages of GPU memory go through UCX, staged. */
+    if (!getenv("AXON_TOPO") && (c1.htod != c0.htod || c1.dtoh != c0.dtoh)) {
         printf("rank %d FAILED: collectives of GPU buffers copied %llu times to and %llu times from the GPU\n", rank,
                c1.htod - c0.htod, c1.dtoh - c0.dtoh);
         failures++;
