@@ -19,6 +19,7 @@
 #include <string.h>
 
 atomic_bool axon_cuda_active;
+atomic_bool axon_cuda_watch;
 
 /* Why support is off (or "on"): for axon_info and for AXON_CUDA=1's error. */
 static char axon_cuda_why[320] = "not initialized";
@@ -201,12 +202,14 @@ int axon_cuda_driver_install(const struct axon_cuda_driver *drv, char *err, size
     axon_cuda_memtype_init();
     snprintf(axon_cuda_why, sizeof(axon_cuda_why), "on");
     atomic_store(&axon_cuda_active, true);
+    atomic_store(&axon_cuda_watch, true);
     return MPI_SUCCESS;
 }
 
 void axon_cuda_driver_uninstall(void)
 {
     atomic_store(&axon_cuda_active, false);
+    atomic_store(&axon_cuda_watch, false);
     const struct axon_cuda_driver *d = axon_cuda.drv;
     if (d) {
         axon_cuda_ipc_finalize(); /* in the contexts released below */
@@ -221,11 +224,32 @@ void axon_cuda_driver_uninstall(void)
     memset(&axon_cuda, 0, sizeof(axon_cuda));
 }
 
+/* AXON_CUDA=0 in a process that has loaded the driver itself (the application uses CUDA): the driver is
+ * installed to classify buffers, support stays off, and a GPU buffer passed to MPI is refused with an
+ * error naming it (axon_cuda_memtype_classify) instead of being read by the CPU. A process that has not
+ * loaded the driver has no GPU buffers, and pays nothing. */
+static void axon_cuda_guard_start(const char *library)
+{
+    void *loaded = dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!loaded)
+        return;
+    char why[sizeof(axon_cuda_why)];
+    if (axon_cuda_driver_load(library, why, sizeof(why)) == MPI_SUCCESS &&
+        axon_cuda_driver_install(&axon_cuda_loaded, why, sizeof(why)) == MPI_SUCCESS) {
+        atomic_store(&axon_cuda_active, false); /* installed to look, not to move GPU data */
+        atomic_store(&axon_cuda_watch, true);
+        snprintf(axon_cuda_why, sizeof(axon_cuda_why),
+                 "off (AXON_CUDA=0; the process uses CUDA, so GPU buffers passed to MPI are refused)");
+    }
+    dlclose(loaded);
+}
+
 int axon_cuda_init(long mode, const char *library, char *err, size_t errlen)
 {
     if (mode == AXON_CUDA_MODE_OFF) {
         axon_cuda_driver_uninstall();
         snprintf(axon_cuda_why, sizeof(axon_cuda_why), "off (AXON_CUDA=0)");
+        axon_cuda_guard_start(library && *library ? library : "libcuda.so.1");
         return MPI_SUCCESS;
     }
     if (axon_cuda_enabled())

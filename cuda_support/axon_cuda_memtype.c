@@ -321,7 +321,7 @@ unmapped:
 
 /* ---- classification --------------------------------------------------------------------------------- */
 
-int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info)
+static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_info *info)
 {
     uintptr_t a = (uintptr_t)ptr;
     if (!axon_cuda.drv || a == 0 || axon_cuda_memtype_surely_host(a)) {
@@ -357,6 +357,23 @@ int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *i
         /* A failure to grow only means the next use asks again. */
         (void)axon_cuda_range_set_insert(&axon_cuda_memtype_ranges, &r);
         pthread_rwlock_unlock(&axon_cuda_memtype_lock);
+    }
+    return rc;
+}
+
+static const char *const axon_cuda_memtype_names[] = {"host", "pinned host", "device", "managed", "VMM"};
+
+int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info)
+{
+    int rc = axon_cuda_memtype_lookup(ptr, info);
+    /* Support off, the driver installed only to look (AXON_CUDA=0 in a process that uses CUDA): a GPU
+     * buffer is refused, by name, before anything reads it. */
+    if (rc == MPI_SUCCESS && info->kind != AXON_CUDA_MEMKIND_HOST && !axon_cuda_enabled()) {
+        axon_runtime_log_error("buffer %p is GPU memory (%s, GPU %d), but CUDA support is off (AXON_CUDA=0): "
+                               "pass host memory, or leave CUDA support on (AXON_CUDA=auto)",
+                               ptr, axon_cuda_memtype_names[info->type], info->device);
+        axon_cuda_memtype_set_host(info);
+        return MPI_ERR_BUFFER;
     }
     return rc;
 }

@@ -86,7 +86,7 @@ static struct {
 bool axon_cuda_reduce_available(void)
 {
     const struct axon_cuda_driver *d = axon_cuda.drv;
-    return AXON_CUDA_HAVE_KERNELS && d && d->module_load_data && d->module_get_function && d->launch_kernel &&
+    return AXON_CUDA_HAVE_KERNELS && axon_cuda_enabled() && d && d->module_load_data && d->module_get_function && d->launch_kernel &&
            d->mem_alloc && d->mem_free;
 }
 

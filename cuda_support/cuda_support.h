@@ -46,6 +46,15 @@ static inline bool axon_cuda_enabled(void)
     return atomic_load_explicit(&axon_cuda_active, memory_order_relaxed);
 }
 
+/* Set while user buffers must be looked at: CUDA support is on, or it is off (AXON_CUDA=0) in a process
+ * that had loaded the CUDA driver itself, where a GPU buffer passed to MPI must be refused with an error
+ * that names it rather than read by the CPU (a crash). The paths that classify buffers test this. */
+extern atomic_bool axon_cuda_watch;
+static inline bool axon_cuda_watching(void)
+{
+    return atomic_load_explicit(&axon_cuda_watch, memory_order_relaxed);
+}
+
 /* Why CUDA support is off, or "on", for axon_info and error messages. */
 const char *axon_cuda_status(void);
 /* The driver's version as 1000 * major + 10 * minor (13000 for 13.0); 0 when no driver was loaded. */
@@ -105,11 +114,12 @@ int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *i
  * caller's stack, in the heap's brk area or in the program's static data costs a few comparisons (any
  * host buffer does while no CUDA context exists); a cached GPU range costs one driver call (the
  * allocation's id, to see that it is still the same allocation); anything else a query of the driver.
- * MPI_ERR_BUFFER when ptr lies in GPU address space where nothing is mapped; MPI_ERR_OTHER when the
- * driver fails (its message is logged). */
+ * MPI_ERR_BUFFER when ptr lies in GPU address space where nothing is mapped, and, with support off in
+ * a process that uses CUDA (axon_cuda_watching), when it is GPU memory (logged, naming the buffer);
+ * MPI_ERR_OTHER when the driver fails (its message is logged). */
 static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
 {
-    if (!axon_cuda_enabled()) {
+    if (!axon_cuda_watching()) {
         axon_cuda_memtype_set_host(info);
         return MPI_SUCCESS;
     }

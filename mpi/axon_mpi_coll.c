@@ -334,7 +334,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     const struct axon_mpi_coll_plan *run = p;
     /* Whether it runs through the node's shared memory, known to every member alike. */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
-    if (axon_cuda_enabled()) {
+    if (axon_cuda_watching()) {
         int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);

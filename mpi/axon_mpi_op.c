@@ -144,7 +144,7 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
      * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_mpi_coll_stage *st = NULL;
     int rc;
-    if (axon_cuda_enabled()) {
+    if (axon_cuda_watching()) {
         bool done;
         rc = axon_mpi_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
         if (done || rc != MPI_SUCCESS)

@@ -122,7 +122,7 @@ int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64
 void axon_pt2pt_stage_free(struct axon_request *req);
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
 {
-    return axon_cuda_enabled() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;
+    return axon_cuda_watching() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;
 }
 
 /* GPU messages in pipelined chunks (axon_pt2pt_pipeline.c). */

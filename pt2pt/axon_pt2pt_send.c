@@ -111,7 +111,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
     struct axon_pt2pt_pipe_rts rts;
-    int rc = axon_cuda_enabled() ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts) : MPI_SUCCESS;
+    int rc = axon_cuda_watching() ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
@@ -254,7 +254,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (axon_cuda_enabled()) {
+    if (axon_cuda_watching()) {
         /* A device buffer goes through a request, which stages it through host memory. */
         struct axon_cuda_memtype_info info;
         int rc = axon_cuda_memtype_of(buf, &info);
@@ -307,7 +307,7 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
                          struct axon_pt2pt_comm *comm)
 {
     /* A device buffer takes the request path, which stages it. */
-    if (dest == MPI_PROC_NULL || axon_cuda_enabled())
+    if (dest == MPI_PROC_NULL || axon_cuda_watching())
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);

@@ -1177,8 +1177,56 @@ static int query(int expect)
     return total != 0;
 }
 
+/* AXON_CUDA=0 in a process that uses CUDA: a GPU buffer passed to MPI is an error (MPI_ERR_BUFFER, the
+ * log naming the buffer), never read by the CPU (which faults on the fake's device memory); host
+ * buffers work as ever. */
+static int support_off(void)
+{
+    test_cuda_setup();
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int *d = test_cuda_malloc(64 * sizeof(int));
+    int h[64] = {0}, cls = 0;
+    EXPECT(MPIX_Query_cuda_support() == 0);
+    /* Every rank refuses its own buffer before any message: nobody is left waiting. */
+    MPI_Error_class(MPI_Allreduce(d, h, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD), &cls);
+    EXPECT(cls == MPI_ERR_BUFFER);
+    MPI_Request req;
+    cls = 0;
+    MPI_Error_class(MPI_Iallreduce(h, d, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req), &cls);
+    EXPECT(cls == MPI_ERR_BUFFER);
+    cls = 0;
+    MPI_Error_class(MPI_Reduce_local(h, d, 64, MPI_INT, MPI_SUM), &cls);
+    EXPECT(cls == MPI_ERR_BUFFER);
+    cls = 0;
+    MPI_Error_class(MPI_Send(d, 64, MPI_INT, rank, 1, MPI_COMM_WORLD), &cls);
+    EXPECT(cls == MPI_ERR_BUFFER);
+    cls = 0;
+    int rc = MPI_Isend(d, 64, MPI_INT, rank, 2, MPI_COMM_WORLD, &req);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_BUFFER);
+    /* Host buffers: all is well. */
+    for (int i = 0; i < 64; i++)
+        h[i] = rank + i;
+    OK(MPI_Allreduce(MPI_IN_PLACE, h, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    EXPECT(h[5] == size * (size - 1) / 2 + 5 * size);
+    test_cuda_free(d);
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf(total ? "cuda_coll off: %d failures\n" : "cuda_coll off: ok\n", total);
+    MPI_Finalize();
+    return total != 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "off") == 0)
+        return support_off();
     bool only_query = argc > 2 && strcmp(argv[1], "query") == 0;
     if (!only_query)
         test_cuda_setup();
