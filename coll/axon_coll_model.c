@@ -43,6 +43,7 @@ void axon_coll_model_defaults(struct axon_coll_model *m)
             },
         .overhead = 0.2e-6,
         .copy_beta = 1 / 10e9,
+        .call = 0.2e-6,
         .eager_max = 8192,
     };
 }
@@ -75,6 +76,7 @@ static const struct axon_coll_model_key axon_coll_model_keys[] = {
     AXON_LEVEL_KEY(fabric, gamma),
     {"overhead", offsetof(struct axon_coll_model, overhead), false},
     {"copy_beta", offsetof(struct axon_coll_model, copy_beta), false},
+    {"call", offsetof(struct axon_coll_model, call), false},
     {"eager_max", offsetof(struct axon_coll_model, eager_max), true},
 };
 enum { AXON_COLL_MODEL_NKEYS = sizeof(axon_coll_model_keys) / sizeof(axon_coll_model_keys[0]) };

@@ -12,12 +12,13 @@
  * (bytes/s, 0: no limit); the fabric transfers leaving (and those entering) a node share its NICs,
  * nics_per_node / fabric.beta bytes/s each way. Per message the sending and the receiving CPU spend
  * `overhead` seconds to post it; a local copy costs copy_beta per byte; messages of at most eager_max
- * bytes leave without waiting for their receive.
+ * bytes leave without waiting for their receive. Every rank spends `call` seconds on a collective call
+ * before its first step (building, starting and completing the schedule, the request).
  *
  * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
  * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
  * domain.beta, domain.gamma, node.alpha, node.beta, node.gamma, node.capacity, fabric.alpha,
- * fabric.beta, fabric.gamma, overhead, copy_beta (numbers >= 0, as strtod reads them: 2e-6) and
+ * fabric.beta, fabric.gamma, overhead, copy_beta, call (numbers >= 0, as strtod reads them: 2e-6) and
  * eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
 #ifndef AXON_COLL_MODEL_H
 #define AXON_COLL_MODEL_H
@@ -51,6 +52,7 @@ struct axon_coll_model {
     struct axon_coll_model_level level[AXON_COLL_NLEVELS];
     double overhead;   /* s of CPU to post one send or receive */
     double copy_beta;  /* s per byte of a local copy */
+    double call;       /* s of CPU per call, before its steps */
     int64_t eager_max; /* larger messages start once both sides are posted (rendezvous) */
 };
 

@@ -795,6 +795,8 @@ static void sim_rank_event(struct sim *S, int r, double t)
     if (i == end) {
         R->finished = 1;
         S->finished++;
+        if (R->cpu > t)
+            t = R->cpu;
         if (t > S->end)
             S->end = t;
         return;
@@ -931,6 +933,7 @@ static int sim_run(struct sim *S)
         return S->err;
     for (int r = 0; r < n && S->err == MPI_SUCCESS; r++) {
         S->ranks[r].next = S->first[r];
+        S->ranks[r].cpu = S->m->call; /* the call's own cost comes before its first step */
         sim_push(S, EV_RANK, r, 0);
     }
     int64_t events = 0;

@@ -11,12 +11,15 @@
  *  - beta: the slope of the ping-pong time between 64 KiB and 4 MiB, per byte;
  *  - overhead: what a send costs its sender in a window of 64 small sends (the receiver keeps up);
  *  - node.capacity: the bytes per second of all of node 0's ranks exchanging 4 MiB messages in pairs at
- *    once (kept at the default with fewer than 4 ranks on node 0);
+ *    once (kept at the default with one rank on node 0);
  *  - gamma: MPI_Reduce_local of floats with MPI_SUM, per byte; copy_beta: memcpy, per byte;
- *  - eager_max: the largest message the node's rings take (AXON_PT2PT_SHM_MAX as the job runs it).
+ *  - eager_max: the largest message the node's rings take (AXON_PT2PT_SHM_MAX as the job runs it);
+ *  - call: what a collective call costs beyond its steps: an MPI_Iallreduce of 8 bytes on all ranks as
+ *    measured, less what the model with the figures above predicts for it (simulated).
  * The domain level (GPUs) and what a level this job cannot reach keep the defaults, and the file says
  * so. Each figure is the median of several repetitions: the machine may be noisy. */
 #include "coll/axon_coll_model.h"
+#include "coll/axon_coll_simulate.h"
 #include "runtime/runtime.h"
 
 #include <mpi.h>
@@ -63,6 +66,52 @@ static double pingpong(char *buf, int bytes, int peer, int iters)
     for (int i = 0; i < iters; i++)
         round_trip(buf, bytes, me, peer);
     return (MPI_Wtime() - t) / iters;
+}
+
+/* Seconds of one MPI_Iallreduce of 8 bytes and its wait on every rank (a schedule, never the node's
+ * shared-memory path), the median of REPS runs of 200 calls; every rank calls it. */
+static double allreduce_small(void)
+{
+    double t[REPS], in[1] = {1}, out[1];
+    for (int r = 0; r < REPS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < 200; i++) {
+            MPI_Request req;
+            MPI_Iallreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        t[r] = (MPI_Wtime() - t0) / 200;
+    }
+    return median(t, REPS);
+}
+
+/* The cost of a collective call beyond its steps: a small allreduce as measured, less what the model
+ * (call = 0) predicts for the same call on this job's machine; 0 when the model already predicts more
+ * or the machine has no regular description. */
+static double measure_call(struct axon_coll_model *m, double measured)
+{
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    struct axon_runtime_topo_spec t;
+    char why[256];
+    /* AXON_TOPO's description, or a file that holds one (a value without '='). */
+    if (job->topo[0] ? (strchr(job->topo, '=') ? axon_runtime_topo_parse(job->topo, &t, why, sizeof(why))
+                                               : axon_runtime_topo_read_file(job->topo, &t, why, sizeof(why))) !=
+                           MPI_SUCCESS
+                     : job->size % job->num_nodes != 0)
+        return 0;
+    if (!job->topo[0])
+        t = (struct axon_runtime_topo_spec){.nodes = job->num_nodes, .ranks_per_node = job->size / job->num_nodes,
+                                            .domains_per_node = 1, .nics_per_node = 1};
+    struct axon_coll_model zero = *m;
+    zero.call = 0;
+    struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8};
+    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST};
+    struct axon_coll_sim_result res;
+    memset(&res, 0, sizeof(res));
+    if (axon_coll_simulate(&t, &zero, &c, &opts, &res) != MPI_SUCCESS)
+        return 0;
+    return measured > res.time ? measured - res.time : 0;
 }
 
 /* A level's alpha and beta between rank 0 and peer; every rank calls it (the others wait). */
@@ -191,7 +240,8 @@ int main(int argc, char **argv)
         measure_level(buf, node_peer, m.overhead, &m.level[AXON_COLL_LEVEL_NODE]);
     if (fabric_peer >= 0)
         measure_level(buf, fabric_peer, m.overhead, &m.level[AXON_COLL_LEVEL_FABRIC]);
-    double capacity = nlocal >= 4 ? measure_capacity(buf, buf2, local, nlocal) : 0;
+    double capacity = nlocal >= 2 ? measure_capacity(buf, buf2, local, nlocal) : 0;
+    double small = allreduce_small();
     if (me == 0) {
         double g[REPS], c[REPS];
         size_t count = BIG / sizeof(float);
@@ -212,6 +262,7 @@ int main(int argc, char **argv)
             m.level[AXON_COLL_LEVEL_NODE].capacity = capacity;
         if (axon_config.pt2pt_shm_max > 0)
             m.eager_max = axon_config.pt2pt_shm_max;
+        m.call = measure_call(&m, small);
         FILE *out = path ? fopen(path, "w") : stdout;
         if (!out) {
             perror(path);
@@ -219,8 +270,8 @@ int main(int argc, char **argv)
         }
         fprintf(out, "# axon_calibrate on %s: %d ranks, %d node(s)%s%s\n", job->hostname, n, job->num_nodes,
                 job->topo[0] ? ", AXON_TOPO=" : "", job->topo);
-        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max%s\n",
-                capacity > 0 ? ", capacity" : " (capacity: the default, fewer than 4 ranks on node 0)",
+        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max, call%s\n",
+                capacity > 0 ? ", capacity" : " (capacity: the default, one rank on node 0)",
                 fabric_peer >= 0 ? "; fabric alpha, beta" : "");
         fprintf(out, "# defaults kept: domain level%s\n", fabric_peer >= 0 ? "" : ", fabric level (one node)");
         axon_coll_model_print(&m, out);

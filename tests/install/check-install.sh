@@ -43,6 +43,13 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs axon | grep -
 out=$("$prefix/bin/axon_sim" --topo nodes=2,ranks_per_node=2 --coll allreduce --sizes 8)
 grep -q 'recursive_doubling\*' <<<"$out" || fail "the installed axon_sim printed: $out"
 
+# The cost model's validation script runs against the install (one collective, one size: its format).
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=$("$here/bench/validate-model" -c "allreduce barrier" -s 8 "$prefix" 2>&1) ||
+  fail "bench/validate-model failed: $out"
+grep -q '^  allreduce  *recursive_doubling  *8 ' <<<"$out" && grep -q '^# [0-9]* rows: median |error|' <<<"$out" ||
+  fail "bench/validate-model printed: $out"
+
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   cp "$work/hello.cc" "$work/hello_nv.cu"
   /usr/local/cuda/bin/nvcc -ccbin "$prefix/bin/mpicxx" -o "$work/hello_nv" "$work/hello_nv.cu" ||

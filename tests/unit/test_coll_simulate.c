@@ -119,6 +119,7 @@ static void closed_model(struct axon_coll_model *m)
     m->overhead = 1e-7;
     m->copy_beta = 5e-10;
     m->eager_max = 0;
+    m->call = 0; /* the closed forms count steps; ring_allreduce_closed_form checks the call's cost */
 }
 
 static double simulate(const char *topo, const struct axon_coll_model *m, enum axon_coll_kind kind, const char *alg,
@@ -157,6 +158,13 @@ START_TEST(ring_allreduce_closed_form)
     double eager = rendezvous - 6 * O;
     t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
     ck_assert_msg(fabs(t - eager) < 1e-12, "ring, eager: %.15g s, closed form %.15g s", t, eager);
+
+    /* The call's own cost: every rank starts its first step that much later. */
+    m.call = 7e-7;
+    t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
+    ck_assert_msg(fabs(t - (eager + 7e-7)) < 1e-12, "ring, with a call cost: %.15g s, closed form %.15g s", t,
+                  eager + 7e-7);
+    m.call = 0;
 
     /* The node's shared memory gives its four concurrent transfers half a transfer's bandwidth each. */
     m.eager_max = 0;
