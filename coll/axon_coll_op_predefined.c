@@ -3,7 +3,8 @@
  * builtin handle's low byte, or its pair index), and a table indexed by operation and kind gives the
  * loop or NULL where MPI 3.1 section 5.9.2 does not allow the pair:
  *
- *   MAX, MIN            C integer, Fortran integer, floating point, multi-language (AINT, OFFSET, COUNT)
+ *   MAX, MIN            C integer, Fortran integer, floating point (with MPIX_C_FLOAT16 and
+ *                       MPIX_BFLOAT16), multi-language (AINT, OFFSET, COUNT)
  *   SUM, PROD           the same and complex
  *   LAND, LOR, LXOR     C integer, logical (C_BOOL, CXX_BOOL, LOGICAL)
  *   BAND, BOR, BXOR     C integer, Fortran integer, byte, multi-language
@@ -27,7 +28,7 @@ enum axon_op_kind {
     /* Fortran integers and multi-language types */
     AXON_KIND_FI8, AXON_KIND_FI16, AXON_KIND_FI32, AXON_KIND_FI64,
     /* floating point, complex */
-    AXON_KIND_F32, AXON_KIND_F64, AXON_KIND_FLD, AXON_KIND_F128,
+    AXON_KIND_F16, AXON_KIND_BF16, AXON_KIND_F32, AXON_KIND_F64, AXON_KIND_FLD, AXON_KIND_F128,
     AXON_KIND_C32, AXON_KIND_C64, AXON_KIND_CLD, AXON_KIND_C128,
     /* logical, byte */
     AXON_KIND_BOOL, AXON_KIND_LOGICAL, AXON_KIND_BYTE,
@@ -107,6 +108,52 @@ AXON_OP_ARITH(c32, float _Complex)
 AXON_OP_ARITH(c64, double _Complex)
 AXON_OP_ARITH(cld, long double _Complex)
 
+/* Half precision and bfloat16 (MPIX_C_FLOAT16, MPIX_BFLOAT16), stored as 16 bits. Each operation is
+ * done in float and rounded once to the narrow type, to nearest even: float holds more than twice
+ * their precision plus two bits, so that is the correctly rounded result, the one the GPU's __hadd and
+ * __hmul give (cuda_support/axon_cuda_reduce_kernels.cu), bit for bit. */
+static inline float axon_op_bf16_load(uint16_t b)
+{
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+static inline uint16_t axon_op_bf16_store(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u); /* a NaN stays a NaN, quiet */
+    u += 0x7fffu + ((u >> 16) & 1u);            /* to nearest, ties to even */
+    return (uint16_t)(u >> 16);
+}
+
+#define AXON_OP_BF16(name, expr)                                                                     \
+    static void axon_op_##name(const void *restrict in_, void *restrict inout_, int64_t n)          \
+    {                                                                                                \
+        const uint16_t *restrict in = in_;                                                           \
+        uint16_t *restrict io = inout_;                                                              \
+        for (int64_t i = 0; i < n; i++) {                                                            \
+            const float x = axon_op_bf16_load(in[i]), y = axon_op_bf16_load(io[i]);                  \
+            io[i] = (expr);                                                                          \
+        }                                                                                            \
+    }
+/* max and min keep one of the operands as it is (no rounding): the bits are the winner's. */
+AXON_OP_BF16(max_bf16, x > y ? in[i] : io[i])
+AXON_OP_BF16(min_bf16, x < y ? in[i] : io[i])
+AXON_OP_BF16(sum_bf16, axon_op_bf16_store(x + y))
+AXON_OP_BF16(prod_bf16, axon_op_bf16_store(x * y))
+
+#if defined(__FLT16_MAX__)
+/* GCC's _Float16 evaluates in float and rounds at the assignment: the correctly rounded result. A
+ * compiler without _Float16 leaves MPIX_C_FLOAT16 without operations (MPI_ERR_OP). */
+#define AXON_OP_HAVE_F16 1
+AXON_OP_ORDERED(f16, _Float16)
+AXON_OP_ARITH(f16, _Float16)
+#endif
+
 /* MPI_REAL16 and MPI_COMPLEX32 are IEEE quad precision (gfortran's real(16)), where the compiler has it. */
 #if defined(__SIZEOF_FLOAT128__) && defined(__GNUC__) && !defined(__clang__)
 #define AXON_OP_HAVE_F128 1
@@ -169,6 +216,12 @@ AXON_OP_PAIRS(2double, double, double)
 #define AXON_ROW_FINT(M, K, s, u) AXON_ROW_ORDERED(M, K, s), AXON_ROW_ARITH(M, K, u), AXON_ROW_BITS(M, K, u)
 #define AXON_ROW_PAIR(M, K, s) [AXON_OPI_MAXLOC][K] = M(maxloc, s), [AXON_OPI_MINLOC][K] = M(minloc, s)
 
+#ifdef AXON_OP_HAVE_F16
+#define AXON_ROWS_F16(M) AXON_ROW_ORDERED(M, AXON_KIND_F16, f16), AXON_ROW_ARITH(M, AXON_KIND_F16, f16),
+#else
+#define AXON_ROWS_F16(M)
+#endif
+
 #ifdef AXON_OP_HAVE_F128
 #define AXON_ROWS_F128(M)                                                                            \
     AXON_ROW_ORDERED(M, AXON_KIND_F128, f128), AXON_ROW_ARITH(M, AXON_KIND_F128, f128),              \
@@ -184,6 +237,8 @@ AXON_OP_PAIRS(2double, double, double)
     AXON_ROW_CINT(M, AXON_KIND_I64, i64, u64), AXON_ROW_CINT(M, AXON_KIND_U64, u64, u64),            \
     AXON_ROW_FINT(M, AXON_KIND_FI8, i8, u8), AXON_ROW_FINT(M, AXON_KIND_FI16, i16, u16),             \
     AXON_ROW_FINT(M, AXON_KIND_FI32, i32, u32), AXON_ROW_FINT(M, AXON_KIND_FI64, i64, u64),          \
+    AXON_ROWS_F16(M)                                                                                 \
+    AXON_ROW_ORDERED(M, AXON_KIND_BF16, bf16), AXON_ROW_ARITH(M, AXON_KIND_BF16, bf16),              \
     AXON_ROW_ORDERED(M, AXON_KIND_F32, f32), AXON_ROW_ARITH(M, AXON_KIND_F32, f32),                  \
     AXON_ROW_ORDERED(M, AXON_KIND_F64, f64), AXON_ROW_ARITH(M, AXON_KIND_F64, f64),                  \
     AXON_ROW_ORDERED(M, AXON_KIND_FLD, fld), AXON_ROW_ARITH(M, AXON_KIND_FLD, fld),                  \
@@ -249,6 +304,8 @@ static const struct axon_op_type axon_op_builtin_kinds[256] = {
     AXON_OP_TYPE(MPI_INTEGER2, AXON_KIND_FI16),
     AXON_OP_TYPE(MPI_INTEGER4, AXON_KIND_FI32),
     AXON_OP_TYPE(MPI_INTEGER8, AXON_KIND_FI64),
+    AXON_OP_TYPE(MPIX_C_FLOAT16, AXON_KIND_F16),
+    AXON_OP_TYPE(MPIX_BFLOAT16, AXON_KIND_BF16),
     AXON_OP_TYPE(MPI_FLOAT, AXON_KIND_F32),
     AXON_OP_TYPE(MPI_DOUBLE, AXON_KIND_F64),
     AXON_OP_TYPE(MPI_LONG_DOUBLE, AXON_KIND_FLD),

@@ -10,6 +10,8 @@
  * any grid covers any n, and the launch sizes the grid to the GPU rather than to n. Pairs are packed
  * (value then index, no padding: MPI_DOUBLE_INT is 12 bytes), so their fields are loaded and stored
  * through memcpy, which the compiler turns into loads of the width the alignment allows. */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <stdint.h>
 
 #include "axon_cuda_reduce_list.h"
@@ -22,6 +24,8 @@ typedef int32_t axon_t_i32;
 typedef uint32_t axon_t_u32;
 typedef int64_t axon_t_i64;
 typedef uint64_t axon_t_u64;
+typedef __half axon_t_f16;
+typedef __nv_bfloat16 axon_t_bf16;
 typedef float axon_t_f32;
 typedef double axon_t_f64;
 
@@ -57,6 +61,32 @@ template <> struct axon_f_sum<double> {
 };
 template <> struct axon_f_prod<double> {
     __device__ static double f(double x, double y) { return x * y; }
+};
+/* Half and bfloat16: the GPU's own correctly rounded operations (the host computes in float and rounds
+ * once, which gives the same bits). max and min keep the winner's bits. */
+template <> struct axon_f_sum<__half> {
+    __device__ static __half f(__half x, __half y) { return __hadd(x, y); }
+};
+template <> struct axon_f_prod<__half> {
+    __device__ static __half f(__half x, __half y) { return __hmul(x, y); }
+};
+template <> struct axon_f_max<__half> {
+    __device__ static __half f(__half x, __half y) { return __hgt(x, y) ? x : y; }
+};
+template <> struct axon_f_min<__half> {
+    __device__ static __half f(__half x, __half y) { return __hlt(x, y) ? x : y; }
+};
+template <> struct axon_f_sum<__nv_bfloat16> {
+    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hadd(x, y); }
+};
+template <> struct axon_f_prod<__nv_bfloat16> {
+    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hmul(x, y); }
+};
+template <> struct axon_f_max<__nv_bfloat16> {
+    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hgt(x, y) ? x : y; }
+};
+template <> struct axon_f_min<__nv_bfloat16> {
+    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hlt(x, y) ? x : y; }
 };
 template <class R> struct axon_f_sum<axon_complex<R> > {
     __device__ static axon_complex<R> f(axon_complex<R> x, axon_complex<R> y)

@@ -3,7 +3,8 @@
  * by name. cuda_support/axon_cuda_reduce_kernels.cu instantiates one kernel "axon_reduce_<op>_<type>"
  * per entry; cuda_support/axon_cuda_reduce.c tells from the same list which loops have a kernel.
  * Element types: i8 .. u64 (sums, products, bitwise and logical operations run on the unsigned type of
- * the width, as on the host), f32, f64, c32 and c64 (complex float and double), and the packed
+ * the width, as on the host), f16 and bf16 (MPIX_C_FLOAT16, MPIX_BFLOAT16), f32, f64, c32 and c64
+ * (complex float and double), and the packed
  * MAXLOC/MINLOC pairs (value then index, no padding). Long double and quad precision have none: the GPU
  * has no such arithmetic, and those reductions stay on the host. */
 #ifndef AXON_CUDA_REDUCE_LIST_H
@@ -24,6 +25,8 @@
     AXON_CUDA_REDUCE_ORDERED(X, i64) AXON_CUDA_REDUCE_ORDERED(X, u64)                                \
     AXON_CUDA_REDUCE_UINT(X, u8) AXON_CUDA_REDUCE_UINT(X, u16)                                       \
     AXON_CUDA_REDUCE_UINT(X, u32) AXON_CUDA_REDUCE_UINT(X, u64)                                      \
+    AXON_CUDA_REDUCE_ORDERED(X, f16) AXON_CUDA_REDUCE_ARITH(X, f16)                                  \
+    AXON_CUDA_REDUCE_ORDERED(X, bf16) AXON_CUDA_REDUCE_ARITH(X, bf16)                                \
     AXON_CUDA_REDUCE_ORDERED(X, f32) AXON_CUDA_REDUCE_ARITH(X, f32)                                  \
     AXON_CUDA_REDUCE_ORDERED(X, f64) AXON_CUDA_REDUCE_ARITH(X, f64)                                  \
     AXON_CUDA_REDUCE_ARITH(X, c32) AXON_CUDA_REDUCE_ARITH(X, c64)

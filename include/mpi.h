@@ -132,6 +132,10 @@ typedef struct MPI_Status {
 #define MPI_AINT ((MPI_Datatype)0x4c000843)
 #define MPI_OFFSET ((MPI_Datatype)0x4c000844)
 #define MPI_COUNT ((MPI_Datatype)0x4c000845)
+/* Half precision (C's _Float16, IEEE binary16) and bfloat16 (the upper half of a float), MPICH's
+ * extensions, for the tensors of training stacks (PyTorch's MPI backend looks for MPIX_C_FLOAT16). */
+#define MPIX_C_FLOAT16 ((MPI_Datatype)0x4c000246)
+#define MPIX_BFLOAT16 ((MPI_Datatype)0x4c00024c)
 
 #define MPI_CXX_BOOL ((MPI_Datatype)0x4c000133)
 #define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000834)

@@ -101,6 +101,8 @@ static const struct axon_builtin_info axon_builtin_list[] = {
     AXON_BUILTIN(MPI_AINT, _Alignof(MPI_Aint)),
     AXON_BUILTIN(MPI_OFFSET, _Alignof(MPI_Offset)),
     AXON_BUILTIN(MPI_COUNT, _Alignof(MPI_Count)),
+    AXON_BUILTIN(MPIX_C_FLOAT16, 2),
+    AXON_BUILTIN(MPIX_BFLOAT16, 2),
     AXON_BUILTIN(MPI_CXX_BOOL, _Alignof(_Bool)),
     AXON_BUILTIN(MPI_CXX_FLOAT_COMPLEX, _Alignof(float _Complex)),
     AXON_BUILTIN(MPI_CXX_DOUBLE_COMPLEX, _Alignof(double _Complex)),

@@ -54,6 +54,42 @@ FK_UINT(u64, uint64_t)
 FK_FLOAT(f32, float)
 FK_FLOAT(f64, double)
 
+/* Half precision as the GPU's __hadd and __hmul compute it: correctly rounded, which float arithmetic
+ * rounded once to binary16 gives (GCC's _Float16 does just that). bfloat16: a float's upper half, the
+ * float result rounded to nearest even. max and min return an operand's own bits. */
+typedef uint16_t fk_bits16;
+static float fk_bf16_to_float(fk_bits16 b)
+{
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static fk_bits16 fk_float_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu))
+        return (fk_bits16)(u >> 16 | 0x40u);
+    uint32_t lower = u & 0xffffu, upper = u >> 16;
+    if (lower > 0x8000u || (lower == 0x8000u && (upper & 1u)))
+        upper++;
+    return (fk_bits16)upper;
+}
+
+FK_LOOP(max_bf16, fk_bits16, fk_bf16_to_float(x) > fk_bf16_to_float(y) ? x : y)
+FK_LOOP(min_bf16, fk_bits16, fk_bf16_to_float(x) < fk_bf16_to_float(y) ? x : y)
+FK_LOOP(sum_bf16, fk_bits16, fk_float_to_bf16(fk_bf16_to_float(x) + fk_bf16_to_float(y)))
+FK_LOOP(prod_bf16, fk_bits16, fk_float_to_bf16(fk_bf16_to_float(x) * fk_bf16_to_float(y)))
+#if defined(__FLT16_MAX__)
+FK_LOOP(max_f16, _Float16, x > y ? x : y)
+FK_LOOP(min_f16, _Float16, x < y ? x : y)
+FK_LOOP(sum_f16, _Float16, (float)x + (float)y)
+FK_LOOP(prod_f16, _Float16, (float)x * (float)y)
+#define FK_HAVE_F16 1
+#endif
+
 #define FK_COMPLEX(s, T)                                                                             \
     FK_LOOP(sum_##s, T, ((T){x.re + y.re, x.im + y.im}))                                             \
     FK_LOOP(prod_##s, T, ((T){x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re}))
@@ -116,7 +152,10 @@ FK_PAIRS(2double, double, double)
 static const struct fk_kernel fk_kernels[] = {
     FK_KO(i8), FK_KO(u8), FK_KO(i16), FK_KO(u16), FK_KO(i32), FK_KO(u32), FK_KO(i64), FK_KO(u64),
     FK_KU(u8), FK_KU(u16), FK_KU(u32), FK_KU(u64),
-    FK_KF(f32), FK_KF(f64),
+    FK_KF(f32), FK_KF(f64), FK_KF(bf16),
+#ifdef FK_HAVE_F16
+    FK_KF(f16),
+#endif
     FK_K(sum_c32), FK_K(prod_c32), FK_K(sum_c64), FK_K(prod_c64),
     FK_KP(float_int), FK_KP(double_int), FK_KP(long_int), FK_KP(short_int), FK_KP(2int), FK_KP(2real),
     FK_KP(2double),
@@ -137,7 +176,7 @@ size_t fk_kernel_element_size(const struct fk_kernel *k)
         size_t size;
     } sizes[] = {
         {"_i8", 1}, {"_u8", 1}, {"_i16", 2}, {"_u16", 2}, {"_i32", 4}, {"_u32", 4}, {"_i64", 8}, {"_u64", 8},
-        {"_f32", 4}, {"_f64", 8}, {"_c32", 8}, {"_c64", 16}, {"_float_int", 8}, {"_double_int", 12},
+        {"_f16", 2}, {"_bf16", 2}, {"_f32", 4}, {"_f64", 8}, {"_c32", 8}, {"_c64", 16}, {"_float_int", 8}, {"_double_int", 12},
         {"_long_int", 12}, {"_short_int", 6}, {"_2int", 8}, {"_2real", 8}, {"_2double", 16},
     };
     size_t len = strlen(k->name);

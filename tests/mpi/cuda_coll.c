@@ -917,7 +917,8 @@ struct gpu_type {
     MPI_Datatype type;
     const char *name;
     int size;
-    char form; /* 'i' integer, 'u' unsigned, 'f' float, 'd' double, 'c'/'z' complex float/double, 'p' pair */
+    char form; /* 'i' integer, 'u' unsigned, 'f' float, 'd' double, 'h' half, 'b' bfloat16,
+                * 'c'/'z' complex float/double, 'p' pair */
 };
 
 static void gpu_fill(const struct gpu_type *t, unsigned char *b, int n, int salt)
@@ -946,6 +947,19 @@ static void gpu_fill(const struct gpu_type *t, unsigned char *b, int n, int salt
         case 'd': {
             double x = v;
             memcpy(e, &x, 8);
+            break;
+        }
+        case 'h': { /* half: small integers are exact */
+            _Float16 x = (_Float16)v;
+            memcpy(e, &x, 2);
+            break;
+        }
+        case 'b': { /* bfloat16: a float's upper half, exact for small integers */
+            float x = (float)v;
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            uint16_t b = (uint16_t)(u >> 16);
+            memcpy(e, &b, 2);
             break;
         }
         case 'c': {
@@ -1005,6 +1019,10 @@ static void t_gpu_ops(void)
         {MPI_UINT16_T, "MPI_UINT16_T", 2, 'u'}, {MPI_INT64_T, "MPI_INT64_T", 8, 'i'},
         {MPI_UINT64_T, "MPI_UINT64_T", 8, 'u'}, {MPI_AINT, "MPI_AINT", 8, 'i'}, {MPI_INTEGER, "MPI_INTEGER", 4, 'i'},
         {MPI_FLOAT, "MPI_FLOAT", 4, 'f'}, {MPI_DOUBLE, "MPI_DOUBLE", 8, 'd'}, {MPI_REAL8, "MPI_REAL8", 8, 'd'},
+#if defined(__FLT16_MAX__)
+        {MPIX_C_FLOAT16, "MPIX_C_FLOAT16", 2, 'h'},
+#endif
+        {MPIX_BFLOAT16, "MPIX_BFLOAT16", 2, 'b'},
         {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8, 'c'}, {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16, 'z'},
         {MPI_C_BOOL, "MPI_C_BOOL", 1, 'u'}, {MPI_LOGICAL, "MPI_LOGICAL", 4, 'u'}, {MPI_BYTE, "MPI_BYTE", 1, 'u'},
         {MPI_FLOAT_INT, "MPI_FLOAT_INT", 8, 'p'}, {MPI_DOUBLE_INT, "MPI_DOUBLE_INT", 12, 'p'},

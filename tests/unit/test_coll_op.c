@@ -77,6 +77,7 @@ static const struct {
     {MPI_INTEGER8, F_INT},           {MPI_AINT, MULTI},
     {MPI_OFFSET, MULTI},             {MPI_COUNT, MULTI},
     {MPI_FLOAT, FLOATING},           {MPI_DOUBLE, FLOATING},
+    {MPIX_C_FLOAT16, FLOATING},      {MPIX_BFLOAT16, FLOATING},
     {MPI_LONG_DOUBLE, FLOATING},     {MPI_REAL, FLOATING},
     {MPI_DOUBLE_PRECISION, FLOATING}, {MPI_REAL4, FLOATING},
     {MPI_REAL8, FLOATING},           {MPI_C_FLOAT_COMPLEX, COMPLEX},
@@ -336,6 +337,49 @@ START_TEST(floating_and_complex)
 }
 END_TEST
 
+/* Half precision and bfloat16, by their bits: each result correctly rounded, to nearest, ties to even
+ * (as the GPU's __hadd and __hmul give it), overflow to infinity, subnormals kept. */
+START_TEST(half_and_bfloat16)
+{
+    static const struct {
+        MPI_Datatype t;
+        MPI_Op op;
+        uint16_t a, b, want;
+    } cases[] = {
+        /* bfloat16: 1 + 2^-8 is half-way between 1 and 1 + 2^-7: to the even one, 1 */
+        {MPIX_BFLOAT16, MPI_SUM, 0x3f80, 0x3b80, 0x3f80},
+        /* (1 + 2^-7) + 2^-8: half-way again, now up to the even 1 + 2^-6 */
+        {MPIX_BFLOAT16, MPI_SUM, 0x3f81, 0x3b80, 0x3f82},
+        {MPIX_BFLOAT16, MPI_SUM, 0x3f80, 0xbf80, 0x0000},  /* 1 + -1 */
+        {MPIX_BFLOAT16, MPI_PROD, 0x4040, 0x4040, 0x4110}, /* 3 * 3 = 9 */
+        {MPIX_BFLOAT16, MPI_MAX, 0xbf80, 0x3f80, 0x3f80},
+        {MPIX_BFLOAT16, MPI_MIN, 0xbf80, 0x3f80, 0xbf80},
+        /* half: 1 + 2^-11 half-way between 1 and 1 + 2^-10: 1 */
+        {MPIX_C_FLOAT16, MPI_SUM, 0x3c00, 0x1000, 0x3c00},
+        {MPIX_C_FLOAT16, MPI_SUM, 0x3c01, 0x1000, 0x3c02},
+        /* 65504 + 16 = 65520, half-way to 65536, which is beyond the largest: infinity */
+        {MPIX_C_FLOAT16, MPI_SUM, 0x7bff, 0x4c00, 0x7c00},
+        {MPIX_C_FLOAT16, MPI_SUM, 0x0001, 0x0001, 0x0002}, /* subnormals */
+        {MPIX_C_FLOAT16, MPI_PROD, 0x4200, 0xc200, 0xc880}, /* 3 * -3 = -9 */
+        {MPIX_C_FLOAT16, MPI_MAX, 0x3c00, 0x4000, 0x4000},
+        {MPIX_C_FLOAT16, MPI_MIN, 0x3c00, 0x4000, 0x3c00},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint16_t in = cases[i].a, io = cases[i].b;
+        apply(cases[i].op, cases[i].t, &in, &io, 1);
+        ck_assert_msg(io == cases[i].want, "case %zu: 0x%04x op 0x%04x = 0x%04x, expected 0x%04x", i, cases[i].a,
+                      cases[i].b, io, cases[i].want);
+    }
+    /* A vector: the loop reaches every element. */
+    uint16_t a[37], b[37];
+    for (int i = 0; i < 37; i++)
+        a[i] = b[i] = 0x3f80; /* bfloat16 1.0 */
+    apply(MPI_SUM, MPIX_BFLOAT16, a, b, 37);
+    for (int i = 0; i < 37; i++)
+        ck_assert_uint_eq(b[i], 0x4000); /* 2.0 */
+}
+END_TEST
+
 /* ---- MAXLOC and MINLOC ------------------------------------------------------------------------------ */
 
 /* Packed pairs: value then index, no padding. Few distinct values, so ties are common. */
@@ -527,6 +571,7 @@ int main(void)
     tcase_add_test(tc, integers);
     tcase_add_test(tc, logical_and_byte);
     tcase_add_test(tc, floating_and_complex);
+    tcase_add_test(tc, half_and_bfloat16);
     tcase_add_test(tc, maxloc_minloc);
     tcase_add_test(tc, derived_of_one_basic_type);
     tcase_add_test(tc, user_operations);
