@@ -7,8 +7,11 @@
  *  - ring: reduce-scatter around the ring, then allgather around it; 2(n-1) rounds of 1/n of the vector,
  *    each link busy in every round. The reduction of a segment wraps around rank 0, so commutative only.
  *  - reduce_bcast: a binomial reduce to rank 0 and a broadcast; kept as the simplest reference.
+ *  - hier (coll/axon_coll_hier.c) and domain (coll/axon_coll_domain.c): compositions over nodes, and
+ *    GPU memory read in place within an NVLink domain; never chosen by the rules.
  * The allgather phases run in the user's receive buffer, so the result needs no final copy. */
 #include "coll/axon_coll_reduce_internal.h"
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_hier.h"
 
 enum {
@@ -16,7 +19,8 @@ enum {
     AXON_ALLREDUCE_RECURSIVE_DOUBLING,
     AXON_ALLREDUCE_RABENSEIFNER,
     AXON_ALLREDUCE_RING,
-    AXON_ALLREDUCE_HIER
+    AXON_ALLREDUCE_HIER,
+    AXON_ALLREDUCE_DOMAIN
 };
 static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
     [AXON_ALLREDUCE_REDUCE_BCAST] = {"reduce_bcast", "binomial reduce to rank 0, then a binomial broadcast", 0},
@@ -28,13 +32,17 @@ static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
                              AXON_COLL_NEEDS_COMMUTATIVE},
     [AXON_ALLREDUCE_HIER] = {"hier", "a reduce in each node, an allreduce among the node leaders, a bcast in each node",
                              AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
+    [AXON_ALLREDUCE_DOMAIN] = {"domain",
+                               "one NVLink domain: each rank's slice by kernels reading the peers' inputs through "
+                               "CUDA IPC, then the slices copied from their owners",
+                               AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 static const struct axon_coll_rule axon_coll_allreduce_rules[] = {
     {0, 16 * 1024, AXON_ALLREDUCE_RECURSIVE_DOUBLING},
     {0, -1, AXON_ALLREDUCE_RABENSEIFNER},
 };
 const struct axon_coll_desc axon_coll_allreduce_desc = {
-    "allreduce", "bytes of the vector", axon_coll_allreduce_algs, 5, axon_coll_allreduce_rules, 2};
+    "allreduce", "bytes of the vector", axon_coll_allreduce_algs, 6, axon_coll_allreduce_rules, 2};
 
 static void axon_coll_allreduce_reduce_bcast(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                              const struct axon_dtype_layout *dt)
@@ -170,7 +178,10 @@ void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, i
                          const struct axon_dtype_layout *dt)
 {
     switch (axon_coll_select_sched(AXON_COLL_KIND_ALLREDUCE, s, count * dt->size,
-                             axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+                             axon_coll_red_have(s) | axon_coll_hier_have(s) | axon_coll_domain_have(s))) {
+    case AXON_ALLREDUCE_DOMAIN:
+        axon_coll_domain_allreduce(s, in, out, count, dt);
+        break;
     case AXON_ALLREDUCE_HIER:
         axon_coll_hier_allreduce(s, in, out, count, dt);
         break;

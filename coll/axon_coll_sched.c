@@ -41,6 +41,15 @@ struct axon_coll_step {
     struct axon_dtype_layout dt; /* send, recv, copy's source */
     struct axon_dtype_layout ddt; /* copy's destination */
     void *handle;                /* a posted message */
+    int (*call)(void *arg);      /* a copy step that runs this instead (axon_coll_sched_call) */
+    void *arg;
+};
+
+/* Device scratch of a schedule, given back to the CUDA layer's cache when it ends. */
+struct axon_coll_gpu_scratch {
+    void *p;
+    size_t size;
+    int device;
 };
 
 enum {
@@ -77,7 +86,8 @@ struct axon_coll_sched {
     /* A schedule whose data lives on a GPU (axon_coll_sched_set_gpu): gpu is its ordinal + 1 (0: host
      * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
     int gpu, gpu_kernel;
-    struct axon_coll_scratch *gpu_scratch;
+    bool keep_going;             /* has call steps: runs to its end after an error (axon_coll_sched_call) */
+    struct axon_coll_gpu_scratch *gpu_scratch;
     int ngpu_scratch, cap_gpu_scratch;
 
     struct axon_coll_scratch *scratch;
@@ -395,20 +405,50 @@ void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel)
     s->gpu_kernel = kernel;
 }
 
-/* Data scratch of a GPU schedule: device memory from the layer's cache, given back when it ends. */
-static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
+void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device)
 {
     if (!axon_coll_grow(s, (void **)&s->gpu_scratch, s->ngpu_scratch, &s->cap_gpu_scratch, sizeof(*s->gpu_scratch),
                         NULL))
         return NULL;
-    void *p = axon_cuda_scratch_get(bytes, s->gpu - 1);
+    void *p = axon_cuda_scratch_get(bytes, device);
     if (!p) {
         if (s->err == MPI_SUCCESS)
             s->err = MPI_ERR_NO_MEM;
         return NULL;
     }
-    s->gpu_scratch[s->ngpu_scratch++] = (struct axon_coll_scratch){p, bytes};
+    s->gpu_scratch[s->ngpu_scratch++] = (struct axon_coll_gpu_scratch){p, bytes, device};
     return p;
+}
+
+/* Data scratch of a GPU schedule: device memory from the layer's cache, given back when it ends. */
+static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
+{
+    return axon_coll_sched_alloc_device(s, bytes, s->gpu - 1);
+}
+
+int axon_coll_sched_gpu_device(const struct axon_coll_sched *s)
+{
+    return s->gpu - 1;
+}
+
+bool axon_coll_sched_is_dry(const struct axon_coll_sched *s)
+{
+    return s->dry;
+}
+
+void axon_coll_sched_get_op(const struct axon_coll_sched *s, struct axon_coll_op **op, MPI_Datatype *datatype,
+                            const struct axon_dtype_layout **dt)
+{
+    *op = s->op;
+    *datatype = s->datatype;
+    *dt = &s->op_dt;
+}
+
+int axon_coll_sched_world_rank(const struct axon_coll_sched *s, int peer)
+{
+    int g = s->sub ? s->sub[peer] : peer;
+    const struct axon_pt2pt_comm *pc = s->pc;
+    return pc && pc->world_ranks ? pc->world_ranks[g] : g;
 }
 
 void *axon_coll_sched_alloc(struct axon_coll_sched *s, size_t bytes)
@@ -485,7 +525,27 @@ static struct axon_coll_step *axon_coll_step_add(struct axon_coll_sched *s, enum
     st->peer = MPI_PROC_NULL;
     st->pc = s->pc;
     st->handle = NULL;
+    st->call = NULL;
     return st;
+}
+
+void axon_coll_sched_call(struct axon_coll_sched *s, int (*fn)(void *arg), void *arg, int64_t bytes)
+{
+    struct axon_coll_step *st = axon_coll_step_add(s, AXON_COLL_COPY);
+    if (!st)
+        return;
+    /* A call step works on memory of this rank's peers, which they wait on at the next barrier of the
+     * algorithm: after an error the schedule still runs to its end, as a GPU schedule does. */
+    s->keep_going = true;
+    st->call = fn;
+    st->arg = arg;
+    /* What the simulator sees: a local copy of that many bytes. */
+    st->src = &st->call;
+    st->dst = &st->arg;
+    st->count = bytes;
+    st->dcount = bytes;
+    st->dt = axon_coll_bytes;
+    st->ddt = axon_coll_bytes;
 }
 
 void axon_coll_sched_send(struct axon_coll_sched *s, const void *buf, int64_t count,
@@ -556,7 +616,7 @@ void axon_coll_sched_discard(struct axon_coll_sched *s)
     for (int i = 0; i < s->nscratch; i++)
         axon_coll_cache_give(s->scratch[i]);
     for (int i = 0; i < s->ngpu_scratch; i++)
-        axon_cuda_scratch_put(s->gpu_scratch[i].p, s->gpu_scratch[i].size, s->gpu - 1);
+        axon_cuda_scratch_put(s->gpu_scratch[i].p, s->gpu_scratch[i].size, s->gpu_scratch[i].device);
     free(s->gpu_scratch);
     for (int i = 0; i < s->nloops; i++)
         axon_dloop_release(s->loops[i]);
@@ -737,7 +797,7 @@ static void axon_coll_note(struct axon_coll_sched *s, int rc)
 static void axon_coll_round_start(struct axon_coll_sched *s)
 {
     int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
-    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->gpu); i++) {
+    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->gpu || s->keep_going); i++) {
         struct axon_coll_step *st = &s->steps[i];
         switch (st->kind) {
         case AXON_COLL_SEND:
@@ -749,8 +809,13 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
                                                          &st->handle));
             break;
         case AXON_COLL_COPY:
-            axon_coll_note(s, s->gpu ? axon_coll_gpu_copy(s, st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt)
-                                     : axon_coll_data_copy(st->src, st->count, &st->dt, st->dst, st->dcount, &st->ddt));
+            if (st->call)
+                axon_coll_note(s, st->call(st->arg));
+            else
+                axon_coll_note(s, s->gpu ? axon_coll_gpu_copy(s, st->src, st->count, &st->dt, st->dst, st->dcount,
+                                                              &st->ddt)
+                                         : axon_coll_data_copy(st->src, st->count, &st->dt, st->dst, st->dcount,
+                                                               &st->ddt));
             break;
         case AXON_COLL_REDUCE:
             if (st->count > 0)
@@ -795,7 +860,7 @@ static bool axon_coll_advance(struct axon_coll_sched *s, bool *moved)
             return false;
         *moved = true;
         s->started = false;
-        s->cur = s->err == MPI_SUCCESS || s->gpu ? s->cur + 1 : s->nrounds;
+        s->cur = s->err == MPI_SUCCESS || s->gpu || s->keep_going ? s->cur + 1 : s->nrounds;
     }
     return true;
 }

@@ -58,6 +58,22 @@ void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, 
  * reduction of GPU buffers never takes its data through the host. Every layout of its steps must be
  * contiguous. Messages go through the point-to-point engine, which moves GPU memory itself. */
 void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel);
+/* The GPU of a GPU schedule, -1 for host data. */
+int axon_coll_sched_gpu_device(const struct axon_coll_sched *s);
+/* Device memory on GPU device, whatever the schedule's data, given back when it ends (the CUDA layer's
+ * cache); NULL, the error recorded, when the GPU is out of memory. */
+void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device);
+/* Whether the schedule is dry (built for the simulator, never run). */
+bool axon_coll_sched_is_dry(const struct axon_coll_sched *s);
+/* The schedule's operation, its datatype and layout (axon_coll_sched_set_op). */
+void axon_coll_sched_get_op(const struct axon_coll_sched *s, struct axon_coll_op **op, MPI_Datatype *datatype,
+                            const struct axon_dtype_layout **dt);
+/* The rank in MPI_COMM_WORLD of peer (a rank of the group, or of the subgroup set). */
+int axon_coll_sched_world_rank(const struct axon_coll_sched *s, int peer);
+/* A local step that calls fn(arg) when its round starts (its error fails the schedule, as a copy's):
+ * for algorithms whose work is known only when they run (GPU memory mapped from peers). The simulator
+ * sees it as a copy of bytes. */
+void axon_coll_sched_call(struct axon_coll_sched *s, int (*fn)(void *arg), void *arg, int64_t bytes);
 /* Whether the schedule's operation commutes (true when it has none). */
 bool axon_coll_sched_commutative(const struct axon_coll_sched *s);
 /* Scratch memory that lives as long as the schedule (NULL, and the error recorded, when out of memory;

@@ -34,6 +34,8 @@ enum {
     AXON_COLL_NEEDS_UNIFORM = 1u << 1,     /* every rank's block has the same size (not the v and w forms) */
     AXON_COLL_NEEDS_NODES = 1u << 2,       /* the group spans nodes, some of several ranks, and the schedule
                                             * knows which (coll/axon_coll_hier.h) */
+    AXON_COLL_NEEDS_DOMAIN = 1u << 3,      /* the group is one NVLink domain with CUDA IPC and kernels for
+                                            * the operation (coll/axon_coll_domain.h) */
 };
 
 struct axon_coll_alg {

@@ -330,6 +330,19 @@ int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *
     return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, src + d->offset, bytes);
 }
 
+int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)
+{
+    if (d->nparts != 0)
+        return MPI_ERR_UNSUPPORTED_OPERATION; /* VMM memory: copied through axon_cuda_ipc_copy_from */
+    pthread_mutex_lock(&axon_ipc.lock);
+    CUdeviceptr base;
+    int rc = axon_cuda_ipc_map(peer, d, device, &base);
+    pthread_mutex_unlock(&axon_ipc.lock);
+    if (rc == MPI_SUCCESS)
+        *local = (void *)(uintptr_t)(base + d->offset);
+    return rc;
+}
+
 int axon_cuda_ipc_cached(void)
 {
     pthread_mutex_lock(&axon_ipc.lock);
@@ -369,6 +382,12 @@ int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_m
 void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
 {
     (void)d;
+}
+
+int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)
+{
+    (void)peer, (void)d, (void)device, (void)local;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,

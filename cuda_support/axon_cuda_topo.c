@@ -74,6 +74,14 @@ static void axon_cuda_nvml_clique(uint32_t pci, uint8_t clique[AXON_RUNTIME_GPU_
     dlclose(lib);
 }
 
+int axon_cuda_default_device(void)
+{
+    if (!axon_cuda_enabled() || axon_cuda.ndevices <= 0)
+        return -1;
+    int r = axon_runtime_job.host_local_rank;
+    return (r >= 0 ? r : 0) % axon_cuda.ndevices;
+}
+
 int axon_cuda_gpu_ident(int host_local_rank, struct axon_runtime_gpu_ident *out)
 {
     memset(out, 0, sizeof(*out));
@@ -96,6 +104,11 @@ int axon_cuda_gpu_ident(int host_local_rank, struct axon_runtime_gpu_ident *out)
 }
 
 #else
+
+int axon_cuda_default_device(void)
+{
+    return -1;
+}
 
 int axon_cuda_gpu_ident(int host_local_rank, struct axon_runtime_gpu_ident *out)
 {

@@ -226,6 +226,11 @@ void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
 /* Copies bytes from rank peer's memory described by d into dst (GPU or host memory, described by
  * dst_info); complete on return. Opened handles and imported allocations are cached
  * (AXON_CUDA_IPC_CACHE_MAX). */
+/* peer's legacy-IPC memory d (nparts 0) mapped here for device's context, where its kernels and copies
+ * may read and write it directly: *local is the descriptor's offset in it. Opened handles are the
+ * cache's (valid until evicted: use the address at once). MPI_ERR_UNSUPPORTED_OPERATION for VMM
+ * descriptors (copy them with axon_cuda_ipc_copy_from). */
+int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local);
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
                             const struct axon_cuda_memtype_info *dst_info);
 /* Handles and imports open in the cache (tests). */
@@ -240,6 +245,9 @@ struct axon_runtime_gpu_ident;
  * host_local_rank modulo those it sees, the GPUs that one reaches by P2P, its NVML fabric clique.
  * Nothing (present 0) while CUDA support is off. Makes no CUDA context. */
 int axon_cuda_gpu_ident(int host_local_rank, struct axon_runtime_gpu_ident *out);
+/* The GPU this rank most likely uses (the machine-local rank modulo the GPUs it sees, as above); -1
+ * while CUDA support is off. */
+int axon_cuda_default_device(void);
 
 /* ---- reductions on the GPU, device scratch (axon_cuda_reduce.c) ------------------------------------ */
 

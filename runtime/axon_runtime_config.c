@@ -52,7 +52,7 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_COLL_REDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[2]), "auto|binomial|rabenseifner|hier",
      "MPI_Reduce's algorithm"},
     {"AXON_COLL_ALLREDUCE_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[3]),
-     "auto|reduce_bcast|recursive_doubling|rabenseifner|ring|hier",
+     "auto|reduce_bcast|recursive_doubling|rabenseifner|ring|hier|domain",
      "MPI_Allreduce's algorithm"},
     {"AXON_COLL_GATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[4]), "auto|linear|binomial",
      "MPI_Gather(v)'s algorithm"},

@@ -90,10 +90,11 @@ START_TEST(knob_drives_select)
     ck_assert_int_eq(axon_runtime_config_load(&axon_config, err, sizeof(err)), MPI_SUCCESS);
     ck_assert_int_eq(axon_coll_select_forced(AXON_COLL_KIND_ALLREDUCE), axon_coll_allreduce_desc.nalgs - 1);
     ck_assert_int_eq(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 5, 8,
-                                      AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES),
+                                      AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN),
                      axon_coll_allreduce_desc.nalgs - 1);
-    /* The last is the hierarchical composition: without a node map to use, the rules pick. */
-    ck_assert_int_ne(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 5, 8, AXON_COLL_NEEDS_COMMUTATIVE),
+    /* The last is the domain algorithm: without a domain to use, the rules pick. */
+    ck_assert_int_ne(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 5, 8,
+                                      AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES),
                      axon_coll_allreduce_desc.nalgs - 1);
     ck_assert_int_eq(axon_coll_select_forced(AXON_COLL_KIND_BCAST), -1);
     setenv("AXON_COLL_ALLREDUCE_ALG", "no_such_algorithm", 1);

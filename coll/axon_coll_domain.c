@@ -1,0 +1,207 @@
+/* Collectives inside one NVLink domain (coll/axon_coll_domain.h). The point-to-point way moves a GPU
+ * message as a descriptor the receiver copies from (CUDA IPC), into scratch, which a kernel then folds
+ * into the result: every received byte is written and read once more than it needs to be, and every
+ * message costs a descriptor and an acknowledgement. Here the ranks exchange, once per call, IPC
+ * descriptors of their input and of a slice of device scratch, and then work on each other's memory:
+ *
+ *   allreduce  round 1  each rank sends every peer its two descriptors (an input the GPU cannot export,
+ *                       host memory say, is first copied into exportable device scratch);
+ *              round 2  rank i reduces slice i of the vector into its slice scratch: a copy of its own
+ *                       slice, then one kernel per peer reading that peer's input in place;
+ *              barrier  every slice is done;
+ *              round 3  each rank copies every slice from its owner's scratch into its result;
+ *              barrier  nobody returns, and reuses its buffers, while a peer still reads them.
+ *
+ * The memory traffic per rank is about three vectors (read n slices and write one, then read and
+ * write n - 1 slices), against five for a reduce-scatter of received copies. Opened handles stay in the
+ * CUDA layer's cache (per peer and buffer id), so a loop of calls opens them once. The work of rounds 2
+ * and 3 is only known when they run (the peers' addresses here), so they are call steps
+ * (axon_coll_sched_call); the simulator does not build this algorithm (a dry schedule never offers
+ * it). */
+#include "coll/axon_coll_domain.h"
+
+#include "coll/axon_coll_hier.h"
+#include "coll/axon_coll_op.h"
+#include "coll/axon_coll_reduce_internal.h"
+#include "coll/axon_coll_select.h"
+#include "coll/coll.h"
+#include "cuda_support/cuda_support.h"
+#include "runtime/runtime.h"
+
+#include <string.h>
+
+unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
+{
+    if (axon_coll_sched_is_dry(s) || !axon_cuda_ipc_available() || !axon_cuda_reduce_available())
+        return 0;
+    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
+    int n = axon_coll_sched_size(s);
+    if (!nodes || nodes->nnodes != 1 || nodes->nranks != n)
+        return 0;
+    /* One NVLink domain: the GPUs reach each other (runtime/axon_runtime_topo.h). */
+    int domain = axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, 0)];
+    for (int r = 1; r < n; r++)
+        if (axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, r)] != domain)
+            return 0;
+    struct axon_coll_op *op;
+    MPI_Datatype datatype;
+    const struct axon_dtype_layout *dt;
+    axon_coll_sched_get_op(s, &op, &datatype, &dt);
+    if (!op || !axon_coll_op_commutative(op) || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size ||
+        axon_coll_op_gpu_kernel(op, datatype, dt) < 0)
+        return 0;
+    return AXON_COLL_NEEDS_DOMAIN;
+}
+
+/* What each rank sends every peer. */
+struct axon_domain_msg {
+    struct axon_cuda_ipc_desc in;  /* its input */
+    struct axon_cuda_ipc_desc res; /* its reduced slice */
+};
+
+struct axon_domain_allreduce {
+    int n, me, device, kernel;
+    int64_t esize;
+    int64_t *disp;                 /* [n + 1]: slice j is elements disp[j] .. disp[j + 1] */
+    const char *in;                /* the caller's input (a copy step's source when staged below) */
+    char *in_dev;                  /* the input on the GPU: the caller's, or device scratch */
+    char *res;                     /* this rank's slice, reduced (device scratch) */
+    char *out;                     /* the caller's result */
+    int64_t bytes;
+    struct axon_domain_msg *all;   /* [n]: every rank's descriptors, this rank's at me */
+    int *world;                    /* [n]: the members' ranks in MPI_COMM_WORLD (the IPC cache's key) */
+    MPI_Datatype datatype;
+    const struct axon_dtype_layout *dt;
+    bool broken;                   /* its GPU memory could not be exported: every step fails */
+};
+
+/* Round 1's first step when the input was not exportable: it goes to device scratch. */
+static int axon_domain_stage_in(void *arg)
+{
+    struct axon_domain_allreduce *a = arg;
+    if (a->broken)
+        return MPI_ERR_OTHER;
+    return axon_cuda_copy(a->in_dev, a->in, (size_t)a->bytes, a->device);
+}
+
+/* Round 2: this rank's slice, from every input, each peer's read in place. */
+static int axon_domain_reduce_slice(void *arg)
+{
+    struct axon_domain_allreduce *a = arg;
+    if (a->broken)
+        return MPI_ERR_OTHER;
+    int64_t lo = a->disp[a->me], cnt = a->disp[a->me + 1] - lo;
+    if (cnt == 0)
+        return MPI_SUCCESS;
+    int rc = axon_cuda_copy(a->res, a->in_dev + lo * a->esize, (size_t)(cnt * a->esize), a->device);
+    for (int k = 1; k < a->n && rc == MPI_SUCCESS; k++) {
+        int j = (a->me + k) % a->n;
+        void *peer_in;
+        rc = axon_cuda_ipc_map_peer(a->world[j], &a->all[j].in, a->device, &peer_in);
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_op_apply_gpu(a->kernel, (const char *)peer_in + lo * a->esize, a->res, cnt, a->datatype,
+                                        a->dt, a->device);
+    }
+    return rc;
+}
+
+/* Round 3: every slice from its owner's scratch into the result. */
+static int axon_domain_gather_slices(void *arg)
+{
+    struct axon_domain_allreduce *a = arg;
+    if (a->broken)
+        return MPI_ERR_OTHER;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < a->n && rc == MPI_SUCCESS; j++) {
+        int64_t cnt = a->disp[j + 1] - a->disp[j];
+        if (cnt == 0)
+            continue;
+        void *src = a->res;
+        if (j != a->me)
+            rc = axon_cuda_ipc_map_peer(a->world[j], &a->all[j].res, a->device, &src);
+        if (rc == MPI_SUCCESS)
+            rc = axon_cuda_copy(a->out + a->disp[j] * a->esize, src, (size_t)(cnt * a->esize), a->device);
+    }
+    return rc;
+}
+
+/* An IPC descriptor of bytes at p (device memory); MPI_ERR_UNSUPPORTED_OPERATION when the GPU cannot
+ * export it (host, managed, pool or VMM memory). */
+static int axon_domain_export(const void *p, int64_t bytes, int device, struct axon_cuda_ipc_desc *d)
+{
+    struct axon_cuda_memtype_info info;
+    int rc = axon_cuda_memtype_of(p, &info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (info.kind != AXON_CUDA_MEMKIND_CUDA || info.device != device)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    rc = axon_cuda_ipc_export(p, (size_t)bytes, &info, false, d);
+    d->bytes = (uint64_t)bytes;
+    return rc;
+}
+
+void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                const struct axon_dtype_layout *dt)
+{
+    int n = axon_coll_sched_size(s), me = axon_coll_sched_rank(s);
+    struct axon_domain_allreduce *a = axon_coll_sched_alloc_meta(s, sizeof(*a));
+    if (!a)
+        return;
+    memset(a, 0, sizeof(*a));
+    struct axon_coll_op *op;
+    axon_coll_sched_get_op(s, &op, &a->datatype, &a->dt);
+    a->n = n;
+    a->me = me;
+    a->kernel = axon_coll_op_gpu_kernel(op, a->datatype, a->dt);
+    /* The rank's GPU: its buffers', or the one it most likely uses when they are host memory. */
+    a->device = axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
+    a->esize = dt->size;
+    a->bytes = count * dt->size;
+    a->in = in;
+    a->out = out;
+    a->disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
+    a->all = axon_coll_sched_alloc_meta(s, sizeof(*a->all) * (size_t)n);
+    a->world = axon_coll_sched_alloc_meta(s, sizeof(int) * (size_t)n);
+    if (!a->disp || !a->all || !a->world)
+        return;
+    axon_coll_red_split(count, n, a->disp);
+    for (int j = 0; j < n; j++)
+        a->world[j] = axon_coll_sched_world_rank(s, j);
+    memset(a->all, 0, sizeof(*a->all) * (size_t)n);
+    struct axon_domain_msg *mine = &a->all[me];
+    /* The input in place when the GPU exports it, else a copy in device scratch (exportable: cuMemAlloc
+     * memory) made at the start. */
+    bool staged = a->bytes > 0 && axon_domain_export(in, a->bytes, a->device, &mine->in) != MPI_SUCCESS;
+    a->in_dev = (char *)in;
+    if (staged) {
+        a->in_dev = axon_coll_sched_alloc_device(s, (size_t)a->bytes, a->device);
+        a->broken |= !a->in_dev || axon_domain_export(a->in_dev, a->bytes, a->device, &mine->in) != MPI_SUCCESS;
+    }
+    int64_t slice = (a->disp[1] - a->disp[0]) * a->esize; /* slice 0 is the largest */
+    a->res = axon_coll_sched_alloc_device(s, (size_t)(slice > 0 ? slice : 1), a->device);
+    a->broken |= !a->res || axon_domain_export(a->res, slice > 0 ? slice : 1, a->device, &mine->res) != MPI_SUCCESS;
+    /* Every member offered this algorithm alike, so one that cannot export device scratch (a driver
+     * without IPC after all, the GPU out of memory) still takes part: its steps fail and its zeroed
+     * descriptors fail its peers' maps, and the barriers keep everyone going to the end. */
+    if (a->broken)
+        axon_runtime_log_error("the domain allreduce cannot export GPU memory through CUDA IPC");
+    axon_runtime_log_debug(2, "allreduce of %lld bytes by the domain algorithm on %d ranks (GPU %d, input %s)",
+                           (long long)a->bytes, n, a->device, staged ? "staged to the GPU" : "read in place");
+
+    axon_coll_sched_round(s);
+    if (staged)
+        axon_coll_sched_call(s, axon_domain_stage_in, a, a->bytes);
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        axon_coll_sched_send(s, mine, (int64_t)sizeof(*mine), &axon_coll_bytes, to);
+        axon_coll_sched_recv(s, &a->all[from], (int64_t)sizeof(*mine), &axon_coll_bytes, from);
+    }
+    axon_coll_sched_round(s);
+    axon_coll_sched_call(s, axon_domain_reduce_slice, a, (int64_t)n * slice);
+    axon_coll_sched_round(s);
+    axon_coll_barrier(s);
+    axon_coll_sched_round(s);
+    axon_coll_sched_call(s, axon_domain_gather_slices, a, a->bytes);
+    axon_coll_sched_round(s);
+    axon_coll_barrier(s);
+}
