@@ -70,6 +70,7 @@ struct axon_domain_allreduce {
     int64_t bytes;
     struct axon_domain_msg *all;   /* [n]: every rank's descriptors, this rank's at me */
     int *world;                    /* [n]: the members' ranks in MPI_COMM_WORLD (the IPC cache's key) */
+    bool scatter;                  /* a reduce_scatter: out gets this rank's slice only */
     MPI_Datatype datatype;
     const struct axon_dtype_layout *dt;
     bool broken;                   /* its GPU memory could not be exported: every step fails */
@@ -103,6 +104,17 @@ static int axon_domain_reduce_slice(void *arg)
                                         a->dt, a->device);
     }
     return rc;
+}
+
+/* A reduce_scatter's last round: the slice into the result (after the barrier: in place, the result
+ * overlaps the input the peers were reading). */
+static int axon_domain_deliver_slice(void *arg)
+{
+    struct axon_domain_allreduce *a = arg;
+    if (a->broken)
+        return MPI_ERR_OTHER;
+    int64_t cnt = a->disp[a->me + 1] - a->disp[a->me];
+    return cnt ? axon_cuda_copy(a->out, a->res, (size_t)(cnt * a->esize), a->device) : MPI_SUCCESS;
 }
 
 /* Round 3: every slice from its owner's scratch into the result. */
@@ -140,8 +152,9 @@ static int axon_domain_export(const void *p, int64_t bytes, int device, struct a
     return rc;
 }
 
-void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
-                                const struct axon_dtype_layout *dt)
+/* The reduction of both: the slices are disp's (n + 1 positions, in elements). */
+static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, void *out, const int64_t *disp,
+                                    const struct axon_dtype_layout *dt, bool scatter)
 {
     int n = axon_coll_sched_size(s), me = axon_coll_sched_rank(s);
     struct axon_domain_allreduce *a = axon_coll_sched_alloc_meta(s, sizeof(*a));
@@ -152,11 +165,12 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
     axon_coll_sched_get_op(s, &op, &a->datatype, &a->dt);
     a->n = n;
     a->me = me;
+    a->scatter = scatter;
     a->kernel = axon_coll_op_gpu_kernel(op, a->datatype, a->dt);
     /* The rank's GPU: its buffers', or the one it most likely uses when they are host memory. */
     a->device = axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
     a->esize = dt->size;
-    a->bytes = count * dt->size;
+    a->bytes = disp[n] * dt->size;
     a->in = in;
     a->out = out;
     a->disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
@@ -164,9 +178,13 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
     a->world = axon_coll_sched_alloc_meta(s, sizeof(int) * (size_t)n);
     if (!a->disp || !a->all || !a->world)
         return;
-    axon_coll_red_split(count, n, a->disp);
-    for (int j = 0; j < n; j++)
+    memcpy(a->disp, disp, sizeof(int64_t) * (size_t)(n + 1));
+    int64_t slice = 0; /* the largest slice, in bytes */
+    for (int j = 0; j < n; j++) {
         a->world[j] = axon_coll_sched_world_rank(s, j);
+        if ((disp[j + 1] - disp[j]) * a->esize > slice)
+            slice = (disp[j + 1] - disp[j]) * a->esize;
+    }
     memset(a->all, 0, sizeof(*a->all) * (size_t)n);
     struct axon_domain_msg *mine = &a->all[me];
     /* The input in place when the GPU exports it, else a copy in device scratch (exportable: cuMemAlloc
@@ -177,16 +195,17 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
         a->in_dev = axon_coll_sched_alloc_device(s, (size_t)a->bytes, a->device);
         a->broken |= !a->in_dev || axon_domain_export(a->in_dev, a->bytes, a->device, &mine->in) != MPI_SUCCESS;
     }
-    int64_t slice = (a->disp[1] - a->disp[0]) * a->esize; /* slice 0 is the largest */
     a->res = axon_coll_sched_alloc_device(s, (size_t)(slice > 0 ? slice : 1), a->device);
     a->broken |= !a->res || axon_domain_export(a->res, slice > 0 ? slice : 1, a->device, &mine->res) != MPI_SUCCESS;
     /* Every member offered this algorithm alike, so one that cannot export device scratch (a driver
      * without IPC after all, the GPU out of memory) still takes part: its steps fail and its zeroed
      * descriptors fail its peers' maps, and the barriers keep everyone going to the end. */
     if (a->broken)
-        axon_runtime_log_error("the domain allreduce cannot export GPU memory through CUDA IPC");
-    axon_runtime_log_debug(2, "allreduce of %lld bytes by the domain algorithm on %d ranks (GPU %d, input %s)",
-                           (long long)a->bytes, n, a->device, staged ? "staged to the GPU" : "read in place");
+        axon_runtime_log_error("the domain %s cannot export GPU memory through CUDA IPC",
+                               scatter ? "reduce_scatter" : "allreduce");
+    axon_runtime_log_debug(2, "%s of %lld bytes by the domain algorithm on %d ranks (GPU %d, input %s)",
+                           scatter ? "reduce_scatter" : "allreduce", (long long)a->bytes, n, a->device,
+                           staged ? "staged to the GPU" : "read in place");
 
     axon_coll_sched_round(s);
     if (staged)
@@ -201,7 +220,37 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
     axon_coll_sched_round(s);
+    if (scatter) {
+        /* Nobody reads this rank's memory any more: no second barrier. */
+        axon_coll_sched_call(s, axon_domain_deliver_slice, a, slice);
+        axon_coll_sched_round(s);
+        return;
+    }
     axon_coll_sched_call(s, axon_domain_gather_slices, a, a->bytes);
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
+}
+
+void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                const struct axon_dtype_layout *dt)
+{
+    int n = axon_coll_sched_size(s);
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
+    if (!disp)
+        return;
+    axon_coll_red_split(count, n, disp);
+    axon_coll_domain_reduce(s, in, out, disp, dt, false);
+}
+
+void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
+                                     const struct axon_dtype_layout *dt)
+{
+    int n = axon_coll_sched_size(s);
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
+    if (!disp)
+        return;
+    disp[0] = 0;
+    for (int j = 0; j < n; j++)
+        disp[j + 1] = disp[j] + counts[j];
+    axon_coll_domain_reduce(s, in, out, disp, dt, true);
 }

@@ -7,7 +7,9 @@
  *    vector's size sent per rank, for any operation. Sizes that are not powers of two fold first; the
  *    odd rank of a pair hands its partner its block at the end.
  *  - ring: n-1 rounds around the ring, each moving one block; commutative operations only.
- *  - hier: the hierarchical composition (coll/axon_coll_hier.c), forced only. */
+ *  - hier: the hierarchical composition (coll/axon_coll_hier.c), forced only.
+ *  - domain: GPU memory read in place within an NVLink domain (coll/axon_coll_domain.c), forced only. */
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_reduce_internal.h"
 
@@ -15,7 +17,8 @@ enum {
     AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER,
     AXON_REDUCE_SCATTER_RECURSIVE_HALVING,
     AXON_REDUCE_SCATTER_RING,
-    AXON_REDUCE_SCATTER_HIER
+    AXON_REDUCE_SCATTER_HIER,
+    AXON_REDUCE_SCATTER_DOMAIN
 };
 static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
     [AXON_REDUCE_SCATTER_REDUCE_THEN_SCATTER] = {"reduce_then_scatter",
@@ -28,12 +31,16 @@ static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
                                   "a reduce-scatter in each node into slices, then one per slice among its holders "
                                   "(one per node)",
                                   AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
+    [AXON_REDUCE_SCATTER_DOMAIN] = {"domain",
+                                    "one NVLink domain: each rank's block by kernels reading the peers' inputs "
+                                    "through CUDA IPC",
+                                    AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
     {0, -1, AXON_REDUCE_SCATTER_RECURSIVE_HALVING},
 };
 const struct axon_coll_desc axon_coll_reduce_scatter_desc = {
-    "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 4,
+    "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 5,
     axon_coll_reduce_scatter_rules, 1};
 
 static void axon_coll_reduce_scatter_reduce_then_scatter(struct axon_coll_sched *s, const void *in, void *out,
@@ -140,7 +147,10 @@ void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *o
     for (int j = 0; j < n; j++)
         total += counts[j];
     switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE_SCATTER, s, total * dt->size,
-                                   axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+                                   axon_coll_red_have(s) | axon_coll_hier_have(s) | axon_coll_domain_have(s))) {
+    case AXON_REDUCE_SCATTER_DOMAIN:
+        axon_coll_domain_reduce_scatter(s, in, out, counts, dt);
+        break;
     case AXON_REDUCE_SCATTER_HIER:
         axon_coll_hier_reduce_scatter(s, in, out, counts, dt);
         break;
