@@ -50,6 +50,13 @@ out=$("$here/bench/validate-model" -c "allreduce barrier" -s 8 "$prefix" 2>&1) |
 grep -q '^  allreduce  *recursive_doubling  *8 ' <<<"$out" && grep -q '^# [0-9]* rows: median |error|' <<<"$out" ||
   fail "bench/validate-model printed: $out"
 
+# The GPU targets' script, on the fake driver where the build has one (numbers meaningless: the script).
+fake="$here/tests/fakecuda/.libs/libaxon_fakecuda.so"
+if [ -e "$fake" ]; then
+  out=$(AXON_CUDA_LIBRARY="$fake" "$here/bench/gpu-targets" -q "$prefix" 2>&1) || fail "bench/gpu-targets -q failed: $out"
+  [ "$(grep -c '^| ' <<<"$out")" -eq 14 ] || fail "bench/gpu-targets -q printed: $out"
+fi
+
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   cp "$work/hello.cc" "$work/hello_nv.cu"
   /usr/local/cuda/bin/nvcc -ccbin "$prefix/bin/mpicxx" -o "$work/hello_nv" "$work/hello_nv.cu" ||
