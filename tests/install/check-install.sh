@@ -54,7 +54,7 @@ grep -q '^  allreduce  *recursive_doubling  *8 ' <<<"$out" && grep -q '^# [0-9]*
 fake="$here/tests/fakecuda/.libs/libaxon_fakecuda.so"
 if [ -e "$fake" ]; then
   out=$(AXON_CUDA_LIBRARY="$fake" "$here/bench/gpu-targets" -q "$prefix" 2>&1) || fail "bench/gpu-targets -q failed: $out"
-  [ "$(grep -c '^| ' <<<"$out")" -eq 14 ] || fail "bench/gpu-targets -q printed: $out"
+  [ "$(grep -c '^|' <<<"$out")" -eq 14 ] || fail "bench/gpu-targets -q printed: $out"
 fi
 
 if [ -x /usr/local/cuda/bin/nvcc ]; then
