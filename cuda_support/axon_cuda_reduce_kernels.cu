@@ -63,31 +63,28 @@ template <> struct axon_f_prod<double> {
     __device__ static double f(double x, double y) { return x * y; }
 };
 /* Half and bfloat16: the GPU's own correctly rounded operations (the host computes in float and rounds
- * once, which gives the same bits). max and min keep the winner's bits. */
-template <> struct axon_f_sum<__half> {
-    __device__ static __half f(__half x, __half y) { return __hadd(x, y); }
+ * once, which gives the same bits). max and min keep the winner's bits. The intrinsics are overloaded
+ * for both types. */
+template <class H> struct axon_h_sum {
+    __device__ static H f(H x, H y) { return __hadd(x, y); }
 };
-template <> struct axon_f_prod<__half> {
-    __device__ static __half f(__half x, __half y) { return __hmul(x, y); }
+template <class H> struct axon_h_prod {
+    __device__ static H f(H x, H y) { return __hmul(x, y); }
 };
-template <> struct axon_f_max<__half> {
-    __device__ static __half f(__half x, __half y) { return __hgt(x, y) ? x : y; }
+template <class H> struct axon_h_max {
+    __device__ static H f(H x, H y) { return __hgt(x, y) ? x : y; }
 };
-template <> struct axon_f_min<__half> {
-    __device__ static __half f(__half x, __half y) { return __hlt(x, y) ? x : y; }
+template <class H> struct axon_h_min {
+    __device__ static H f(H x, H y) { return __hlt(x, y) ? x : y; }
 };
-template <> struct axon_f_sum<__nv_bfloat16> {
-    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hadd(x, y); }
-};
-template <> struct axon_f_prod<__nv_bfloat16> {
-    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hmul(x, y); }
-};
-template <> struct axon_f_max<__nv_bfloat16> {
-    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hgt(x, y) ? x : y; }
-};
-template <> struct axon_f_min<__nv_bfloat16> {
-    __device__ static __nv_bfloat16 f(__nv_bfloat16 x, __nv_bfloat16 y) { return __hlt(x, y) ? x : y; }
-};
+#define AXON_HALF_OPS(H)                                                                             \
+    template <> struct axon_f_sum<H> : axon_h_sum<H> {};                                             \
+    template <> struct axon_f_prod<H> : axon_h_prod<H> {};                                           \
+    template <> struct axon_f_max<H> : axon_h_max<H> {};                                             \
+    template <> struct axon_f_min<H> : axon_h_min<H> {};
+AXON_HALF_OPS(__half)
+AXON_HALF_OPS(__nv_bfloat16)
+
 template <class R> struct axon_f_sum<axon_complex<R> > {
     __device__ static axon_complex<R> f(axon_complex<R> x, axon_complex<R> y)
     {
