@@ -7,7 +7,7 @@
  * GPUs it sees (what launch scripts and frameworks do by default; a rank that sees one GPU, as with a
  * per-rank CUDA_VISIBLE_DEVICES, has that one). GPUs are named by PCI address, the one name that is the
  * same in every process whatever it sees. None of this creates a CUDA context: device attributes and
- * peer queries need none. NVML (libnvidia-ml.so.1) is loaded with dlopen when it is there, asked, and
+ * peer queries need none. NVML (libnvidia-ml.so.1, or AXON_NVML_LIBRARY) is loaded with dlopen when it is there, asked, and
  * closed; without it, or on GPUs without a fabric (H100 on PCIe or NVSwitch within a node), the clique
  * stays empty and domains end at the node. */
 #include "cuda_support/axon_cuda_internal.h"
@@ -49,7 +49,8 @@ static bool axon_cuda_pci_of(int ordinal, uint32_t *pci)
 /* The GPU's fabric clique from NVML (cluster UUID, clique id), or nothing. */
 static void axon_cuda_nvml_clique(uint32_t pci, uint8_t clique[AXON_RUNTIME_GPU_CLIQUE_BYTES])
 {
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(axon_config.nvml_library[0] ? axon_config.nvml_library : "libnvidia-ml.so.1",
+                       RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return;
     int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");

@@ -97,10 +97,13 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_TOPO", AXON_CONFIG_STRING, "", AXON_CONFIG_FIELD(topo), NULL,
      "a synthetic topology, so that the ranks of one machine act as several nodes and NVLink domains: "
      "nodes=N,ranks_per_node=R[,domains_per_node=D] (or ranks_per_domain=P), or a file holding that; "
-     "ranks go node by node; empty: the nodes the launcher reports, one domain each"},
+     "ranks go node by node; empty: the nodes the launcher reports, with NVLink domains from the ranks' GPUs"},
     {"AXON_CUDA_LIBRARY", AXON_CONFIG_STRING, "libcuda.so.1", AXON_CONFIG_FIELD(cuda_library), NULL,
      "the CUDA driver library to load: a name the dynamic loader searches for, or a path (tests name the "
      "fake driver, tests/fakecuda, here)"},
+    {"AXON_NVML_LIBRARY", AXON_CONFIG_STRING, "libnvidia-ml.so.1", AXON_CONFIG_FIELD(nvml_library), NULL,
+     "NVML, asked at MPI_Init for each GPU's fabric clique (a multi-node NVLink domain): a name or a path "
+     "(tests name a fake, tests/fakecuda); none found: domains end at the node"},
     {"AXON_VERBOSE", AXON_CONFIG_INT, "0", AXON_CONFIG_FIELD(verbose), NULL,
      "debug messages to stderr: 0 none, 1 setup decisions, 2 and more detail"},
 };

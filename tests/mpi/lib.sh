@@ -14,6 +14,7 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 # The fake CUDA driver (tests/fakecuda): tests that need it call need_fakecuda and load it through
 # AXON_CUDA_LIBRARY="$FAKECUDA". It is built only where configure found cuda.h.
 FAKECUDA="$AXON_TOP_BUILDDIR/tests/fakecuda/.libs/libaxon_fakecuda.so"
+FAKENVML="$AXON_TOP_BUILDDIR/tests/fakecuda/.libs/libaxon_fakenvml.so"
 need_fakecuda() {
   [ -e "$FAKECUDA" ] || skip "no fake CUDA driver in this build (configure found no cuda.h)"
 }
