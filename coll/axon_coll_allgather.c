@@ -9,10 +9,11 @@
  *   counted from its own, to rank - 2^k and gets as many from rank + 2^k; ceil(log2 n) steps in packed
  *   scratch, then a local rotation puts block i at rank + i. The last step lands straight in the
  *   receive buffer where that does not wrap past the last rank. */
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_move.h"
 #include "coll/axon_coll_hier.h"
 
-enum { AXON_ALLGATHER_RING, AXON_ALLGATHER_DOUBLING, AXON_ALLGATHER_BRUCK, AXON_ALLGATHER_HIER };
+enum { AXON_ALLGATHER_RING, AXON_ALLGATHER_DOUBLING, AXON_ALLGATHER_BRUCK, AXON_ALLGATHER_HIER, AXON_ALLGATHER_DOMAIN };
 
 static const struct axon_coll_alg axon_coll_allgather_algs[] = {
     [AXON_ALLGATHER_RING] = {"ring", "n-1 steps, each rank passes one block to its right", 0},
@@ -24,6 +25,8 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
                               AXON_COLL_NEEDS_UNIFORM},
     [AXON_ALLGATHER_HIER] = {"hier", "a gather in each node, the leaders swap their nodes' blocks, then hand them on",
                              AXON_COLL_NEEDS_NODES},
+    [AXON_ALLGATHER_DOMAIN] = {"domain", "one NVLink domain: every rank copies every block from its owner through CUDA IPC",
+                               AXON_COLL_NEEDS_DOMAIN},
 };
 /* At 64 KiB blocks the ring's one step took 0.65x the doubling's time on 2 ranks (its own block's copy
  * overlaps the transfer). */
@@ -32,7 +35,7 @@ static const struct axon_coll_rule axon_coll_allgather_rules[] = {
     {0, -1, AXON_ALLGATHER_RING},
 };
 const struct axon_coll_desc axon_coll_allgather_desc = {
-    "allgather", "bytes of the largest rank's block", axon_coll_allgather_algs, 4, axon_coll_allgather_rules, 2};
+    "allgather", "bytes of the largest rank's block", axon_coll_allgather_algs, 5, axon_coll_allgather_rules, 2};
 
 static void axon_coll_allgather_ring(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                                      const struct axon_coll_block *blocks)
@@ -174,7 +177,8 @@ void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block
     for (int j = 0; j < n; j++)
         if (axon_coll_block_bytes(&blocks[j]) > bytes)
             bytes = axon_coll_block_bytes(&blocks[j]);
-    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLGATHER, s, bytes, have | axon_coll_hier_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLGATHER, s, bytes,
+                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if (n == 1 || bytes == 0) {
@@ -190,6 +194,9 @@ void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block
     switch (alg) {
     case AXON_ALLGATHER_HIER:
         axon_coll_hier_allgather(s, mine, blocks);
+        break;
+    case AXON_ALLGATHER_DOMAIN:
+        axon_coll_domain_allgather(s, mine, blocks);
         break;
     case AXON_ALLGATHER_DOUBLING:
         axon_coll_allgather_doubling(s, mine, blocks, bytes);

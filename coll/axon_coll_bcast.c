@@ -13,10 +13,18 @@
  * whose layout cannot reach them in place works on a packed copy (coll/axon_coll_move.h). Messages the
  * algorithm knows to be useless (empty segments, segments the receiver got in the scatter) are left
  * out on both sides alike. */
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_move.h"
 #include "coll/axon_coll_hier.h"
 
-enum { AXON_BCAST_BINOMIAL, AXON_BCAST_SCATTER_RING, AXON_BCAST_SCATTER_DOUBLING, AXON_BCAST_CHAIN, AXON_BCAST_HIER };
+enum {
+    AXON_BCAST_BINOMIAL,
+    AXON_BCAST_SCATTER_RING,
+    AXON_BCAST_SCATTER_DOUBLING,
+    AXON_BCAST_CHAIN,
+    AXON_BCAST_HIER,
+    AXON_BCAST_DOMAIN
+};
 
 /* The chain's segment: large enough that the per-message cost is small against its transfer, small
  * enough that the pipeline fills quickly. A power of two, so the segments of arrays of any basic type
@@ -33,6 +41,8 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
     [AXON_BCAST_CHAIN] = {"chain", "64 KiB segments pipelined down a chain of the ranks", 0},
     [AXON_BCAST_HIER] = {"hier", "among the node leaders (the root for its node), then in each node",
                          AXON_COLL_NEEDS_NODES},
+    [AXON_BCAST_DOMAIN] = {"domain", "one NVLink domain: every rank copies the root's buffer through CUDA IPC",
+                           AXON_COLL_NEEDS_DOMAIN},
 };
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, 16384, AXON_BCAST_BINOMIAL},
@@ -40,7 +50,7 @@ static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, -1, AXON_BCAST_SCATTER_RING},
 };
 const struct axon_coll_desc axon_coll_bcast_desc = {
-    "bcast", "bytes of the message", axon_coll_bcast_algs, 5, axon_coll_bcast_rules, 3};
+    "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 3};
 
 static void axon_coll_bcast_binomial(struct axon_coll_sched *s, void *buf, int64_t count,
                                      const struct axon_dtype_layout *dt, int root)
@@ -194,7 +204,7 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = count * dt->size;
-    int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes, axon_coll_hier_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes, axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
     /* Every member knows the message's size, so all of them leave out an empty one. */
     if (n <= 1 || bytes == 0)
         return;
@@ -210,6 +220,9 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
         break;
     case AXON_BCAST_HIER:
         axon_coll_hier_bcast(s, buf, count, dt, root);
+        break;
+    case AXON_BCAST_DOMAIN:
+        axon_coll_domain_bcast(s, buf, count, dt, root);
         break;
     default:
         axon_coll_bcast_binomial(s, buf, count, dt, root);

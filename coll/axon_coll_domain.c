@@ -32,17 +32,8 @@
 
 unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
 {
-    if (axon_coll_sched_is_dry(s) || !axon_cuda_ipc_available() || !axon_cuda_reduce_available())
+    if (!axon_coll_domain_group_have(s) || !axon_cuda_reduce_available())
         return 0;
-    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
-    int n = axon_coll_sched_size(s);
-    if (!nodes || nodes->nnodes != 1 || nodes->nranks != n)
-        return 0;
-    /* One NVLink domain: the GPUs reach each other (runtime/axon_runtime_topo.h). */
-    int domain = axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, 0)];
-    for (int r = 1; r < n; r++)
-        if (axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, r)] != domain)
-            return 0;
     struct axon_coll_op *op;
     MPI_Datatype datatype;
     const struct axon_dtype_layout *dt;
@@ -253,4 +244,240 @@ void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, 
     for (int j = 0; j < n; j++)
         disp[j + 1] = disp[j] + counts[j];
     axon_coll_domain_reduce(s, in, out, disp, dt, true);
+}
+
+/* ---- bcast and allgather: copies straight from the owner's memory ---------------------------------- */
+
+/* A block this rank makes readable by its peers: its own GPU memory when contiguous and exportable,
+ * else a packed copy in device scratch, made when the call starts (from host memory, unpacked by the CPU
+ * first when its layout has gaps: a rank with such a layout runs with its buffers staged, on the host). */
+struct axon_domain_src {
+    const char *buf;               /* the caller's data */
+    int64_t count;
+    const struct axon_dtype_layout *dt;
+    int64_t bytes;                 /* packed */
+    char *dev;                     /* what the peers read */
+    char *tmp;                     /* host scratch for a layout with gaps */
+    bool staged;
+    int device;
+};
+
+struct axon_domain_move {
+    int n, me, root, device;       /* root: a bcast's, -1 for an allgather */
+    struct axon_domain_src src;    /* this rank's data (a bcast's non-roots have none) */
+    struct axon_cuda_ipc_desc *all;/* [n]: every rank's descriptor (a bcast: the root's only) */
+    int *world;
+    struct axon_coll_block *blocks;/* an allgather's receive blocks (copies, layouts kept), bcast: NULL */
+    void *bcast_buf;               /* a bcast's buffer */
+    int64_t bcast_count;
+    const struct axon_dtype_layout *bcast_dt;
+    char *tmp;                     /* host scratch for receiving into a layout with gaps */
+    bool in_place;                 /* an allgather's own block is already in place */
+    bool broken;
+};
+
+/* Round 1's first step: the packed copy the peers will read, when this rank's data needs one. */
+static int axon_domain_stage_src(void *arg)
+{
+    struct axon_domain_move *m = arg;
+    struct axon_domain_src *src = &m->src;
+    if (m->broken)
+        return MPI_ERR_OTHER;
+    const char *from = src->buf + src->dt->true_lb;
+    if (!src->dt->contig) {
+        int rc = axon_coll_data_copy(src->buf, src->count, src->dt, src->tmp, src->bytes, &axon_coll_bytes);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        from = src->tmp;
+    }
+    return axon_cuda_copy(src->dev, from, (size_t)src->bytes, src->device);
+}
+
+/* bytes of packed GPU memory at from into count elements of dt at buf: one driver copy into a
+ * contiguous layout (GPU or host memory alike), else through host scratch, unpacked by the CPU. */
+static int axon_domain_put(const void *from, int64_t bytes, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                           char *tmp, int device)
+{
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (dt->contig)
+        return axon_cuda_copy((char *)buf + dt->true_lb, from, (size_t)bytes, device);
+    int rc = axon_cuda_copy(tmp, from, (size_t)bytes, device);
+    return rc == MPI_SUCCESS ? axon_coll_data_copy(tmp, bytes, &axon_coll_bytes, buf, count, dt) : rc;
+}
+
+/* Makes src readable by the peers (see struct axon_domain_src); *mine gets its descriptor. */
+static void axon_domain_publish(struct axon_coll_sched *s, struct axon_domain_move *m, const void *buf, int64_t count,
+                                const struct axon_dtype_layout *dt, struct axon_cuda_ipc_desc *mine)
+{
+    struct axon_domain_src *src = &m->src;
+    dt = axon_coll_sched_keep_layout(s, dt); /* read again when the call runs */
+    if (!dt) {
+        m->broken = true;
+        return;
+    }
+    src->buf = buf;
+    src->count = count;
+    src->dt = dt;
+    src->bytes = count * dt->size;
+    src->device = m->device;
+    src->dev = (char *)buf + dt->true_lb;
+    src->staged = !dt->contig || axon_domain_export(src->dev, src->bytes, m->device, mine) != MPI_SUCCESS;
+    if (!src->staged)
+        return;
+    src->dev = axon_coll_sched_alloc_device(s, (size_t)src->bytes, m->device);
+    src->tmp = dt->contig ? NULL : axon_coll_sched_alloc_meta(s, (size_t)src->bytes);
+    m->broken |= !src->dev || (!dt->contig && !src->tmp) ||
+                 axon_domain_export(src->dev, src->bytes, m->device, mine) != MPI_SUCCESS;
+}
+
+static struct axon_domain_move *axon_domain_move_new(struct axon_coll_sched *s, int root)
+{
+    int n = axon_coll_sched_size(s);
+    struct axon_domain_move *m = axon_coll_sched_alloc_meta(s, sizeof(*m));
+    struct axon_cuda_ipc_desc *all = axon_coll_sched_alloc_meta(s, sizeof(*all) * (size_t)n);
+    int *world = axon_coll_sched_alloc_meta(s, sizeof(int) * (size_t)n);
+    if (!m || !all || !world)
+        return NULL;
+    memset(m, 0, sizeof(*m));
+    memset(all, 0, sizeof(*all) * (size_t)n);
+    m->n = n;
+    m->me = axon_coll_sched_rank(s);
+    m->root = root;
+    m->all = all;
+    m->world = world;
+    m->device = axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
+    for (int j = 0; j < n; j++)
+        world[j] = axon_coll_sched_world_rank(s, j);
+    return m;
+}
+
+static int axon_domain_bcast_fetch(void *arg)
+{
+    struct axon_domain_move *m = arg;
+    if (m->broken)
+        return MPI_ERR_OTHER;
+    void *from;
+    int rc = axon_cuda_ipc_map_peer(m->world[m->root], &m->all[m->root], m->device, &from);
+    if (rc == MPI_SUCCESS)
+        rc = axon_domain_put(from, m->bcast_count * m->bcast_dt->size, m->bcast_buf, m->bcast_count, m->bcast_dt,
+                             m->tmp, m->device);
+    return rc;
+}
+
+static int axon_domain_allgather_fetch(void *arg)
+{
+    struct axon_domain_move *m = arg;
+    if (m->broken)
+        return MPI_ERR_OTHER;
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k < m->n && rc == MPI_SUCCESS; k++) {
+        int j = (m->me + k) % m->n;
+        const struct axon_coll_block *b = &m->blocks[j];
+        void *from = m->src.dev;
+        if (j == m->me && m->in_place)
+            continue;
+        if (j != m->me)
+            rc = axon_cuda_ipc_map_peer(m->world[j], &m->all[j], m->device, &from);
+        if (rc == MPI_SUCCESS)
+            rc = axon_domain_put(from, b->count * b->dt.size, b->buf, b->count, &b->dt, m->tmp, m->device);
+    }
+    return rc;
+}
+
+unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
+{
+    if (axon_coll_sched_is_dry(s) || !axon_cuda_ipc_available())
+        return 0;
+    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
+    int n = axon_coll_sched_size(s);
+    if (!nodes || nodes->nnodes != 1 || nodes->nranks != n)
+        return 0;
+    int domain = axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, 0)];
+    for (int r = 1; r < n; r++)
+        if (axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, r)] != domain)
+            return 0;
+    return AXON_COLL_NEEDS_DOMAIN;
+}
+
+void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                            int root)
+{
+    struct axon_domain_move *m = axon_domain_move_new(s, root);
+    if (!m)
+        return;
+    int64_t bytes = count * dt->size;
+    m->bcast_buf = buf;
+    m->bcast_count = count;
+    m->bcast_dt = axon_coll_sched_keep_layout(s, dt);
+    if (!m->bcast_dt)
+        return;
+    axon_coll_sched_round(s);
+    if (m->me == root) {
+        axon_domain_publish(s, m, buf, count, dt, &m->all[root]);
+        if (m->broken)
+            axon_runtime_log_error("the domain bcast cannot export GPU memory through CUDA IPC");
+        if (m->src.staged)
+            axon_coll_sched_call(s, axon_domain_stage_src, m, bytes);
+        for (int j = 0; j < m->n; j++)
+            if (j != root)
+                axon_coll_sched_send(s, &m->all[root], (int64_t)sizeof(m->all[root]), &axon_coll_bytes, j);
+        axon_coll_sched_round(s);
+    } else {
+        m->tmp = dt->contig ? NULL : axon_coll_sched_alloc_meta(s, (size_t)bytes);
+        axon_coll_sched_recv(s, &m->all[root], (int64_t)sizeof(m->all[root]), &axon_coll_bytes, root);
+        axon_coll_sched_round(s);
+        axon_coll_sched_call(s, axon_domain_bcast_fetch, m, bytes);
+        axon_coll_sched_round(s);
+    }
+    axon_runtime_log_debug(2, "bcast of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)bytes,
+                           m->n, m->device);
+    /* The root's memory is read until everyone has its copy. */
+    axon_coll_barrier(s);
+}
+
+void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                                const struct axon_coll_block *blocks)
+{
+    struct axon_domain_move *m = axon_domain_move_new(s, -1);
+    if (!m)
+        return;
+    int n = m->n, me = m->me;
+    /* The blocks are read again when the call runs, after the caller's array is gone. */
+    m->blocks = axon_coll_sched_alloc_meta(s, sizeof(*m->blocks) * (size_t)n);
+    if (!m->blocks)
+        return;
+    for (int j = 0; j < n; j++) {
+        m->blocks[j] = blocks[j];
+        const struct axon_dtype_layout *kept = axon_coll_sched_keep_layout(s, &blocks[j].dt);
+        if (!kept)
+            return;
+    }
+    const struct axon_coll_block *own = mine ? mine : &blocks[me];
+    axon_domain_publish(s, m, own->buf, own->count, &own->dt, &m->all[me]);
+    m->in_place = !mine;
+    if (m->broken)
+        axon_runtime_log_error("the domain allgather cannot export GPU memory through CUDA IPC");
+    int64_t most = 0, total = 0;
+    for (int j = 0; j < n; j++) {
+        int64_t b = blocks[j].count * blocks[j].dt.size;
+        total += b;
+        if (!blocks[j].dt.contig && b > most)
+            most = b;
+    }
+    m->tmp = most ? axon_coll_sched_alloc_meta(s, (size_t)most) : NULL;
+    axon_coll_sched_round(s);
+    if (m->src.staged)
+        axon_coll_sched_call(s, axon_domain_stage_src, m, m->src.bytes);
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        axon_coll_sched_send(s, &m->all[me], (int64_t)sizeof(m->all[me]), &axon_coll_bytes, to);
+        axon_coll_sched_recv(s, &m->all[from], (int64_t)sizeof(m->all[from]), &axon_coll_bytes, from);
+    }
+    axon_coll_sched_round(s);
+    axon_coll_sched_call(s, axon_domain_allgather_fetch, m, total);
+    axon_coll_sched_round(s);
+    axon_runtime_log_debug(2, "allgather of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)total,
+                           n, m->device);
+    axon_coll_barrier(s);
 }

@@ -10,6 +10,8 @@
  * IPC and the reduction kernels, and the schedule's operation commutes and has a kernel for its packed,
  * contiguous datatype: what every member knows alike (whatever memory its own buffers are in). */
 unsigned axon_coll_domain_have(const struct axon_coll_sched *s);
+/* The same for the collectives without an operation: the group is one NVLink domain with CUDA IPC. */
+unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s);
 
 /* Allreduce: each rank reduces its slice of the vector by kernels that read every peer's input in
  * place, the ranks wait for each other, then each copies every other slice straight from its owner.
@@ -20,5 +22,16 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
  * the barrier (in place, out overlaps the input the peers read). */
 void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
                                      const struct axon_dtype_layout *dt);
+
+/* Bcast: the root publishes its buffer (in place when the GPU exports it, else a packed copy in device
+ * scratch), every other rank copies it straight into its own buffer, then a barrier. */
+struct axon_coll_block;
+void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                            int root);
+/* Allgather (any blocks, the v form too): each rank publishes its block so, every rank copies every
+ * other block straight from its owner, then a barrier. Layouts may differ between ranks: a layout with
+ * gaps is packed or unpacked by the CPU through host scratch (such a rank's buffers are host memory). */
+void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
+                                const struct axon_coll_block *blocks);
 
 #endif

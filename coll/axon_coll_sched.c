@@ -262,6 +262,17 @@ static void axon_coll_keep_loop(struct axon_coll_sched *s, const struct axon_dty
     s->loops[s->nloops++] = (struct axon_dloop *)dt->loop;
 }
 
+const struct axon_dtype_layout *axon_coll_sched_keep_layout(struct axon_coll_sched *s,
+                                                            const struct axon_dtype_layout *dt)
+{
+    struct axon_dtype_layout *copy = axon_coll_sched_alloc_meta(s, sizeof(*copy));
+    if (!copy)
+        return NULL;
+    *copy = *dt;
+    axon_coll_keep_loop(s, dt);
+    return copy;
+}
+
 void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
                             const struct axon_dtype_layout *dt)
 {

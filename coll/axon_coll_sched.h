@@ -70,6 +70,10 @@ void axon_coll_sched_get_op(const struct axon_coll_sched *s, struct axon_coll_op
                             const struct axon_dtype_layout **dt);
 /* The rank in MPI_COMM_WORLD of peer (a rank of the group, or of the subgroup set). */
 int axon_coll_sched_world_rank(const struct axon_coll_sched *s, int peer);
+/* A copy of layout dt that lives (its data loop retained) as long as the schedule: what call steps read
+ * when they run, after the caller's layouts are gone. NULL when out of memory (recorded). */
+const struct axon_dtype_layout *axon_coll_sched_keep_layout(struct axon_coll_sched *s,
+                                                            const struct axon_dtype_layout *dt);
 /* A local step that calls fn(arg) when its round starts (its error fails the schedule, as a copy's):
  * for algorithms whose work is known only when they run (GPU memory mapped from peers). The simulator
  * sees it as a copy of bytes. */
