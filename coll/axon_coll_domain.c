@@ -40,15 +40,16 @@ unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
 {
     if (axon_coll_sched_is_dry(s) || !axon_cuda_ipc_available())
         return 0;
-    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
-    int n = axon_coll_sched_size(s);
-    if (!nodes || nodes->nnodes != 1 || nodes->nranks != n)
-        return 0;
-    /* One NVLink domain: the GPUs reach each other (runtime/axon_runtime_topo.h). */
-    int domain = axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, 0)];
-    for (int r = 1; r < n; r++)
-        if (axon_runtime_job.domain_of_rank[axon_coll_sched_world_rank(s, r)] != domain)
+    /* One machine (CUDA IPC does not cross it) and one NVLink domain (the GPUs reach each other;
+     * runtime/axon_runtime_topo.h), from the job's tables, which every member reads alike. The group may
+     * be a subgroup: a composition's phase within a node runs these too. */
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    int n = axon_coll_sched_size(s), first = axon_coll_sched_world_rank(s, 0);
+    for (int r = 1; r < n; r++) {
+        int w = axon_coll_sched_world_rank(s, r);
+        if (job->host_of_rank[w] != job->host_of_rank[first] || job->domain_of_rank[w] != job->domain_of_rank[first])
             return 0;
+    }
     return AXON_COLL_NEEDS_DOMAIN;
 }
 
