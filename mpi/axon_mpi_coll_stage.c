@@ -14,10 +14,13 @@
  * the holes between the blocks of a v form; then the copies are freed. A failed copy becomes the
  * collective's error. MPI_Reduce_local stages its two buffers the same way.
  *
- * A host-only program pays nothing here: the callers test axon_cuda_enabled() first. With CUDA support
+ * A host-only program pays nothing here: the callers test axon_cuda_watching() first. With CUDA support
  * on, a call whose buffers are all host memory costs a classification per buffer and no allocation.
- * This is the first device path of the collectives: one synchronous copy per run each way. GPU
- * reduction kernels, CUDA IPC on a node and pipelined staging come later (ARCHITECTURE.md). */
+ * Staging is the way of the calls the GPU way does not take. The GPU way (the end of this file): a call
+ * whose buffers on this rank all lie on one GPU, contiguous (and for a reduction, an operation with a
+ * GPU kernel for a packed datatype), keeps its data there as a GPU schedule (coll/axon_coll_sched.h),
+ * with no copy through the host. With support off in a process that uses CUDA, a GPU buffer is refused
+ * (axon_cuda_memtype_of). */
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
