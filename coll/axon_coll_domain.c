@@ -126,15 +126,16 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
     return d;
 }
 
-/* An IPC descriptor of bytes at p (device memory of this rank's GPU); MPI_ERR_UNSUPPORTED_OPERATION when
- * the GPU cannot export it (host, managed, pool or VMM memory). */
-static int axon_domain_export(const void *p, int64_t bytes, int device, struct axon_cuda_ipc_desc *desc)
+/* An IPC descriptor of bytes at p (device memory); MPI_ERR_UNSUPPORTED_OPERATION when the GPU cannot
+ * export it (host, managed, pool or VMM memory). Whichever GPU holds it: device scratch lands on the GPU
+ * of the context current in the thread, where the layer's copies and kernels run too. */
+static int axon_domain_export(const void *p, int64_t bytes, struct axon_cuda_ipc_desc *desc)
 {
     struct axon_cuda_memtype_info info;
     int rc = axon_cuda_memtype_of(p, &info);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info.kind != AXON_CUDA_MEMKIND_CUDA || info.device != device)
+    if (info.kind != AXON_CUDA_MEMKIND_CUDA)
         return MPI_ERR_UNSUPPORTED_OPERATION;
     rc = axon_cuda_ipc_export(p, (size_t)bytes, &info, false, desc);
     desc->bytes = (uint64_t)bytes;
@@ -149,7 +150,7 @@ static char *axon_domain_scratch(struct axon_coll_sched *s, struct axon_domain *
                                  struct axon_cuda_ipc_desc *desc)
 {
     char *p = axon_coll_sched_alloc_device(s, (size_t)(bytes > 0 ? bytes : 1), d->device);
-    d->broken |= !p || axon_domain_export(p, bytes > 0 ? bytes : 1, d->device, desc) != MPI_SUCCESS;
+    d->broken |= !p || axon_domain_export(p, bytes > 0 ? bytes : 1, desc) != MPI_SUCCESS;
     return p;
 }
 
@@ -168,7 +169,7 @@ static void axon_domain_publish(struct axon_coll_sched *s, struct axon_domain *d
     d->bytes = count * dt->size;
     d->dev = (char *)buf + dt->true_lb;
     struct axon_cuda_ipc_desc *mine = &d->all[d->me].data;
-    d->staged = d->bytes > 0 && (!dt->contig || axon_domain_export(d->dev, d->bytes, d->device, mine) != MPI_SUCCESS);
+    d->staged = d->bytes > 0 && (!dt->contig || axon_domain_export(d->dev, d->bytes, mine) != MPI_SUCCESS);
     if (!d->staged)
         return;
     d->dev = axon_domain_scratch(s, d, d->bytes, mine);
