@@ -244,9 +244,11 @@ static int axon_domain_reduce_slice(void *arg)
         int j = (d->me + k) % d->n;
         void *peer;
         rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &peer);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
             rc = axon_coll_op_apply_gpu(d->kernel, (const char *)peer + lo * d->esize, d->res, cnt, d->datatype,
                                         d->dt, d->device);
+            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+        }
     }
     return rc;
 }
@@ -273,11 +275,17 @@ static int axon_domain_gather_slices(void *arg)
         int64_t cnt = d->disp[j + 1] - d->disp[j];
         if (cnt == 0)
             continue;
-        void *src = d->res;
-        if (j != d->me)
-            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].res, d->device, &src);
-        if (rc == MPI_SUCCESS)
-            rc = axon_cuda_copy(d->out + d->disp[j] * d->esize, src, (size_t)(cnt * d->esize), d->device);
+        char *to = d->out + d->disp[j] * d->esize;
+        if (j == d->me) {
+            rc = axon_cuda_copy(to, d->res, (size_t)(cnt * d->esize), d->device);
+            continue;
+        }
+        void *src;
+        rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].res, d->device, &src);
+        if (rc != MPI_SUCCESS)
+            break;
+        rc = axon_cuda_copy(to, src, (size_t)(cnt * d->esize), d->device);
+        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].res);
     }
     return rc;
 }
@@ -363,7 +371,11 @@ static int axon_domain_bcast_fetch(void *arg)
         return MPI_ERR_OTHER;
     void *from;
     int rc = axon_cuda_ipc_map_peer(d->world[d->root], &d->all[d->root].data, d->device, &from);
-    return rc == MPI_SUCCESS ? axon_domain_put(d, from, (void *)d->buf, d->count, d->dt) : rc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = axon_domain_put(d, from, (void *)d->buf, d->count, d->dt);
+    axon_cuda_ipc_unmap_peer(d->world[d->root], &d->all[d->root].data);
+    return rc;
 }
 
 static int axon_domain_allgather_fetch(void *arg)
@@ -375,13 +387,18 @@ static int axon_domain_allgather_fetch(void *arg)
     for (int k = 0; k < d->n && rc == MPI_SUCCESS; k++) {
         int j = (d->me + k) % d->n;
         const struct axon_coll_block *b = &d->blocks[j];
-        void *from = d->dev;
         if ((j == d->me && d->in_place) || b->count * b->dt.size == 0)
             continue; /* nothing to fetch (an empty block has no descriptor) */
-        if (j != d->me)
-            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
-        if (rc == MPI_SUCCESS)
-            rc = axon_domain_put(d, from, b->buf, b->count, &b->dt);
+        if (j == d->me) {
+            rc = axon_domain_put(d, d->dev, b->buf, b->count, &b->dt);
+            continue;
+        }
+        void *from;
+        rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
+        if (rc != MPI_SUCCESS)
+            break;
+        rc = axon_domain_put(d, from, b->buf, b->count, &b->dt);
+        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
     }
     return rc;
 }

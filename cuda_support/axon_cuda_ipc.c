@@ -45,6 +45,7 @@ struct axon_cuda_ipc_open {
     int device;         /* the context it was opened in */
     uint64_t access;    /* VMM: the GPUs allowed to read it (bit per ordinal) */
     uint64_t used;
+    int pins;           /* callers using its address now (axon_cuda_ipc_map_peer): never closed then */
 };
 
 static struct {
@@ -148,8 +149,8 @@ static void axon_cuda_ipc_drop_stale(int peer, bool vmm, uint64_t id, uintptr_t 
         struct axon_cuda_ipc_open *o = &axon_ipc.opened[i];
         if (o->peer != peer || base >= o->remote_base + o->size || o->remote_base >= base + size)
             continue;
-        if (o->vmm == vmm && o->id == id && id != 0 && o->remote_base == base && o->size == size)
-            continue;
+        if ((o->vmm == vmm && o->id == id && id != 0 && o->remote_base == base && o->size == size) || o->pins)
+            continue; /* the same allocation, or one in use: a pinned stale entry goes when unpinned */
         axon_cuda_ipc_close(o);
         axon_ipc.opened[i--] = axon_ipc.opened[--axon_ipc.nopened];
     }
@@ -173,10 +174,13 @@ static int axon_cuda_ipc_make_room(void)
 {
     long max = axon_config.cuda_ipc_cache_max > 0 ? axon_config.cuda_ipc_cache_max : 1;
     while (axon_ipc.nopened >= max) {
-        int lru = 0;
-        for (int i = 1; i < axon_ipc.nopened; i++)
-            if (axon_ipc.opened[i].used < axon_ipc.opened[lru].used)
+        /* The least recently used of those not in use; all in use: the cache grows past its bound. */
+        int lru = -1;
+        for (int i = 0; i < axon_ipc.nopened; i++)
+            if (!axon_ipc.opened[i].pins && (lru < 0 || axon_ipc.opened[i].used < axon_ipc.opened[lru].used))
                 lru = i;
+        if (lru < 0)
+            break;
         axon_cuda_ipc_close(&axon_ipc.opened[lru]);
         axon_ipc.opened[lru] = axon_ipc.opened[--axon_ipc.nopened];
     }
@@ -337,10 +341,21 @@ int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int dev
     pthread_mutex_lock(&axon_ipc.lock);
     CUdeviceptr base;
     int rc = axon_cuda_ipc_map(peer, d, device, &base);
-    pthread_mutex_unlock(&axon_ipc.lock);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        axon_cuda_ipc_find(peer, false, d->id, d->base, d->size)->pins++;
         *local = (void *)(uintptr_t)(base + d->offset);
+    }
+    pthread_mutex_unlock(&axon_ipc.lock);
     return rc;
+}
+
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d)
+{
+    pthread_mutex_lock(&axon_ipc.lock);
+    struct axon_cuda_ipc_open *o = axon_cuda_ipc_find(peer, false, d->id, d->base, d->size);
+    if (o && o->pins > 0)
+        o->pins--;
+    pthread_mutex_unlock(&axon_ipc.lock);
 }
 
 int axon_cuda_ipc_cached(void)
@@ -388,6 +403,11 @@ int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int dev
 {
     (void)peer, (void)d, (void)device, (void)local;
     return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d)
+{
+    (void)peer, (void)d;
 }
 
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,

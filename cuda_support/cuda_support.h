@@ -227,10 +227,11 @@ void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
  * dst_info); complete on return. Opened handles and imported allocations are cached
  * (AXON_CUDA_IPC_CACHE_MAX). */
 /* peer's legacy-IPC memory d (nparts 0) mapped here for device's context, where its kernels and copies
- * may read and write it directly: *local is the descriptor's offset in it. Opened handles are the
- * cache's (valid until evicted: use the address at once). MPI_ERR_UNSUPPORTED_OPERATION for VMM
- * descriptors (copy them with axon_cuda_ipc_copy_from). */
+ * may read and write it directly: *local is the descriptor's offset in it. The opened handle is the
+ * cache's, pinned there (never closed) until axon_cuda_ipc_unmap_peer. MPI_ERR_UNSUPPORTED_OPERATION for
+ * VMM descriptors (copy them with axon_cuda_ipc_copy_from). */
 int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local);
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d);
 int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
                             const struct axon_cuda_memtype_info *dst_info);
 /* Handles and imports open in the cache (tests). */
