@@ -216,7 +216,7 @@ int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype
     int64_t n;
     if (!axon_op_basic(datatype, dt, 1, &basic, &n))
         return -1;
-    return axon_cuda_reduce_kernel(axon_coll_op_predefined_name(op->opi, basic));
+    return axon_coll_op_predefined_kernel(op->opi, basic);
 }
 
 int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,

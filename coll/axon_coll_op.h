@@ -50,6 +50,8 @@ axon_coll_op_loop *axon_coll_op_predefined_loop(unsigned opi, MPI_Datatype basic
 /* The loop's name, "<op>_<type>" ("sum_u32", "maxloc_double_int"), which its GPU kernel shares; NULL
  * where there is no loop. */
 const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic);
+/* Its GPU kernel (cuda_support's axon_cuda_reduce_kernel of that name, looked up once), or -1. */
+int axon_coll_op_predefined_kernel(unsigned opi, MPI_Datatype basic);
 
 /* ---- on the GPU ----------------------------------------------------------------------------------- */
 

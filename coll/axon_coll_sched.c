@@ -86,7 +86,7 @@ struct axon_coll_sched {
     /* A schedule whose data lives on a GPU (axon_coll_sched_set_gpu): gpu is its ordinal + 1 (0: host
      * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
     int gpu, gpu_kernel;
-    bool keep_going;             /* has call steps: runs to its end after an error (axon_coll_sched_call) */
+    bool keep_going;             /* runs to its end after an error: a GPU schedule, or one with call steps */
     struct axon_coll_gpu_scratch *gpu_scratch;
     int ngpu_scratch, cap_gpu_scratch;
 
@@ -414,6 +414,7 @@ void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel)
 {
     s->gpu = device + 1;
     s->gpu_kernel = kernel;
+    s->keep_going = true; /* a local step may fail for this rank alone (axon_coll_round_start) */
 }
 
 void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device)
@@ -801,14 +802,14 @@ static void axon_coll_note(struct axon_coll_sched *s, int rc)
 }
 
 /* Starts the current round: local steps run, messages are posted. After an error the remaining steps
- * are skipped (what was posted still completes before the schedule ends), except in a GPU schedule:
- * there a local step can fail for reasons of this rank alone (a copy or a kernel the driver refuses),
- * and the other members, who cannot know, would wait forever for the messages skipped; so it goes on to
- * its end and completes with the error. */
+ * are skipped (what was posted still completes before the schedule ends), except in a schedule that
+ * keeps going (a GPU schedule, or one with call steps): there a local step can fail for reasons of this
+ * rank alone (a copy or a kernel the driver refuses), and the other members, who cannot know, would
+ * wait forever for the messages skipped; so it goes on to its end and completes with the error. */
 static void axon_coll_round_start(struct axon_coll_sched *s)
 {
     int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
-    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->gpu || s->keep_going); i++) {
+    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->keep_going); i++) {
         struct axon_coll_step *st = &s->steps[i];
         switch (st->kind) {
         case AXON_COLL_SEND:
@@ -871,7 +872,7 @@ static bool axon_coll_advance(struct axon_coll_sched *s, bool *moved)
             return false;
         *moved = true;
         s->started = false;
-        s->cur = s->err == MPI_SUCCESS || s->gpu || s->keep_going ? s->cur + 1 : s->nrounds;
+        s->cur = s->err == MPI_SUCCESS || s->keep_going ? s->cur + 1 : s->nrounds;
     }
     return true;
 }
