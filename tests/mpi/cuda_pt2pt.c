@@ -4,7 +4,9 @@
  * calls, contiguous and strided (whose gaps in the receive buffer must come back unchanged). Run on the
  * fake driver (tests/fakecuda), whose device memory faults when the CPU touches it, so a path that reads
  * or writes a device pointer directly ends the test; on a real GPU it runs as it is. Even ranks send to
- * the odd rank above them. */
+ * the odd rank above them. Arguments (the GPU machine's tests/gpu/gpu_pt2pt.test): "big" adds 16, 64 and 256 MiB
+ * for the blocking and nonblocking calls; "managed" makes the device side's buffers managed memory
+ * (cuMemAllocManaged) instead of cuMemAlloc's. */
 #include "axon_test.h"
 #include "axon_test_cuda.h"
 
@@ -13,6 +15,23 @@
 
 static int rank, size, peer;
 static bool sender;
+static bool managed; /* "managed": device buffers from cuMemAllocManaged */
+
+/* A device buffer of the kind the run asks for. */
+static void *device_alloc(size_t n)
+{
+    if (!managed)
+        return test_cuda_malloc(n);
+    test_cu_result (*alloc_managed)(test_cu_ptr *, size_t, unsigned int) =
+        (test_cu_result(*)(test_cu_ptr *, size_t, unsigned int))test_cuda_sym("cuMemAllocManaged");
+    if (!alloc_managed) {
+        printf("FAILED: the driver has no cuMemAllocManaged\n");
+        exit(1);
+    }
+    test_cu_ptr p = 0;
+    TEST_CU(alloc_managed(&p, n, 1 /* CU_MEM_ATTACH_GLOBAL */));
+    return (void *)(uintptr_t)p;
+}
 
 static unsigned char pattern(int size_index, int kind, size_t k)
 {
@@ -28,7 +47,7 @@ static void *make_buffer(bool device, size_t n, unsigned char *fill)
         memcpy(p, fill, n);
         return p;
     }
-    void *p = test_cuda_malloc(alloc);
+    void *p = device_alloc(alloc);
     TEST_CU(test_cuda_from_host(p, fill, n));
     return p;
 }
@@ -196,14 +215,21 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     peer = rank ^ 1;
     sender = rank % 2 == 0;
-    static const size_t sizes[] = {0, 1, 8, 100, 4096, 32768, 40000, 1 << 20, 4 << 20};
-    int nsizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
+    bool big = false;
+    for (int a = 1; a < argc; a++) {
+        big |= strcmp(argv[a], "big") == 0;
+        managed |= strcmp(argv[a], "managed") == 0;
+    }
+    static const size_t sizes[] = {0, 1, 8, 100, 4096, 32768, 40000, 1 << 20, 4 << 20,
+                                   16 << 20, 64 << 20, 256 << 20};
+    int nsmall = 9, nsizes = big ? (int)(sizeof(sizes) / sizeof(sizes[0])) : nsmall;
     if (peer < size) {
         for (int combo = 0; combo < 3; combo++) {
             bool sdev = combo != 1, rdev = combo != 2; /* D->D, H->D, D->H */
             for (int si = 0; si < nsizes; si++)
                 for (int call = 0; call < NCALLS; call++)
-                    one(si, sizes[si], sdev, rdev, call);
+                    if (si < nsmall || call == CALL_BLOCKING || call == CALL_NONBLOCKING)
+                        one(si, sizes[si], sdev, rdev, call);
         }
     }
     if (peer < size)
