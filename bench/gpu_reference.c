@@ -5,7 +5,13 @@
  *   htod_GBps     cuMemcpyHtoD of 16 MiB from pinned memory (cuMemHostAlloc);
  *   dtoh_GBps     cuMemcpyDtoH of 16 MiB into pinned memory;
  *   copy8_us      an 8-byte cuMemcpyHtoDAsync on a stream and cuStreamSynchronize, the smallest
- *                 thing a GPU message costs.
+ *                 thing a GPU message costs;
+ *   ipc_open_us   cuIpcOpenMemHandle of BYTES that another process (a child forked before any CUDA
+ *                 call) allocated and exported, the first open (what Axon's IPC cache saves);
+ *   ipc_dtod_GBps cuMemcpyDtoD of BYTES from that mapping into this process's memory;
+ *   ipc_copy8_us  an 8-byte cuMemcpyDtoD from the mapping and cuCtxSynchronize (what an IPC message
+ *                 of a few bytes costs the receiver at least).
+ * Where the platform refuses CUDA IPC the ipc_ lines say so ("ipc_error what code") instead.
  * Each figure is the median of 15 repetitions. Output: one "name value" line each.
  * Usage: gpu_reference [BYTES]   (builds with any C compiler: cc -O2 gpu_reference.c -ldl) */
 #include <dlfcn.h>
@@ -13,8 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define REPS 15
+
+/* CUipcMemHandle: 64 bytes, passed by value. */
+typedef struct {
+    char reserved[64];
+} ipc_handle;
 
 /* cuda.h's ABI spelled out: CUresult int, CUdevice int, CUdeviceptr 64 bits, handles pointers. */
 static struct {
@@ -31,6 +44,9 @@ static struct {
     int (*stream_create)(void **, unsigned);
     int (*stream_sync)(void *);
     int (*ctx_sync)(void);
+    int (*ipc_get)(ipc_handle *h, unsigned long long p);
+    int (*ipc_open)(unsigned long long *p, ipc_handle h, unsigned flags);
+    int (*ipc_close)(unsigned long long p);
 } cu;
 
 static void *sym(void *lib, const char *name)
@@ -62,6 +78,25 @@ static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+static void setup(void *lib);
+
+/* The exporting side of the IPC figures, in a child forked before the parent touches CUDA (a process
+ * may not use CUDA across fork): it allocates bytes, sends the handle (or a failed call's code) up
+ * `up`, and keeps the memory until the parent writes to `down`. */
+static void ipc_child(void *lib, size_t bytes, int up, int down)
+{
+    setup(lib);
+    unsigned long long p;
+    ipc_handle h;
+    int rc = cu.mem_alloc(&p, bytes);
+    if (rc == 0)
+        rc = cu.ipc_get(&h, p);
+    if (write(up, &rc, sizeof(rc)) != sizeof(rc) || (rc == 0 && write(up, &h, sizeof(h)) != sizeof(h)))
+        _exit(1);
+    char c;
+    _exit(read(down, &c, 1) < 0);
 }
 
 static double median(double *v)
@@ -101,15 +136,26 @@ int main(int argc, char **argv)
         {"cuStreamCreate", (void **)&cu.stream_create},
         {"cuStreamSynchronize", (void **)&cu.stream_sync},
         {"cuCtxSynchronize", (void **)&cu.ctx_sync},
+        {"cuIpcGetMemHandle", (void **)&cu.ipc_get},
+        {"cuIpcOpenMemHandle_v2", (void **)&cu.ipc_open},
+        {"cuIpcCloseMemHandle", (void **)&cu.ipc_close},
     };
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
         *syms[i].slot = sym(lib, syms[i].name);
-    int dev;
-    void *ctx, *stream;
-    check(cu.init(0), "cuInit");
-    check(cu.device_get(&dev, 0), "cuDeviceGet");
-    check(cu.primary_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    check(cu.ctx_set_current(ctx), "cuCtxSetCurrent");
+    int up[2], down[2];
+    if (pipe(up) != 0 || pipe(down) != 0) {
+        perror("gpu_reference: pipe");
+        return 1;
+    }
+    pid_t child = fork();
+    if (child < 0) {
+        perror("gpu_reference: fork");
+        return 1;
+    }
+    if (child == 0)
+        ipc_child(lib, bytes, up[1], down[0]);
+    setup(lib);
+    void *stream;
     check(cu.stream_create(&stream, 1 /* non-blocking */), "cuStreamCreate");
     unsigned long long a, b;
     void *host;
@@ -146,5 +192,58 @@ int main(int argc, char **argv)
         t[r] = (now() - t0) / 100 * 1e6;
     }
     printf("copy8_us %.3f\n", median(t));
+    int rc = -1;
+    ipc_handle h;
+    if (read(up[0], &rc, sizeof(rc)) != sizeof(rc))
+        rc = -1;
+    if (rc != 0) {
+        printf("ipc_error cuIpcGetMemHandle %d\n", rc);
+    } else if (read(up[0], &h, sizeof(h)) != sizeof(h)) {
+        printf("ipc_error handle 0\n");
+    } else {
+        unsigned long long m;
+        double t0 = now();
+        rc = cu.ipc_open(&m, h, 1 /* CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS */);
+        double open_us = (now() - t0) * 1e6;
+        if (rc != 0) {
+            printf("ipc_error cuIpcOpenMemHandle %d\n", rc);
+        } else {
+            printf("ipc_open_us %.3f\n", open_us);
+            check(cu.dtod(b, m, bytes), "cuMemcpyDtoD (IPC)");
+            check(cu.ctx_sync(), "cuCtxSynchronize");
+            for (int r = 0; r < REPS; r++) {
+                t0 = now();
+                check(cu.dtod(b, m, bytes), "cuMemcpyDtoD (IPC)");
+                check(cu.ctx_sync(), "cuCtxSynchronize");
+                t[r] = (double)bytes / (now() - t0) / 1e9;
+            }
+            printf("ipc_dtod_GBps %.3f\n", median(t));
+            for (int r = 0; r < REPS; r++) {
+                t0 = now();
+                for (int i = 0; i < 100; i++) {
+                    check(cu.dtod(b, m, 8), "cuMemcpyDtoD (IPC)");
+                    check(cu.ctx_sync(), "cuCtxSynchronize");
+                }
+                t[r] = (now() - t0) / 100 * 1e6;
+            }
+            printf("ipc_copy8_us %.3f\n", median(t));
+            cu.ipc_close(m);
+        }
+    }
+    if (write(down[1], "x", 1) != 1)
+        perror("gpu_reference: write");
+    waitpid(child, NULL, 0);
     return 0;
+}
+
+/* Makes GPU 0's primary context current. */
+static void setup(void *lib)
+{
+    (void)lib;
+    int dev;
+    void *ctx;
+    check(cu.init(0), "cuInit");
+    check(cu.device_get(&dev, 0), "cuDeviceGet");
+    check(cu.primary_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    check(cu.ctx_set_current(ctx), "cuCtxSetCurrent");
 }

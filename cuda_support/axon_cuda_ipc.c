@@ -63,13 +63,36 @@ bool axon_cuda_ipc_available(void)
            d->ipc_close_mem_handle;
 }
 
+/* Peers read exported memory in place, from their own processes, where nothing orders their copies
+ * after the work this process queued on the legacy default stream: a cuMemcpyHtoD from pageable memory,
+ * for one, returns once the bytes are staged, before they land (seen on the H200: a peer read the
+ * buffer's old contents). Waiting for that stream makes what the program wrote before the MPI call what
+ * the peer reads; when it is idle the wait costs a driver call. Work the program queued on streams of
+ * its own is its to wait for, as with any MPI call. */
+static int axon_cuda_ipc_settle(int device)
+{
+    bool pushed;
+    int rc = axon_cuda_ctx_enter(device, &pushed);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    CUresult cr = axon_cuda.drv->stream_synchronize(CU_STREAM_LEGACY);
+    axon_cuda_ctx_leave(pushed);
+    if (cr != CUDA_SUCCESS) {
+        axon_runtime_log_error("waiting for GPU %d's default stream before a peer reads its memory failed: %s",
+                               device, axon_cuda_driver_error_string(cr));
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
 int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
                          struct axon_cuda_ipc_desc *out)
 {
     if (info->type == AXON_CUDA_MEMTYPE_VMM) {
         if (!fds_ok || bytes == 0 || !axon_cuda_ipc_available() || !axon_cuda_vmm_available())
             return MPI_ERR_UNSUPPORTED_OPERATION;
-        return axon_cuda_vmm_export(ptr, bytes, info, out);
+        int rc = axon_cuda_vmm_export(ptr, bytes, info, out);
+        return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
     }
     if (info->type != AXON_CUDA_MEMTYPE_DEVICE || info->id == 0 || info->size == 0 || !axon_cuda_ipc_available())
         return MPI_ERR_UNSUPPORTED_OPERATION;
@@ -116,7 +139,7 @@ int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_m
         out->offset = (uintptr_t)ptr - info->base;
     }
     pthread_mutex_unlock(&axon_ipc.lock);
-    return rc;
+    return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
 }
 
 void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)

@@ -182,6 +182,7 @@ _Static_assert(sizeof(struct fk_ipc_handle) <= CU_IPC_HANDLE_SIZE, "the IPC hand
 /* One lock for the tables, the contexts' counts and the copies: copies open device memory for access,
  * and two copies of the same allocation must not close it under each other. */
 static pthread_mutex_t fk_lock = PTHREAD_MUTEX_INITIALIZER;
+static void fk_late_land(void); /* held-back copies land (FAKECUDA_LATE_HTOD); under the lock */
 static atomic_bool fk_initialized;
 static struct CUctx_st fk_primary[FK_MAX_DEVICES];
 static __thread struct CUctx_st *fk_stack[FK_STACK_MAX];
@@ -765,6 +766,7 @@ CUresult CUDAAPI cuCtxSynchronize(void)
 {
     struct CUctx_st *c;
     pthread_mutex_lock(&fk_lock);
+    fk_late_land();
     CUresult rc = fk_current(&c);
     pthread_mutex_unlock(&fk_lock);
     return fk_ret(FK_cuCtxSynchronize, rc, "%s", "");
@@ -833,6 +835,7 @@ static CUresult fk_free_memory(uintptr_t p, enum fk_kind kind1, enum fk_kind kin
     if (!atomic_load(&fk_initialized))
         return CUDA_ERROR_NOT_INITIALIZED;
     pthread_mutex_lock(&fk_lock);
+    fk_late_land();
     struct fk_alloc *f = fk_find(p);
     CUresult rc = CUDA_ERROR_INVALID_VALUE;
     if (f && f->base == p && (f->kind == kind1 || f->kind == kind2)) {
@@ -1516,6 +1519,51 @@ static bool fk_span_access(const struct fk_span *s, const struct fk_span *other,
     return ok;
 }
 
+/* FAKECUDA_LATE_HTOD (default 1; 0: every copy lands at once): a cuMemcpyHtoD from pageable host memory returns with its bytes held back, as
+ * a real driver's may (it returns once it has staged them; they land when the DMA runs). They land at
+ * this process's next call that orders GPU work after it (a copy, memset, launch, synchronization or
+ * free), never for another process that reads the memory through IPC: it finds the old bytes unless
+ * the writer waited for its default stream first. Under the lock. */
+struct fk_late {
+    uintptr_t dst;
+    size_t n;
+    struct fk_late *next;
+    unsigned char bytes[];
+};
+static struct fk_late *fk_late_first;
+static struct fk_late **fk_late_end = &fk_late_first;
+
+static void fk_late_land(void)
+{
+    struct fk_late *l = fk_late_first;
+    fk_late_first = NULL;
+    fk_late_end = &fk_late_first;
+    while (l) {
+        struct fk_late *next = l->next;
+        struct fk_span d;
+        if (fk_span_of(l->dst, l->n, &d) && d.n && fk_span_access(&d, NULL, true))
+            memcpy((void *)l->dst, l->bytes, l->n);
+        fk_span_access(&d, NULL, false);
+        free(l);
+        l = next;
+    }
+}
+
+/* Holds n bytes from src back for dst; false when there is no memory to (the copy then lands now). */
+static bool fk_late_hold(uintptr_t dst, const void *src, size_t n)
+{
+    struct fk_late *l = malloc(sizeof(*l) + n);
+    if (!l)
+        return false;
+    l->dst = dst;
+    l->n = n;
+    l->next = NULL;
+    memcpy(l->bytes, src, n);
+    *fk_late_end = l;
+    fk_late_end = &l->next;
+    return true;
+}
+
 /* Every copy of the fake: in the calling thread's context, complete when it returns. Device memory is
  * opened for the CPU only for the copy, under the lock. */
 static CUresult fk_copy(uintptr_t dst, uintptr_t src, size_t n, enum fk_side dside, enum fk_side sside,
@@ -1540,6 +1588,15 @@ static CUresult fk_copy(uintptr_t dst, uintptr_t src, size_t n, enum fk_side dsi
     }
     if (!fk_span_accessible(&d, ctx) || !fk_span_accessible(&s, ctx)) {
         rc = CUDA_ERROR_ILLEGAL_ADDRESS;
+        goto out;
+    }
+    fk_late_land();
+    static int late = -1;
+    if (late < 0)
+        late = fk_env_flag("FAKECUDA_LATE_HTOD", true);
+    if (late && dside == FK_DEV && s.n == 0 && !stream && fk_late_hold(dst, (const void *)src, n)) {
+        fk_copies.htod++;
+        fk_copies.bytes_htod += n;
         goto out;
     }
     if (!fk_span_access(&d, NULL, true) || !fk_span_access(&s, &d, true)) {
@@ -1624,6 +1681,7 @@ static CUresult fk_memset(uintptr_t dst, unsigned char value, size_t n, CUstream
     struct CUctx_st *ctx;
     struct fk_span d = {.n = 0};
     pthread_mutex_lock(&fk_lock);
+    fk_late_land();
     CUresult rc = fk_current(&ctx);
     if (rc == CUDA_SUCCESS && !fk_stream_ok(stream))
         rc = CUDA_ERROR_INVALID_HANDLE;
@@ -1706,6 +1764,7 @@ static CUresult fk_stream_wait(CUstream s)
 {
     struct CUctx_st *ctx;
     pthread_mutex_lock(&fk_lock);
+    fk_late_land();
     CUresult rc = fk_current(&ctx);
     if (rc == CUDA_SUCCESS && !fk_stream_ok(s))
         rc = CUDA_ERROR_INVALID_HANDLE;
@@ -1950,6 +2009,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
     struct CUctx_st *ctx;
     struct fk_span a, b;
     pthread_mutex_lock(&fk_lock);
+    fk_late_land();
     CUresult rc = fk_current(&ctx);
     if (rc == CUDA_SUCCESS && (!f || f->mod->ctx != ctx || !fk_stream_ok(hStream)))
         rc = CUDA_ERROR_INVALID_HANDLE;

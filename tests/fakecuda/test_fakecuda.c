@@ -158,6 +158,7 @@ static int ipc_child(const char *hex, bool gone)
     CHECK(filled(buf, IPC_BYTES, 11));
     fill(buf, IPC_BYTES, 99);
     CU(cuMemcpyHtoD(p, buf, IPC_BYTES));
+    CU(cuCtxSynchronize()); /* lands before the parent looks (FAKECUDA_LATE_HTOD holds it back) */
     CU(cuIpcCloseMemHandle(p));
     CU(cuIpcCloseMemHandle(p));
     CHECK(cuIpcCloseMemHandle(p) == CUDA_ERROR_INVALID_VALUE);
@@ -243,6 +244,7 @@ static int vmm_child(int pid, int fd)
     CHECK(filled(buf, VMM_GRAN, 21));
     fill(buf, VMM_GRAN, 77);
     CU(cuMemcpyHtoD(va, buf, VMM_GRAN));
+    CU(cuCtxSynchronize()); /* lands before the parent looks */
     CU(cuMemUnmap(va, VMM_GRAN));
     CU(cuMemAddressFree(va, VMM_GRAN));
     return failures ? 1 : 0;
@@ -641,6 +643,7 @@ int main(int argc, char **argv)
     static unsigned char big[IPC_BYTES];
     fill(big, IPC_BYTES, 11);
     CU(cuMemcpyHtoD(shared, big, IPC_BYTES));
+    CU(cuCtxSynchronize()); /* lands before the child looks */
     CUipcMemHandle handle;
     CHECK(cuIpcGetMemHandle(&handle, shared + 8) == CUDA_ERROR_INVALID_VALUE); /* not the base */
     CU(cuIpcGetMemHandle(&handle, shared));

@@ -197,6 +197,7 @@ int main(int argc, char **argv)
         if (rank == 0) {
             fill(host, N, 40);
             EXPECT(test_cuda_from_host(d, host, N) == 0);
+            TEST_CU(CUSYM(cuCtxSynchronize)()); /* the copy may land late; rank 1 reads in place */
             TEST_CU(CUSYM(cuIpcGetMemHandle)(&handle, (CUdeviceptr)(uintptr_t)d));
             MPI_Send(&handle, sizeof(handle), MPI_BYTE, 1, 1, MPI_COMM_WORLD);
             MPI_Recv(NULL, 0, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
