@@ -20,10 +20,20 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if AXON_HAVE_CUDA_H
 
 _Static_assert(sizeof(CUipcMemHandle) == AXON_CUDA_IPC_HANDLE_BYTES, "the descriptor holds a handle");
+
+/* Microseconds, for the debug messages that say what each driver call of a GPU message cost
+ * (AXON_VERBOSE=2: exports and opens; 3: every copy), read only when they print. */
+static double axon_cuda_ipc_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
 
 /* Handles this process exported, by allocation (an export is a driver call). */
 #define AXON_CUDA_IPC_EXPORTS 64
@@ -75,8 +85,12 @@ static int axon_cuda_ipc_settle(int device)
     int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
+    double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0;
     CUresult cr = axon_cuda.drv->stream_synchronize(CU_STREAM_LEGACY);
     axon_cuda_ctx_leave(pushed);
+    if (axon_config.verbose >= 3)
+        axon_runtime_log_debug(3, "waited for GPU %d's default stream before an IPC export: %.1f us", device,
+                               axon_cuda_ipc_us() - t0);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("waiting for GPU %d's default stream before a peer reads its memory failed: %s",
                                device, axon_cuda_driver_error_string(cr));
@@ -115,8 +129,12 @@ int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_m
         rc = axon_cuda_ctx_enter(info->device, &pushed);
         if (rc == MPI_SUCCESS) {
             CUipcMemHandle h;
+            double t0 = axon_config.verbose >= 2 ? axon_cuda_ipc_us() : 0;
             CUresult cr = axon_cuda.drv->ipc_get_mem_handle(&h, (CUdeviceptr)info->base);
             axon_cuda_ctx_leave(pushed);
+            if (cr == CUDA_SUCCESS && axon_config.verbose >= 2)
+                axon_runtime_log_debug(2, "exported GPU memory at %#lx (%zu bytes) for CUDA IPC: %.1f us",
+                                       (unsigned long)info->base, info->size, axon_cuda_ipc_us() - t0);
             if (cr == CUDA_SUCCESS) {
                 slot = oldest;
                 slot->id = info->id;
@@ -236,8 +254,12 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
         return rc;
     CUipcMemHandle h;
     memcpy(&h, d->handle, sizeof(h));
+    double t0 = axon_config.verbose >= 2 ? axon_cuda_ipc_us() : 0;
     CUresult cr = axon_cuda.drv->ipc_open_mem_handle(local, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     axon_cuda_ctx_leave(pushed);
+    if (cr == CUDA_SUCCESS && axon_config.verbose >= 2)
+        axon_runtime_log_debug(2, "opened rank %d's GPU memory at %#lx (%zu bytes) through CUDA IPC: %.1f us", peer,
+                               (unsigned long)d->base, (size_t)d->size, axon_cuda_ipc_us() - t0);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("opening rank %d's GPU memory through CUDA IPC failed: %s", peer,
                                axon_cuda_driver_error_string(cr));
@@ -292,12 +314,18 @@ static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, CUdeviceptr
     if (rc != MPI_SUCCESS)
         return rc;
     const struct axon_cuda_driver *drv = axon_cuda.drv;
+    double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0, t1 = 0;
     CUresult cr = drv->mem_copy(dst, src, bytes);
     /* A device-to-device cuMemcpy returns before the copy ends: the sender may reuse its buffer as soon
      * as we say we are done. */
+    if (axon_config.verbose >= 3)
+        t1 = axon_cuda_ipc_us();
     if (cr == CUDA_SUCCESS)
         cr = drv->stream_synchronize(CU_STREAM_LEGACY);
     axon_cuda_ctx_leave(pushed);
+    if (axon_config.verbose >= 3)
+        axon_runtime_log_debug(3, "IPC copy of %zu bytes from rank %d: cuMemcpy %.1f us, wait %.1f us", bytes, peer,
+                               t1 - t0, axon_cuda_ipc_us() - t1);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("copying %zu bytes from rank %d's GPU memory failed: %s", bytes, peer,
                                axon_cuda_driver_error_string(cr));

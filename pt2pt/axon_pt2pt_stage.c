@@ -115,6 +115,8 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
             return MPI_SUCCESS;
         }
         axon_cuda_bounce_put(desc, AXON_CUDA_IPC_DESC_MAX); /* no handle for this memory: staged below */
+        axon_runtime_log_debug(3, "GPU message of %lld bytes to rank %d: no IPC export, staged",
+                               (long long)bytes, world);
     }
     if (axon_pt2pt_pipe_wanted(req, bytes)) {
         struct axon_cuda_memtype_info info;
