@@ -45,6 +45,10 @@ struct axon_cuda_driver {
     CUresult (*mem_retain_allocation_handle)(CUmemGenericAllocationHandle *handle, void *addr);
     CUresult (*mem_release)(CUmemGenericAllocationHandle handle);
     CUresult (*mem_copy)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+    /* Optional (NULL: cuMemcpy instead): the copies that name their direction (axon_cuda_copy_sync). */
+    CUresult (*mem_copy_dtod)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+    CUresult (*mem_copy_dtoh)(void *dst, CUdeviceptr src, size_t bytes);
+    CUresult (*mem_copy_htod)(CUdeviceptr dst, const void *src, size_t bytes);
     /* Optional (NULL: staging buffers are pageable memory). */
     CUresult (*mem_host_alloc)(void **p, size_t bytes, unsigned int flags);
     CUresult (*mem_free_host)(void *p);
@@ -103,6 +107,16 @@ const char *axon_cuda_driver_error_string(CUresult rc);
  * primary context, retained once (this creates it the first time) and pushed. *pushed says whether
  * axon_cuda_ctx_leave must pop it. */
 int axon_cuda_ctx_enter(int device, bool *pushed);
+
+/* What one side of a copy is, for axon_cuda_copy_sync: GPU memory (device, VMM, or a peer's opened
+ * through IPC), host memory (pageable or pinned), or not known (managed memory, say). */
+enum axon_cuda_side { AXON_CUDA_SIDE_ANY, AXON_CUDA_SIDE_DEVICE, AXON_CUDA_SIDE_HOST };
+enum axon_cuda_side axon_cuda_side_of(const struct axon_cuda_memtype_info *info);
+
+/* A copy of bytes in the current context, complete (landed) when it returns: by the call that names
+ * its direction where both sides are known, else by cuMemcpy, then a wait for the legacy stream. */
+CUresult axon_cuda_copy_sync(void *dst, enum axon_cuda_side dside, const void *src, enum axon_cuda_side sside,
+                             size_t bytes);
 void axon_cuda_ctx_leave(bool pushed);
 
 /* VMM IPC (axon_cuda_vmm.c), for axon_cuda_ipc.c. Whether the driver and the kernel allow it. */

@@ -306,26 +306,22 @@ static int axon_cuda_ipc_map_part(int peer, int pid, const struct axon_cuda_ipc_
     return MPI_SUCCESS;
 }
 
-/* One synchronous copy from a peer's memory mapped here. */
-static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+/* One synchronous copy from a peer's memory mapped here into dst, GPU or host memory (dside). */
+static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, enum axon_cuda_side dside, CUdeviceptr src,
+                              size_t bytes)
 {
     bool pushed;
     int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
-    const struct axon_cuda_driver *drv = axon_cuda.drv;
-    double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0, t1 = 0;
-    CUresult cr = drv->mem_copy(dst, src, bytes);
-    /* A device-to-device cuMemcpy returns before the copy ends: the sender may reuse its buffer as soon
-     * as we say we are done. */
-    if (axon_config.verbose >= 3)
-        t1 = axon_cuda_ipc_us();
-    if (cr == CUDA_SUCCESS)
-        cr = drv->stream_synchronize(CU_STREAM_LEGACY);
+    double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0;
+    /* Complete when it returns: the sender may reuse its buffer as soon as we say we are done. */
+    CUresult cr = axon_cuda_copy_sync((void *)(uintptr_t)dst, dside, (const void *)(uintptr_t)src,
+                                      AXON_CUDA_SIDE_DEVICE, bytes);
     axon_cuda_ctx_leave(pushed);
     if (axon_config.verbose >= 3)
-        axon_runtime_log_debug(3, "IPC copy of %zu bytes from rank %d: cuMemcpy %.1f us, wait %.1f us", bytes, peer,
-                               t1 - t0, axon_cuda_ipc_us() - t1);
+        axon_runtime_log_debug(3, "IPC copy of %zu bytes from rank %d into %s memory: %.1f us", bytes, peer,
+                               dside == AXON_CUDA_SIDE_HOST ? "host" : "GPU", axon_cuda_ipc_us() - t0);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("copying %zu bytes from rank %d's GPU memory failed: %s", bytes, peer,
                                axon_cuda_driver_error_string(cr));
@@ -335,7 +331,8 @@ static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, CUdeviceptr
 }
 
 /* A VMM message: the bytes of each allocation it lies in, one copy each. */
-static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d, char *dst, size_t bytes, int device)
+static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d, char *dst, enum axon_cuda_side dside,
+                                    size_t bytes, int device)
 {
     uint64_t from = d->offset, to = d->offset + bytes, at = 0;
     for (uint32_t i = 0; i < d->nparts && at < to; i++) {
@@ -352,7 +349,8 @@ static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d
             int rc = axon_cuda_ipc_map_part(peer, d->pid, p, device, &src, &cached);
             pthread_mutex_unlock(&axon_ipc.lock);
             if (rc == MPI_SUCCESS)
-                rc = axon_cuda_ipc_copy(peer, device, (CUdeviceptr)(dst + (lo - from)), src + (lo - at), hi - lo);
+                rc = axon_cuda_ipc_copy(peer, device, (CUdeviceptr)(dst + (lo - from)), dside, src + (lo - at),
+                                        hi - lo);
             if (rc == MPI_SUCCESS && !cached)
                 axon_cuda_vmm_close(src, p->size, device);
             if (rc != MPI_SUCCESS)
@@ -374,15 +372,16 @@ int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *
     }
     /* The copy runs in the receiving buffer's GPU's context, or the first GPU's for host memory. */
     int device = dst_info->device >= 0 ? dst_info->device : 0;
+    enum axon_cuda_side dside = axon_cuda_side_of(dst_info);
     if (d->nparts > 0)
-        return axon_cuda_ipc_copy_parts(peer, d, dst, bytes, device);
+        return axon_cuda_ipc_copy_parts(peer, d, dst, dside, bytes, device);
     pthread_mutex_lock(&axon_ipc.lock);
     CUdeviceptr src;
     int rc = axon_cuda_ipc_map(peer, d, device, &src);
     pthread_mutex_unlock(&axon_ipc.lock);
     if (rc != MPI_SUCCESS)
         return rc;
-    return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, src + d->offset, bytes);
+    return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, dside, src + d->offset, bytes);
 }
 
 int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)

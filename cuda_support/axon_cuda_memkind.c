@@ -54,13 +54,12 @@ static int axon_cuda_memkind_cuda_copy(void *dst, const void *src, size_t len,
     int rc = axon_cuda_ctx_enter(info->device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
-    const struct axon_cuda_driver *d = axon_cuda.drv;
-    CUresult cr = d->mem_copy((CUdeviceptr)dst, (CUdeviceptr)src, len);
     /* A copy from pageable host memory to the device may return once the bytes are staged, before they
-     * land; waiting on the legacy stream, where cuMemcpy ran, makes them visible to work the
-     * application then starts on any stream. */
-    if (cr == CUDA_SUCCESS && to_device)
-        cr = d->stream_synchronize(CU_STREAM_LEGACY);
+     * land; the wait on the legacy stream makes them visible to work the application then starts on
+     * any stream. */
+    enum axon_cuda_side gpu = axon_cuda_side_of(info);
+    CUresult cr = to_device ? axon_cuda_copy_sync(dst, gpu, src, AXON_CUDA_SIDE_HOST, len)
+                            : axon_cuda_copy_sync(dst, AXON_CUDA_SIDE_HOST, src, gpu, len);
     axon_cuda_ctx_leave(pushed);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("copy of %zu bytes %s GPU %d memory at %p failed: %s", len, to_device ? "to" : "from",

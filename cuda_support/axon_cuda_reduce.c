@@ -353,10 +353,15 @@ int axon_cuda_copy(void *dst, const void *src, size_t bytes, int device)
     int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
-    CUresult cr = d->mem_copy((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes);
-    /* cuMemcpy from pageable host memory may return before the bytes land (see the memory kinds). */
-    if (cr == CUDA_SUCCESS)
-        cr = d->stream_synchronize(CU_STREAM_LEGACY);
+    /* Each side's kind from the memory-type cache, so the copy names its direction (a peer's memory
+     * opened through IPC is GPU memory; see axon_cuda_copy_sync for why it matters). */
+    struct axon_cuda_memtype_info di, si;
+    enum axon_cuda_side dside = AXON_CUDA_SIDE_ANY, sside = AXON_CUDA_SIDE_ANY;
+    if (axon_cuda_memtype_classify(dst, &di) == MPI_SUCCESS && axon_cuda_memtype_classify(src, &si) == MPI_SUCCESS) {
+        dside = axon_cuda_side_of(&di);
+        sside = axon_cuda_side_of(&si);
+    }
+    CUresult cr = axon_cuda_copy_sync(dst, dside, src, sside, bytes);
     axon_cuda_ctx_leave(pushed);
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("copy of %zu bytes from %p to %p (GPU %d) failed: %s", bytes, src, dst, device,

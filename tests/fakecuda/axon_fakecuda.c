@@ -1637,19 +1637,19 @@ CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 
 CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
-    CUresult rc = fk_copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, FK_DEV, FK_ANY, NULL);
+    CUresult rc = fk_fail_now() ? CUDA_ERROR_UNKNOWN : fk_copy((uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, FK_DEV, FK_ANY, NULL);
     return fk_ret(FK_cuMemcpyHtoD, rc, "%#llx, %p, %zu", (unsigned long long)dstDevice, srcHost, ByteCount);
 }
 
 CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    CUresult rc = fk_copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, FK_ANY, FK_DEV, NULL);
+    CUresult rc = fk_fail_now() ? CUDA_ERROR_UNKNOWN : fk_copy((uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, FK_ANY, FK_DEV, NULL);
     return fk_ret(FK_cuMemcpyDtoH, rc, "%p, %#llx, %zu", dstHost, (unsigned long long)srcDevice, ByteCount);
 }
 
 CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    CUresult rc = fk_copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, FK_DEV, FK_DEV, NULL);
+    CUresult rc = fk_fail_now() ? CUDA_ERROR_UNKNOWN : fk_copy((uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, FK_DEV, FK_DEV, NULL);
     return fk_ret(FK_cuMemcpyDtoD, rc, "%#llx, %#llx, %zu", (unsigned long long)dstDevice,
                   (unsigned long long)srcDevice, ByteCount);
 }

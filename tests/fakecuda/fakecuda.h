@@ -21,8 +21,9 @@ void fakecuda_copy_stats(struct fakecuda_copy_stats *out);
 /* Sets every count back to 0 (allocations, contexts and ids are untouched). */
 void fakecuda_reset_stats(void);
 
-/* Makes cuMemcpy (the unified form Axon copies with; not the HtoD/DtoH forms test programs use) fail
- * with CUDA_ERROR_UNKNOWN, copying nothing: after skip more successful calls, the next count calls. */
+/* Makes the synchronous copies (cuMemcpy, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD; not the async
+ * forms) fail with CUDA_ERROR_UNKNOWN, copying nothing: after skip more successful calls, the next
+ * count calls. A test brackets the MPI call it means with it, making no copies of its own meanwhile. */
 void fakecuda_fail_memcpy(unsigned long long skip, unsigned long long count);
 
 #define FAKECUDA_CALLS_SYMBOL "fakecuda_calls"

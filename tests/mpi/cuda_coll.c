@@ -768,7 +768,7 @@ static void t_inter(int kind)
 
 /* ---- on the fake driver: copies counted, copies failed ----------------------------------------------- */
 
-/* Axon's copies are the fake's cuMemcpy calls (the test's own are cuMemcpyHtoD and cuMemcpyDtoH). */
+/* Axon's copies: the fake's copy calls of every direction, counted where the test makes none itself. */
 static fakecuda_calls_fn fake_calls;
 static fakecuda_reset_stats_fn fake_reset;
 static fakecuda_fail_memcpy_fn fake_fail;
@@ -776,7 +776,8 @@ static fakecuda_copy_stats_fn fake_stats;
 
 static unsigned long long copies_since(void)
 {
-    unsigned long long n = fake_calls("cuMemcpy");
+    unsigned long long n = fake_calls("cuMemcpy") + fake_calls("cuMemcpyDtoD") + fake_calls("cuMemcpyHtoD") +
+                           fake_calls("cuMemcpyDtoH");
     fake_reset();
     return n;
 }
