@@ -10,7 +10,10 @@
  *                 call) allocated and exported, the first open (what Axon's IPC cache saves);
  *   ipc_dtod_GBps cuMemcpyDtoD of BYTES from that mapping into this process's memory;
  *   ipc_copy8_us  an 8-byte cuMemcpyDtoD from the mapping and cuCtxSynchronize (what an IPC message
- *                 of a few bytes costs the receiver at least).
+ *                 of a few bytes costs the receiver at least);
+ *   ipc_pingpong_us  the same copy made by the two processes in turn, from each other's memory (a pipe
+ *                 passes the turn), per copy: what the GPU's switching between the two processes'
+ *                 contexts adds to each small IPC message of a ping-pong.
  * Where the platform refuses CUDA IPC the ipc_ lines say so ("ipc_error what code") instead.
  * Each figure is the median of 15 repetitions. Output: one "name value" line each.
  * Usage: gpu_reference [BYTES]   (builds with any C compiler: cc -O2 gpu_reference.c -ldl) */
@@ -88,17 +91,26 @@ static void setup(void *lib);
 static void ipc_child(void *lib, size_t bytes, int up, int down)
 {
     setup(lib);
-    unsigned long long p;
+    unsigned long long p, mine;
     ipc_handle h;
     int rc = cu.mem_alloc(&p, bytes);
     if (rc == 0)
         rc = cu.ipc_get(&h, p);
     if (write(up, &rc, sizeof(rc)) != sizeof(rc) || (rc == 0 && write(up, &h, sizeof(h)) != sizeof(h)))
         _exit(1);
+    /* 'p': the parent's handle follows, then ping-pong turns ('t') until 'x'. */
     char c;
-    _exit(read(down, &c, 1) < 0);
+    if (read(down, &c, 1) != 1 || c != 'p')
+        _exit(0);
+    if (read(down, &h, sizeof(h)) != sizeof(h) || cu.ipc_open(&mine, h, 1) != 0)
+        _exit(1);
+    while (read(down, &c, 1) == 1 && c == 't') {
+        if (cu.dtod(p, mine, 8) != 0 || cu.ctx_sync() != 0 || write(up, "t", 1) != 1)
+            _exit(1);
+    }
+    cu.ipc_close(mine);
+    _exit(0);
 }
-
 static double median(double *v)
 {
     qsort(v, REPS, sizeof(*v), cmp);
@@ -227,6 +239,21 @@ int main(int argc, char **argv)
                 t[r] = (now() - t0) / 100 * 1e6;
             }
             printf("ipc_copy8_us %.3f\n", median(t));
+            /* Ping-pong: the two processes copy 8 bytes from each other's memory in turn, as two ranks
+             * exchanging small GPU messages through IPC do, each turn a copy in the other context. */
+            ipc_handle hb;
+            char c;
+            int ok = cu.ipc_get(&hb, b) == 0 && write(down[1], "p", 1) == 1 && write(down[1], &hb, sizeof(hb)) == sizeof(hb);
+            for (int r = 0; ok && r < REPS; r++) {
+                t0 = now();
+                for (int i = 0; ok && i < 100; i++)
+                    ok = cu.dtod(b, m, 8) == 0 && cu.ctx_sync() == 0 && write(down[1], "t", 1) == 1 && read(up[0], &c, 1) == 1;
+                t[r] = (now() - t0) / 200 * 1e6;
+            }
+            if (ok)
+                printf("ipc_pingpong_us %.3f\n", median(t));
+            else
+                printf("ipc_error pingpong 0\n");
             cu.ipc_close(m);
         }
     }
