@@ -199,6 +199,15 @@ static void axon_coll_bcast_chain(struct axon_coll_sched *s, void *buf, int64_t 
     axon_coll_msg_finish(s, &msg, rel == 0);
 }
 
+void axon_coll_bcast_tree(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                          int root)
+{
+    if (axon_coll_sched_size(s) <= 1 || count * dt->size == 0)
+        return;
+    axon_coll_sched_round(s);
+    axon_coll_bcast_binomial(s, buf, count, dt, root);
+}
+
 void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
                      int root)
 {

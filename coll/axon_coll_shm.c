@@ -189,12 +189,12 @@ static int axon_shm_step(struct axon_pt2pt_comm *pc, int rank, int size, int tag
 
 static void axon_shm_bcast_name(struct axon_coll_sched *s, void *name)
 {
-    axon_coll_bcast(s, name, AXON_SHM_NAME_MAX, &axon_coll_bytes, 0);
+    axon_coll_bcast_tree(s, name, AXON_SHM_NAME_MAX, &axon_coll_bytes, 0);
 }
 
 static void axon_shm_bcast_verdict(struct axon_coll_sched *s, void *verdict)
 {
-    axon_coll_bcast(s, verdict, 1, &axon_coll_bytes, 0);
+    axon_coll_bcast_tree(s, verdict, 1, &axon_coll_bytes, 0);
 }
 
 /* Rank 0 collects every member's "mapped it" byte: arg is the array at rank 0, the byte elsewhere. */

@@ -31,6 +31,11 @@ struct axon_coll_block {
 void axon_coll_barrier(struct axon_coll_sched *s);
 void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
                      int root);
+/* The binomial tree, whatever the rules and the AXON_COLL_BCAST_ALG knob say: for the library's own
+ * exchanges of a few host bytes (the node segment's name), which a forced algorithm meant for the
+ * program's calls (a domain one stages host data through the GPU) must not reach. */
+void axon_coll_bcast_tree(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
+                          int root);
 /* The root receives block j from rank j (blocks: the root's, one per rank; NULL elsewhere). mine NULL at
  * the root: in place (its block already holds its data). */
 void axon_coll_gather(struct axon_coll_sched *s, const struct axon_coll_block *mine,

@@ -283,17 +283,49 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
         if (p->red == AXON_MPI_RED_ALLREDUCE && n == 2 && p->count * p->dt.size > AXON_COLL_SHM_PAIR_ALLREDUCE_MAX)
             return false;
         /* With CUDA support on, any member's buffers may be on a GPU, where a large reduction runs with
-         * kernels (mpi/axon_mpi_coll_stage.c), not staged through this path's host slots; the rule can
-         * read only what every member knows, so it leaves them all to the schedules. (CUDA support is on
-         * alike for the ranks of a node: one driver, one AXON_CUDA for the job.) */
-        if (axon_cuda_enabled() && p->count * p->dt.size > AXON_COLL_SHM_GPU_REDUCTION_MAX)
-            return false;
+         * kernels (mpi/axon_mpi_coll_stage.c), not staged through this path's host slots: such a call
+         * takes this path only if every member's buffers are host memory, which the members agree on
+         * first (axon_coll_plan_shm_all_host). (CUDA support is on alike for the ranks of a node: one
+         * driver, one AXON_CUDA for the job.) */
         return (p->red == AXON_MPI_RED_REDUCE || p->red == AXON_MPI_RED_ALLREDUCE) &&
                axon_coll_shm_reduction_fits(p->op, p->count, &p->dt);
     case AXON_MPI_COLL_NEIGHBOR:
         return false;
     }
     return false;
+}
+
+/* Whether the members must first agree that all their buffers are host memory before a call takes the
+ * shared-memory path: a reduction too large to stage when CUDA support is on. */
+static bool axon_coll_plan_shm_needs_host(const struct axon_mpi_coll_plan *p)
+{
+    return p->kind == AXON_MPI_COLL_REDUCTION && axon_cuda_enabled() &&
+           p->count * p->dt.size > AXON_COLL_SHM_GPU_REDUCTION_MAX;
+}
+
+/* The agreement: an allreduce (minimum) of "my buffers are host memory" through the same shared memory,
+ * one more use of its slots (~2 us at 16 ranks on the H200 machine, against the 60-300 us of the
+ * reductions it lets through: without it, a 256 KiB reduce of host buffers at 16 ranks ran as a
+ * schedule at 1.34x Open MPI's time there). *all_host false when any member's buffer is on a GPU. */
+static int axon_coll_plan_shm_all_host(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm, bool *all_host)
+{
+    int mine = 1, all = 0;
+    const void *bufs[2] = {p->in, p->out};
+    for (int i = 0; i < 2; i++) {
+        if (!bufs[i] || bufs[i] == MPI_IN_PLACE)
+            continue;
+        struct axon_cuda_memtype_info info;
+        int rc = axon_cuda_memtype_of(bufs[i], &info);
+        if (rc != MPI_SUCCESS || info.kind != AXON_CUDA_MEMKIND_HOST)
+            mine = 0; /* a buffer it cannot classify goes the general way too */
+    }
+    struct axon_dtype_layout dt;
+    struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
+    if (!min || !axon_mpi_datatype_get(MPI_INT, &dt))
+        return MPI_ERR_INTERN;
+    int rc = axon_coll_shm_reduce(shm, &mine, &all, 1, &dt, MPI_INT, min, -1);
+    *all_host = rc == MPI_SUCCESS && all == 1;
+    return rc;
 }
 
 static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
@@ -332,8 +364,20 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;
-    /* Whether it runs through the node's shared memory, known to every member alike. */
+    /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
+    if (shm && axon_coll_plan_shm_needs_host(p)) {
+        struct axon_coll_shm *seg;
+        bool all_host = false;
+        int rc = axon_coll_shm_of(c, &seg);
+        if (rc == MPI_SUCCESS && seg)
+            rc = axon_coll_plan_shm_all_host(p, seg, &all_host);
+        if (rc != MPI_SUCCESS) {
+            axon_mpi_coll_plan_fini(p);
+            return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
+        }
+        shm = seg && all_host;
+    }
     if (axon_cuda_watching()) {
         int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);
         if (rc != MPI_SUCCESS) {
