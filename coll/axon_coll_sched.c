@@ -659,10 +659,17 @@ int axon_coll_data_copy(const void *src, int64_t scount, const struct axon_dtype
     int64_t bytes = scount * sdt->size;
     if (bytes > dcount * ddt->size)
         return MPI_ERR_TRUNCATE;
-    if (bytes == 0 || src == dst)
+    if (bytes == 0)
         return MPI_SUCCESS;
     const char *s = (const char *)src;
     char *d = (char *)dst;
+    /* Nothing to move when both sides are the same bytes: the same address and the same layout (an
+     * in-place block). The same base address alone is not that: with MPI_BOTTOM every block's base is
+     * NULL and its datatype holds the absolute address. */
+    if (sdt->contig && ddt->contig ? s + sdt->true_lb == d + ddt->true_lb
+                                   : src == dst && sdt->loop == ddt->loop && sdt->extent == ddt->extent &&
+                                         sdt->true_lb == ddt->true_lb && scount == dcount)
+        return MPI_SUCCESS;
     struct axon_dloop_cursor cur;
     int rc = MPI_SUCCESS;
     if (sdt->contig && ddt->contig) {

@@ -25,6 +25,15 @@ static struct axon_coll_block *axon_coll_blocks_alloc(int n)
     return calloc((size_t)(n > 0 ? n : 1), sizeof(struct axon_coll_block));
 }
 
+/* The bytes n blocks hold. */
+static int64_t axon_coll_blocks_bytes(const struct axon_coll_block *blocks, int n)
+{
+    int64_t bytes = 0;
+    for (int j = 0; j < n; j++)
+        bytes += blocks[j].count * blocks[j].dt.size;
+    return bytes;
+}
+
 /* A plan of kind for c, empty otherwise. */
 static void axon_coll_plan_begin(struct axon_mpi_coll_plan *p, enum axon_mpi_coll_kind kind, struct axon_comm *c)
 {
@@ -646,7 +655,7 @@ static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind,
             AXON_COLL_CHECK_TYPE(func, c, types[j], dt, side);
         int64_t off = kind == 0 ? (int64_t)j * count * dt.extent
                                 : kind == 1 ? (int64_t)displs[j] * dt.extent : (int64_t)displs[j];
-        if (axon_coll_bad_buffer(buf, cnt, &dt))
+        if (axon_coll_bad_buffer((const char *)buf + off, cnt, &dt))
             return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL", side);
         blocks[j].buf = (char *)buf + off;
         blocks[j].count = cnt;
@@ -683,7 +692,10 @@ int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int 
                               rblocks);
     if (rc != MPI_SUCCESS)
         goto err;
-    if (!in_place && sendbuf == recvbuf && sendbuf != NULL) {
+    /* The same buffer on both sides is an error only where both hold data: empty buffers occupy no
+     * memory (Python's empty arrays share one address). */
+    if (!in_place && sendbuf == recvbuf && sendbuf != NULL && axon_coll_blocks_bytes(sblocks, n) > 0 &&
+        axon_coll_blocks_bytes(rblocks, n) > 0) {
         rc = axon_mpi_error(c, func, MPI_ERR_BUFFER, "the send and receive buffers are the same (use MPI_IN_PLACE)");
         goto err;
     }

@@ -111,7 +111,7 @@ static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon
             break;
         }
         AXON_COLL_CHECK_COUNT(func, c, cnt, side);
-        if (axon_coll_bad_buffer(buf, cnt, &dt))
+        if (axon_coll_bad_buffer((const char *)buf + off, cnt, &dt))
             return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL with a count of %d", side, cnt);
         blocks[j] = (struct axon_coll_block){(char *)buf + off, cnt, dt};
     }
