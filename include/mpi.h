@@ -956,11 +956,11 @@ AXON_MPI_API(int, Abi_get_info, (MPI_Info * info));
 AXON_MPI_API(int, Abi_get_fortran_info, (MPI_Info * info));
 /* Requests without completion (MPI 4.1), info, errors */
 AXON_MPI_API(int, Request_get_status_all,
-             (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]));
+             (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses));
 AXON_MPI_API(int, Request_get_status_any,
              (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status));
 AXON_MPI_API(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount,
-                                            int array_of_indices[], MPI_Status array_of_statuses[]));
+                                            int array_of_indices[], MPI_Status *array_of_statuses));
 AXON_MPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
 AXON_MPI_API(int, Remove_error_string, (int errorcode));
 /* Datatypes: value-index pairs, packing with large counts and in external32 */

@@ -25,7 +25,7 @@ static bool axon_request_is_idle(MPI_Request request)
 
 AXON_MPI_WEAK(Request_get_status_all)
 int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
-                                MPI_Status array_of_statuses[])
+                                MPI_Status *array_of_statuses)
 {
     static const char func[] = "MPI_Request_get_status_all";
     int rc = axon_request_status_check(func, count, array_of_requests);
@@ -86,7 +86,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
 
 AXON_MPI_WEAK(Request_get_status_some)
 int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
-                                 int array_of_indices[], MPI_Status array_of_statuses[])
+                                 int array_of_indices[], MPI_Status *array_of_statuses)
 {
     static const char func[] = "MPI_Request_get_status_some";
     int rc = axon_request_status_check(func, incount, array_of_requests);
