@@ -378,6 +378,21 @@ int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
 #define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)MPI_DUP_FN)
 
+/* Callback types of the MPI 4 interfaces declared below (MPI-IO, windows and sessions are not
+ * implemented; their error handlers are communicator error handlers). */
+typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
+typedef void(MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
+typedef void(MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
+typedef int(MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
+typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                                             MPI_Offset position, void *extra_state);
+typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count,
+                                               void *filebuf, MPI_Offset position, void *extra_state);
+
 /* ---- handle conversion to and from Fortran: the same int, as in the MPICH ABI ------------------ */
 
 #define MPI_Comm_c2f(comm) ((MPI_Fint)(comm))
@@ -899,6 +914,375 @@ AXON_MPI_API(int, Get,
              (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win));
 
+/* ---- MPI 4 and 5 additions that mpi4py's MPICH-ABI build references ------------------------------ */
+/* Handle conversions as functions (the macros above serve C callers; bindings call these). The names
+ * are parenthesized so the c2f/f2c macros do not expand. */
+#define AXON_MPI_CONVERT_API(Kind, Type)                                                             \
+    MPI_Fint(MPI_##Kind##_c2f)(Type handle);                                                         \
+    MPI_Fint(PMPI_##Kind##_c2f)(Type handle);                                                        \
+    Type(MPI_##Kind##_f2c)(MPI_Fint handle);                                                         \
+    Type(PMPI_##Kind##_f2c)(MPI_Fint handle);                                                        \
+    int MPI_##Kind##_toint(Type handle);                                                             \
+    int PMPI_##Kind##_toint(Type handle);                                                            \
+    Type MPI_##Kind##_fromint(int handle);                                                           \
+    Type PMPI_##Kind##_fromint(int handle)
+AXON_MPI_CONVERT_API(Comm, MPI_Comm);
+AXON_MPI_CONVERT_API(Errhandler, MPI_Errhandler);
+AXON_MPI_CONVERT_API(File, MPI_File);
+AXON_MPI_CONVERT_API(Group, MPI_Group);
+AXON_MPI_CONVERT_API(Info, MPI_Info);
+AXON_MPI_CONVERT_API(Message, MPI_Message);
+AXON_MPI_CONVERT_API(Op, MPI_Op);
+AXON_MPI_CONVERT_API(Request, MPI_Request);
+AXON_MPI_CONVERT_API(Session, MPI_Session);
+AXON_MPI_CONVERT_API(Type, MPI_Datatype);
+AXON_MPI_CONVERT_API(Win, MPI_Win);
+#undef AXON_MPI_CONVERT_API
+/* A Fortran status: the five ints of MPI_Status, in order. */
+#define MPI_F_STATUS_SIZE 5
+AXON_MPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+AXON_MPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+/* Status fields (MPI 4.1) */
+AXON_MPI_API(int, Status_get_source, (const MPI_Status *status, int *source));
+AXON_MPI_API(int, Status_get_tag, (const MPI_Status *status, int *tag));
+AXON_MPI_API(int, Status_get_error, (const MPI_Status *status, int *error));
+AXON_MPI_API(int, Status_set_source, (MPI_Status * status, int source));
+AXON_MPI_API(int, Status_set_tag, (MPI_Status * status, int tag));
+AXON_MPI_API(int, Status_set_error, (MPI_Status * status, int error));
+AXON_MPI_API(int, Status_set_elements_c, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
+/* The ABI (MPI 5): Axon has the MPICH ABI, not the standard one, so the version is -1.-1. */
+AXON_MPI_API(int, Abi_get_version, (int *abi_major, int *abi_minor));
+AXON_MPI_API(int, Abi_get_info, (MPI_Info * info));
+AXON_MPI_API(int, Abi_get_fortran_info, (MPI_Info * info));
+/* Requests without completion (MPI 4.1), info, errors */
+AXON_MPI_API(int, Request_get_status_all,
+             (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Request_get_status_any,
+             (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status));
+AXON_MPI_API(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount,
+                                            int array_of_indices[], MPI_Status *array_of_statuses));
+AXON_MPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+AXON_MPI_API(int, Remove_error_string, (int errorcode));
+/* Datatypes: value-index pairs, packing with large counts and in external32 */
+AXON_MPI_API(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type));
+AXON_MPI_API(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                           MPI_Count outsize, MPI_Count *position, MPI_Comm comm));
+AXON_MPI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                             MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm));
+AXON_MPI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size));
+AXON_MPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                                  void *outbuf, MPI_Aint outsize, MPI_Aint *position));
+AXON_MPI_API(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+                                    MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position));
+AXON_MPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                                    void *outbuf, int outcount, MPI_Datatype datatype));
+AXON_MPI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+                                      MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype));
+AXON_MPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));
+AXON_MPI_API(int, Pack_external_size_c,
+             (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size));
+/* Large-count (_c) forms: the int call when every count fits in an int, MPI_ERR_COUNT otherwise */
+AXON_MPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+AXON_MPI_API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+AXON_MPI_API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+AXON_MPI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+AXON_MPI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+AXON_MPI_API(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+AXON_MPI_API(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                        MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner));
+AXON_MPI_API(int, Type_get_contents_c,
+             (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts,
+              MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+              MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]));
+/* ... point-to-point */
+AXON_MPI_API(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+AXON_MPI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+AXON_MPI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status));
+AXON_MPI_API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request));
+AXON_MPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+/* ... collectives, nonblocking and persistent */
+AXON_MPI_API(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+AXON_MPI_API(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+AXON_MPI_API(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+AXON_MPI_API(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+AXON_MPI_API(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+/* ... neighborhood collectives */
+AXON_MPI_API(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+AXON_MPI_API(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request));
+/* ... datatypes */
+AXON_MPI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_darray_c, (int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype));
+AXON_MPI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op));
+/* ---- not implemented: each returns MPI_ERR_UNSUPPORTED_OPERATION (output handles set to null) ---- */
+/* One-sided communication beyond the calls above */
+AXON_MPI_API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
+AXON_MPI_API(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
+AXON_MPI_API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
+AXON_MPI_API(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win));
+AXON_MPI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr));
+AXON_MPI_API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr));
+AXON_MPI_API(int, Win_flush_all, (MPI_Win win));
+AXON_MPI_API(int, Win_flush_local_all, (MPI_Win win));
+AXON_MPI_API(int, Win_sync, (MPI_Win win));
+AXON_MPI_API(int, Win_test, (MPI_Win win, int *flag));
+AXON_MPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+AXON_MPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
+AXON_MPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+AXON_MPI_API(int, Win_set_name, (MPI_Win win, const char *win_name));
+AXON_MPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
+AXON_MPI_API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state));
+AXON_MPI_API(int, Win_free_keyval, (int *win_keyval));
+AXON_MPI_API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val));
+AXON_MPI_API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag));
+AXON_MPI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+AXON_MPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
+AXON_MPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+AXON_MPI_API(int, Win_create_errhandler, (MPI_Win_errhandler_function * win_errhandler_fn, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+AXON_MPI_API(int, Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+AXON_MPI_API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Rput_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+AXON_MPI_API(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+AXON_MPI_API(int, Raccumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Get_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+AXON_MPI_API(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+AXON_MPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+AXON_MPI_API(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win));
+AXON_MPI_API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win));
+/* MPI-IO (the error-handler calls work, on MPI_FILE_NULL) */
+AXON_MPI_API(int, File_create_errhandler, (MPI_File_errhandler_function * file_errhandler_fn, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler));
+AXON_MPI_API(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, File_call_errhandler, (MPI_File fh, int errorcode));
+AXON_MPI_API(int, File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh));
+AXON_MPI_API(int, File_close, (MPI_File *fh));
+AXON_MPI_API(int, File_delete, (const char *filename, MPI_Info info));
+AXON_MPI_API(int, File_set_size, (MPI_File fh, MPI_Offset size));
+AXON_MPI_API(int, File_preallocate, (MPI_File fh, MPI_Offset size));
+AXON_MPI_API(int, File_get_size, (MPI_File fh, MPI_Offset *size));
+AXON_MPI_API(int, File_get_group, (MPI_File fh, MPI_Group *group));
+AXON_MPI_API(int, File_get_amode, (MPI_File fh, int *amode));
+AXON_MPI_API(int, File_set_info, (MPI_File fh, MPI_Info info));
+AXON_MPI_API(int, File_get_info, (MPI_File fh, MPI_Info *info_used));
+AXON_MPI_API(int, File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info));
+AXON_MPI_API(int, File_get_view, (MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep));
+AXON_MPI_API(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence));
+AXON_MPI_API(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence));
+AXON_MPI_API(int, File_get_position, (MPI_File fh, MPI_Offset *offset));
+AXON_MPI_API(int, File_get_position_shared, (MPI_File fh, MPI_Offset *offset));
+AXON_MPI_API(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset *disp));
+AXON_MPI_API(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent));
+AXON_MPI_API(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype datatype, MPI_Count *extent));
+AXON_MPI_API(int, File_set_atomicity, (MPI_File fh, int flag));
+AXON_MPI_API(int, File_get_atomicity, (MPI_File fh, int *flag));
+AXON_MPI_API(int, File_sync, (MPI_File fh));
+AXON_MPI_API(int, File_read, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_at, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_at, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_ordered, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_read_all_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_read_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_read_at_all_begin, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_read_at_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_read_ordered_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_write, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_ordered, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_write_all_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_write_at_all_begin, (MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_at_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_write_ordered_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status));
+AXON_MPI_API(int, File_read_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iread_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_read_all_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_read_ordered_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_at_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_at_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_all_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_all_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_shared_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_iwrite_shared_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request));
+AXON_MPI_API(int, File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+AXON_MPI_API(int, File_write_all_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_at_all_begin_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype));
+AXON_MPI_API(int, File_write_ordered_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype));
+/* Sessions and process sets (MPI_Session_create_errhandler works) */
+AXON_MPI_API(int, Session_create_errhandler, (MPI_Session_errhandler_function * session_errhandler_fn, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session));
+AXON_MPI_API(int, Session_finalize, (MPI_Session *session));
+AXON_MPI_API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names));
+AXON_MPI_API(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name));
+AXON_MPI_API(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info));
+AXON_MPI_API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used));
+AXON_MPI_API(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler));
+AXON_MPI_API(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Session_call_errhandler, (MPI_Session session, int errorcode));
+AXON_MPI_API(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size));
+AXON_MPI_API(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size));
+AXON_MPI_API(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size));
+AXON_MPI_API(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size));
+AXON_MPI_API(int, Session_flush_buffer, (MPI_Session session));
+AXON_MPI_API(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request));
+AXON_MPI_API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup));
+AXON_MPI_API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm));
+AXON_MPI_API(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm));
+/* Dynamic processes, ports and names */
+AXON_MPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
+AXON_MPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
+AXON_MPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+AXON_MPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm));
+AXON_MPI_API(int, Comm_disconnect, (MPI_Comm *comm));
+AXON_MPI_API(int, Open_port, (MPI_Info info, char *port_name));
+AXON_MPI_API(int, Close_port, (const char *port_name));
+AXON_MPI_API(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name));
+AXON_MPI_API(int, Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name));
+AXON_MPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name));
+/* Partitioned communication */
+AXON_MPI_API(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+AXON_MPI_API(int, Pready, (int partition, MPI_Request request));
+AXON_MPI_API(int, Pready_range, (int partition_low, int partition_high, MPI_Request request));
+AXON_MPI_API(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request));
+AXON_MPI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
+/* The rest: buffers of MPI 4.1, data representations, Fortran 90 types, hardware info, ... */
+AXON_MPI_API(int, Buffer_flush, (void));
+AXON_MPI_API(int, Buffer_iflush, (MPI_Request *request));
+AXON_MPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+AXON_MPI_API(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size));
+AXON_MPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size));
+AXON_MPI_API(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size));
+AXON_MPI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+AXON_MPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+AXON_MPI_API(int, Register_datarep, (const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state));
+AXON_MPI_API(int, Register_datarep_c, (const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state));
+AXON_MPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));
+AXON_MPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
+AXON_MPI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op));
+AXON_MPI_API(int, Remove_error_class, (int errorclass));
+AXON_MPI_API(int, Remove_error_code, (int errorcode));
 #undef AXON_MPI_API
 
 #if defined(__cplusplus)

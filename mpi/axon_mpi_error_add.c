@@ -145,3 +145,22 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     free(old);
     return MPI_SUCCESS;
 }
+
+/* Removing a string is simple; removing classes and codes is not offered (mpi/axon_mpi_misc_unsupported.c):
+ * their values are handed out in order and never reused. */
+AXON_MPI_WEAK(Remove_error_string)
+int PMPI_Remove_error_string(int errorcode)
+{
+    static const char func[] = "MPI_Remove_error_string";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    struct axon_dyn_error *e = axon_dyn_get(errorcode);
+    if (!e)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%d is not an error code or class the program added",
+                              errorcode);
+    pthread_mutex_lock(&axon_dyn_lock);
+    char *old = e->text;
+    e->text = NULL;
+    pthread_mutex_unlock(&axon_dyn_lock);
+    free(old);
+    return MPI_SUCCESS;
+}

@@ -449,3 +449,14 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "n = %d is not in 0..%d (the number of keys - 1)", n, nkeys - 1);
     return MPI_SUCCESS;
 }
+
+/* MPI 4's MPI_Info_create_env: a new info with what MPI_INFO_ENV holds, which is nothing yet. The standard
+ * allows the call before MPI_Init too; Axon's info table exists only while MPI is active, so it is an
+ * error outside (as every call but the few MPI 3.1 allows then). */
+AXON_MPI_WEAK(Info_create_env)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    (void)argc, (void)argv;
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Info_create_env");
+    return PMPI_Info_dup(MPI_INFO_ENV, info);
+}

@@ -1,5 +1,5 @@
 /* Statuses filled by the user, for generalized requests and layered libraries:
- * MPI_Status_set_elements(_x) and MPI_Status_set_cancelled.
+ * MPI_Status_set_elements(_x, _c) and MPI_Status_set_cancelled.
  *
  * They write MPICH's status layout the way the library's own completions do (axon_mpi_status_set): the
  * status counts bytes, count_lo holding the low 32 bits and count_hi_and_cancelled the high bits above
@@ -81,4 +81,12 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     uint32_t hi = (uint32_t)status->count_hi_and_cancelled & ~1u;
     status->count_hi_and_cancelled = (int)(hi | (flag ? 1u : 0u));
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Status_set_elements_c)
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    static const char func[] = "MPI_Status_set_elements_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_status_set_count(func, status, datatype, count);
 }

@@ -1,0 +1,150 @@
+/* MPI 4 calls Axon does not implement that belong to no larger missing feature: the communicator's
+ * and session-less buffer attach and flush calls of MPI 4.1, user data representations
+ * (MPI_Register_datarep, for MPI-IO, which Axon lacks), the Fortran 90 parameterized types, hardware
+ * resource info, large-count user reductions (MPI_Op_create_c) and the removal of added error classes and
+ * codes (their values are handed out in order and never reused). Each returns
+ * MPI_ERR_UNSUPPORTED_OPERATION through its communicator's handler (MPI_COMM_WORLD's without one) and sets
+ * its output handle to the null handle. They exist because Python bindings (mpi4py) reference every MPI
+ * function and load the library with every symbol resolved. */
+#include "mpi/axon_mpi.h"
+
+static int axon_mpi_misc_unsupported(const char *func, MPI_Comm comm)
+{
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_UNSUPPORTED_OPERATION,
+                          "%s is not implemented in Axon", func);
+}
+
+AXON_MPI_WEAK(Buffer_flush)
+int PMPI_Buffer_flush(void)
+{
+    return axon_mpi_misc_unsupported("MPI_Buffer_flush", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Buffer_iflush)
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL;
+    return axon_mpi_misc_unsupported("MPI_Buffer_iflush", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Comm_attach_buffer)
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    (void)comm, (void)buffer, (void)size;
+    return axon_mpi_misc_unsupported("MPI_Comm_attach_buffer", comm);
+}
+
+AXON_MPI_WEAK(Comm_attach_buffer_c)
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    (void)comm, (void)buffer, (void)size;
+    return axon_mpi_misc_unsupported("MPI_Comm_attach_buffer_c", comm);
+}
+
+AXON_MPI_WEAK(Comm_detach_buffer)
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    (void)comm, (void)buffer_addr, (void)size;
+    return axon_mpi_misc_unsupported("MPI_Comm_detach_buffer", comm);
+}
+
+AXON_MPI_WEAK(Comm_detach_buffer_c)
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    (void)comm, (void)buffer_addr, (void)size;
+    return axon_mpi_misc_unsupported("MPI_Comm_detach_buffer_c", comm);
+}
+
+AXON_MPI_WEAK(Comm_flush_buffer)
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    (void)comm;
+    return axon_mpi_misc_unsupported("MPI_Comm_flush_buffer", comm);
+}
+
+AXON_MPI_WEAK(Comm_iflush_buffer)
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    (void)comm;
+    if (request)
+        *request = MPI_REQUEST_NULL;
+    return axon_mpi_misc_unsupported("MPI_Comm_iflush_buffer", comm);
+}
+
+AXON_MPI_WEAK(Register_datarep)
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    (void)datarep, (void)read_conversion_fn, (void)write_conversion_fn, (void)dtype_file_extent_fn, (void)extra_state;
+    return axon_mpi_misc_unsupported("MPI_Register_datarep", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Register_datarep_c)
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    (void)datarep, (void)read_conversion_fn, (void)write_conversion_fn, (void)dtype_file_extent_fn, (void)extra_state;
+    return axon_mpi_misc_unsupported("MPI_Register_datarep_c", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Type_create_f90_integer)
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    (void)r;
+    if (newtype)
+        *newtype = MPI_DATATYPE_NULL;
+    return axon_mpi_misc_unsupported("MPI_Type_create_f90_integer", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Type_create_f90_real)
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    (void)p, (void)r;
+    if (newtype)
+        *newtype = MPI_DATATYPE_NULL;
+    return axon_mpi_misc_unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Type_create_f90_complex)
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    (void)p, (void)r;
+    if (newtype)
+        *newtype = MPI_DATATYPE_NULL;
+    return axon_mpi_misc_unsupported("MPI_Type_create_f90_complex", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Get_hw_resource_info)
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    if (hw_info)
+        *hw_info = MPI_INFO_NULL;
+    return axon_mpi_misc_unsupported("MPI_Get_hw_resource_info", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    (void)user_fn, (void)commute;
+    if (op)
+        *op = MPI_OP_NULL;
+    return axon_mpi_misc_unsupported("MPI_Op_create_c", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Remove_error_class)
+int PMPI_Remove_error_class(int errorclass)
+{
+    (void)errorclass;
+    return axon_mpi_misc_unsupported("MPI_Remove_error_class", MPI_COMM_NULL);
+}
+
+AXON_MPI_WEAK(Remove_error_code)
+int PMPI_Remove_error_code(int errorcode)
+{
+    (void)errorcode;
+    return axon_mpi_misc_unsupported("MPI_Remove_error_code", MPI_COMM_NULL);
+}

@@ -1,0 +1,251 @@
+/* The MPI 4 and 5 calls added for mpi4py's MPICH-ABI build that Axon implements, checked against what
+ * the standard says (handle conversions, status fields, large-count calls, external32, the ABI version,
+ * value-index pairs), and a few it does not implement, which must answer MPI_ERR_UNSUPPORTED_OPERATION
+ * and leave their output handles null. Prints "rank R: ok" when every check holds. */
+#include "axon_test.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_handles(void)
+{
+    EXPECT(MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) == MPI_COMM_WORLD);
+    EXPECT(PMPI_Comm_c2f(MPI_COMM_WORLD) == (MPI_Fint)MPI_COMM_WORLD);
+    EXPECT(PMPI_Comm_f2c(PMPI_Comm_c2f(MPI_COMM_SELF)) == MPI_COMM_SELF);
+    EXPECT(MPI_Comm_fromint(MPI_Comm_toint(MPI_COMM_WORLD)) == MPI_COMM_WORLD);
+    EXPECT(MPI_Type_fromint(MPI_Type_toint(MPI_DOUBLE)) == MPI_DOUBLE);
+    EXPECT(PMPI_Type_f2c(PMPI_Type_c2f(MPI_INT)) == MPI_INT);
+    EXPECT(MPI_Op_fromint(MPI_Op_toint(MPI_SUM)) == MPI_SUM);
+    EXPECT(MPI_Group_fromint(MPI_Group_toint(MPI_GROUP_EMPTY)) == MPI_GROUP_EMPTY);
+    EXPECT(MPI_Info_fromint(MPI_Info_toint(MPI_INFO_ENV)) == MPI_INFO_ENV);
+    EXPECT(MPI_Errhandler_fromint(MPI_Errhandler_toint(MPI_ERRORS_RETURN)) == MPI_ERRORS_RETURN);
+    EXPECT(MPI_Request_fromint(MPI_Request_toint(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL);
+    EXPECT(MPI_Message_fromint(MPI_Message_toint(MPI_MESSAGE_NO_PROC)) == MPI_MESSAGE_NO_PROC);
+    EXPECT(MPI_Win_fromint(MPI_Win_toint(MPI_WIN_NULL)) == MPI_WIN_NULL);
+    EXPECT(MPI_Session_fromint(MPI_Session_toint(MPI_SESSION_NULL)) == MPI_SESSION_NULL);
+    EXPECT(PMPI_File_f2c(PMPI_File_c2f(MPI_FILE_NULL)) == MPI_FILE_NULL);
+    EXPECT(MPI_File_fromint(MPI_File_toint(MPI_FILE_NULL)) == MPI_FILE_NULL);
+    /* A derived type's handle round-trips too. */
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    EXPECT(PMPI_Type_f2c(PMPI_Type_c2f(vec)) == vec);
+    MPI_Type_free(&vec);
+}
+
+static void check_status(void)
+{
+    MPI_Status st, back;
+    memset(&st, 0, sizeof(st));
+    int v = 0;
+    EXPECT(MPI_Status_set_source(&st, 7) == MPI_SUCCESS);
+    EXPECT(MPI_Status_set_tag(&st, 42) == MPI_SUCCESS);
+    EXPECT(MPI_Status_set_error(&st, MPI_ERR_TAG) == MPI_SUCCESS);
+    EXPECT(st.MPI_SOURCE == 7 && st.MPI_TAG == 42 && st.MPI_ERROR == MPI_ERR_TAG);
+    EXPECT(MPI_Status_get_source(&st, &v) == MPI_SUCCESS && v == 7);
+    EXPECT(MPI_Status_get_tag(&st, &v) == MPI_SUCCESS && v == 42);
+    EXPECT(MPI_Status_get_error(&st, &v) == MPI_SUCCESS && v == MPI_ERR_TAG);
+    EXPECT(MPI_Status_set_elements_c(&st, MPI_DOUBLE, 3) == MPI_SUCCESS);
+    MPI_Count n = 0;
+    EXPECT(MPI_Get_count_c(&st, MPI_DOUBLE, &n) == MPI_SUCCESS && n == 3);
+    EXPECT(MPI_Get_elements_c(&st, MPI_DOUBLE, &n) == MPI_SUCCESS && n == 3);
+    /* The Fortran status is the five ints in order. */
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    EXPECT(MPI_Status_c2f(&st, f) == MPI_SUCCESS);
+    EXPECT(f[2] == 7 && f[3] == 42 && f[4] == MPI_ERR_TAG && f[0] == 24);
+    memset(&back, 0xff, sizeof(back));
+    EXPECT(MPI_Status_f2c(f, &back) == MPI_SUCCESS && memcmp(&back, &st, sizeof(st)) == 0);
+    EXPECT(MPI_Status_set_tag(MPI_STATUS_IGNORE, 1) == MPI_ERR_ARG);
+}
+
+static void check_bigcount(int rank, int size)
+{
+    /* A ring of MPI_Send_c / MPI_Recv_c. */
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    double out[4] = {rank, rank + 0.5, rank + 1, rank + 1.5}, in[4] = {0};
+    MPI_Request req;
+    MPI_Status st;
+    EXPECT(MPI_Irecv_c(in, 4, MPI_DOUBLE, from, 5, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Send_c(out, 4, MPI_DOUBLE, to, 5, MPI_COMM_WORLD) == MPI_SUCCESS);
+    EXPECT(MPI_Wait(&req, &st) == MPI_SUCCESS);
+    EXPECT(in[0] == from && in[3] == from + 1.5);
+    MPI_Count n = -1;
+    EXPECT(MPI_Get_count_c(&st, MPI_DOUBLE, &n) == MPI_SUCCESS && n == 4);
+    EXPECT(MPI_Sendrecv_c(out, 2, MPI_DOUBLE, to, 6, in, 2, MPI_DOUBLE, from, 6, MPI_COMM_WORLD, &st) ==
+           MPI_SUCCESS);
+    double one = 0;
+    if (rank == 0)
+        EXPECT(MPI_Send_c(&out[1], 1, MPI_DOUBLE, 0, 9, MPI_COMM_SELF) == MPI_SUCCESS);
+    if (rank == 0)
+        EXPECT(MPI_Recv_c(&one, 1, MPI_DOUBLE, 0, 9, MPI_COMM_SELF, &st) == MPI_SUCCESS && one == 0.5);
+
+    long sum = -1, mine = rank + 1;
+    EXPECT(MPI_Allreduce_c(&mine, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS);
+    EXPECT(sum == (long)size * (size + 1) / 2);
+    int b = rank == 0 ? 77 : 0;
+    EXPECT(MPI_Bcast_c(&b, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS && b == 77);
+
+    /* Alltoallv_c: rank r sends 100 r + i to rank i, one int at displacement i. */
+    int *sbuf = malloc(sizeof(int) * size), *rbuf = malloc(sizeof(int) * size);
+    MPI_Count *counts = malloc(sizeof(MPI_Count) * size);
+    MPI_Aint *displs = malloc(sizeof(MPI_Aint) * size);
+    for (int i = 0; i < size; i++) {
+        sbuf[i] = 100 * rank + i;
+        rbuf[i] = -1;
+        counts[i] = 1;
+        displs[i] = i;
+    }
+    EXPECT(MPI_Alltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
+           MPI_SUCCESS);
+    for (int i = 0; i < size; i++)
+        EXPECT(rbuf[i] == 100 * i + rank);
+    /* The nonblocking form: the count arrays may go once the call returns. */
+    for (int i = 0; i < size; i++)
+        rbuf[i] = -1;
+    EXPECT(MPI_Ialltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD, &req) ==
+           MPI_SUCCESS);
+    for (int i = 0; i < size; i++)
+        counts[i] = displs[i] = -5;
+    EXPECT(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    for (int i = 0; i < size; i++)
+        EXPECT(rbuf[i] == 100 * i + rank);
+
+    /* A count beyond int: MPI_ERR_COUNT, before any data moves. */
+    EXPECT(MPI_Send_c(out, (MPI_Count)INT_MAX + 1, MPI_DOUBLE, to, 5, MPI_COMM_WORLD) == MPI_ERR_COUNT);
+    for (int i = 0; i < size; i++)
+        counts[i] = (MPI_Count)1 << 33;
+    EXPECT(MPI_Alltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
+           MPI_ERR_COUNT);
+    MPI_Datatype t;
+    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 40, MPI_INT, &t) == MPI_ERR_COUNT);
+    EXPECT(MPI_Type_contiguous_c(3, MPI_INT, &t) == MPI_SUCCESS);
+    MPI_Count tsize = 0;
+    EXPECT(MPI_Type_size_c(t, &tsize) == MPI_SUCCESS && tsize == 12);
+    MPI_Type_free(&t);
+    free(sbuf), free(rbuf), free(counts), free(displs);
+}
+
+static void check_external32(void)
+{
+    unsigned char buf[64];
+    MPI_Aint pos = 0, size = 0;
+    int i = 0x01020304, i2 = 0;
+    double d = 1.0, d2 = 0;
+    EXPECT(MPI_Pack_external_size("external32", 1, MPI_INT, &size) == MPI_SUCCESS && size == 4);
+    EXPECT(MPI_Pack_external("external32", &i, 1, MPI_INT, buf, sizeof(buf), &pos) == MPI_SUCCESS && pos == 4);
+    EXPECT(MPI_Pack_external("external32", &d, 1, MPI_DOUBLE, buf, sizeof(buf), &pos) == MPI_SUCCESS &&
+           pos == 12);
+    static const unsigned char want[12] = {1, 2, 3, 4, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
+    EXPECT(memcmp(buf, want, sizeof(want)) == 0);
+    pos = 0;
+    EXPECT(MPI_Unpack_external("external32", buf, 12, &pos, &i2, 1, MPI_INT) == MPI_SUCCESS && i2 == i);
+    EXPECT(MPI_Unpack_external("external32", buf, 12, &pos, &d2, 1, MPI_DOUBLE) == MPI_SUCCESS && d2 == d);
+    EXPECT(pos == 12);
+    /* A derived type of one basic type: a strided vector of ints, every element reversed. */
+    int v[4] = {0x11223344, -1, 0x55667788, -1}, w[4] = {0, 0, 0, 0};
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    pos = 0;
+    EXPECT(MPI_Pack_external("external32", v, 1, vec, buf, sizeof(buf), &pos) == MPI_SUCCESS && pos == 8);
+    EXPECT(buf[0] == 0x11 && buf[3] == 0x44 && buf[4] == 0x55 && buf[7] == 0x88);
+    pos = 0;
+    EXPECT(MPI_Unpack_external("external32", buf, 8, &pos, w, 1, vec) == MPI_SUCCESS);
+    EXPECT(w[0] == v[0] && w[2] == v[2] && w[1] == 0);
+    MPI_Type_free(&vec);
+    MPI_Count csize = 0, cpos = 0;
+    EXPECT(MPI_Pack_external_size_c("external32", 2, MPI_DOUBLE, &csize) == MPI_SUCCESS && csize == 16);
+    EXPECT(MPI_Pack_external_c("external32", &d, 1, MPI_DOUBLE, buf, 64, &cpos) == MPI_SUCCESS && cpos == 8);
+    /* Another representation is an invalid argument; a type external32 cannot be made of is unsupported. */
+    pos = 0;
+    EXPECT(MPI_Pack_external("native", &i, 1, MPI_INT, buf, sizeof(buf), &pos) == MPI_ERR_ARG);
+    EXPECT(MPI_Pack_external("external32", &d, 1, MPI_DOUBLE_INT, buf, sizeof(buf), &pos) ==
+           MPI_ERR_UNSUPPORTED_OPERATION);
+    /* Native packing with large counts. */
+    MPI_Count p = 0;
+    EXPECT(MPI_Pack_c(&i, 1, MPI_INT, buf, 64, &p, MPI_COMM_WORLD) == MPI_SUCCESS && p == 4);
+    p = 0;
+    EXPECT(MPI_Unpack_c(buf, 64, &p, &i2, 1, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS && p == 4 && i2 == i);
+    EXPECT(MPI_Pack_size_c((MPI_Count)1 << 33, MPI_INT, MPI_COMM_WORLD, &csize) == MPI_SUCCESS &&
+           csize == ((MPI_Count)1 << 35));
+}
+
+static void check_abi_and_types(void)
+{
+    int major = 99, minor = 99;
+    EXPECT(MPI_Abi_get_version(&major, &minor) == MPI_SUCCESS);
+    EXPECT(major == -1 && minor == -1); /* not the MPI 5 standard ABI */
+    MPI_Info info = MPI_INFO_NULL;
+    char value[32];
+    int flag = 0;
+    EXPECT(MPI_Abi_get_info(&info) == MPI_SUCCESS && info != MPI_INFO_NULL);
+    EXPECT(MPI_Info_get(info, "mpi_aint_size", sizeof(value) - 1, value, &flag) == MPI_SUCCESS && flag &&
+           strcmp(value, "8") == 0);
+    MPI_Info_free(&info);
+    MPI_Datatype pair = MPI_INT;
+    EXPECT(MPI_Type_get_value_index(MPI_FLOAT, MPI_INT, &pair) == MPI_SUCCESS && pair == MPI_FLOAT_INT);
+    EXPECT(MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &pair) == MPI_SUCCESS && pair == MPI_DOUBLE_INT);
+    EXPECT(MPI_Type_get_value_index(MPI_INT, MPI_INT, &pair) == MPI_SUCCESS && pair == MPI_2INT);
+    EXPECT(MPI_Type_get_value_index(MPI_CHAR, MPI_DOUBLE, &pair) == MPI_SUCCESS && pair == MPI_DATATYPE_NULL);
+    /* Request statuses without completion. */
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int index = 0, outcount = 0, indices[2];
+    EXPECT(MPI_Request_get_status_all(2, reqs, &flag, MPI_STATUSES_IGNORE) == MPI_SUCCESS && flag == 1);
+    EXPECT(MPI_Request_get_status_any(2, reqs, &index, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag == 1 &&
+           index == MPI_UNDEFINED);
+    EXPECT(MPI_Request_get_status_some(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
+           outcount == MPI_UNDEFINED);
+    int x = 3, y = 0;
+    MPI_Irecv(&y, 1, MPI_INT, 0, 11, MPI_COMM_SELF, &reqs[0]);
+    EXPECT(MPI_Request_get_status_any(2, reqs, &index, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag == 0);
+    MPI_Send(&x, 1, MPI_INT, 0, 11, MPI_COMM_SELF);
+    do
+        EXPECT(MPI_Request_get_status_all(2, reqs, &flag, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+    while (!flag);
+    EXPECT(reqs[0] != MPI_REQUEST_NULL); /* not freed */
+    EXPECT(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE) == MPI_SUCCESS && y == 3);
+}
+
+static void check_unsupported(void)
+{
+    MPI_File fh = (MPI_File)&fh;
+    EXPECT(MPI_File_open(MPI_COMM_WORLD, "/tmp/x", 0, MPI_INFO_NULL, &fh) == MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT(fh == MPI_FILE_NULL);
+    MPI_Win win = 123;
+    void *base = NULL;
+    EXPECT(MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win) ==
+           MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT(win == MPI_WIN_NULL);
+    MPI_Session session = 123;
+    EXPECT(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session) == MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT(session == MPI_SESSION_NULL);
+    MPI_Comm inter = MPI_COMM_WORLD;
+    EXPECT(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                          MPI_ERRCODES_IGNORE) == MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT(inter == MPI_COMM_NULL);
+    int cls = -1;
+    EXPECT(MPI_Error_class(MPI_Accumulate(NULL, 0, MPI_INT, 0, 0, 0, MPI_INT, MPI_SUM, MPI_WIN_NULL), &cls) ==
+               MPI_SUCCESS &&
+           cls == MPI_ERR_UNSUPPORTED_OPERATION);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    check_handles();
+    check_status();
+    check_bigcount(rank, size);
+    check_external32();
+    check_abi_and_types();
+    check_unsupported();
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (!failures)
+        printf("rank %d: ok\n", rank);
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
