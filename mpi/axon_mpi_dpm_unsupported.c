@@ -1,5 +1,6 @@
 /* Dynamic processes and their rendezvous: MPI_Comm_spawn(_multiple), ports (MPI_Open_port, MPI_Close_port,
- * MPI_Comm_accept, MPI_Comm_connect), MPI_Comm_join, MPI_Comm_disconnect and name publishing. Axon's jobs
+ * MPI_Comm_accept, MPI_Comm_connect), MPI_Comm_join, MPI_Comm_disconnect and name publishing. Disconnect
+ * is real (every communicator can be disconnected: a barrier and a free). The others: Axon's jobs
  * are fixed at launch (mpirun and PMIx start every rank), so each call returns
  * MPI_ERR_UNSUPPORTED_OPERATION through the handler of its communicator (MPI_COMM_WORLD's without one) and
  * sets its output communicator to MPI_COMM_NULL. They exist because Python bindings (mpi4py) reference
@@ -62,11 +63,24 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     return axon_mpi_dpm_unsupported("MPI_Comm_join", MPI_COMM_NULL);
 }
 
+/* Real for every communicator Axon can make (none comes from spawn or ports): a collective that waits
+ * until every member has reached it, then frees the communicator and nulls the handle. The standard
+ * also has it wait for communication still pending on the communicator; the barrier covers what the
+ * members started and completed before the call (a program that disconnects with requests in flight is
+ * left to MPI_Comm_free's rules: they complete on their own). */
 AXON_MPI_WEAK(Comm_disconnect)
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
-    /* The communicator stays the caller's: it is not freed, and the error goes to its handler. */
-    return axon_mpi_dpm_unsupported("MPI_Comm_disconnect", comm ? *comm : MPI_COMM_NULL);
+    static const char func[] = "MPI_Comm_disconnect";
+    struct axon_comm *c;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!comm)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "comm is a NULL pointer");
+    AXON_MPI_COMM_CHECK(func, *comm, c);
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return axon_mpi_error(c, func, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be disconnected");
+    int rc = PMPI_Barrier(*comm);
+    return rc == MPI_SUCCESS ? PMPI_Comm_free(comm) : rc;
 }
 
 AXON_MPI_WEAK(Open_port)

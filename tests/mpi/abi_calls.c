@@ -206,6 +206,74 @@ static void check_abi_and_types(void)
     EXPECT(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE) == MPI_SUCCESS && y == 3);
 }
 
+/* MPI_BOTTOM with absolute addresses in the w-forms (every block's base is NULL, its place in the
+ * datatype or the displacement), and an alltoallv whose empty send and receive buffers share a pointer
+ * (not an aliasing error): both went wrong before mpi4py's test suite ran on Axon. */
+static void check_bottom(int rank, int size)
+{
+    int *out = malloc(sizeof(int) * (size_t)size), *in = malloc(sizeof(int) * (size_t)size);
+    int *counts = malloc(sizeof(int) * (size_t)size), *displs = calloc((size_t)size, sizeof(int));
+    MPI_Datatype *stypes = malloc(sizeof(MPI_Datatype) * (size_t)size), *rtypes = malloc(sizeof(MPI_Datatype) * (size_t)size);
+    for (int j = 0; j < size; j++) {
+        out[j] = 100 * rank + j;
+        in[j] = -1;
+        counts[j] = 1;
+        MPI_Aint a;
+        int one = 1;
+        MPI_Get_address(&out[j], &a);
+        MPI_Type_create_struct(1, &one, &a, (MPI_Datatype[]){MPI_INT}, &stypes[j]);
+        MPI_Type_commit(&stypes[j]);
+        MPI_Get_address(&in[j], &a);
+        MPI_Type_create_struct(1, &one, &a, (MPI_Datatype[]){MPI_INT}, &rtypes[j]);
+        MPI_Type_commit(&rtypes[j]);
+    }
+    EXPECT(MPI_Alltoallw(MPI_BOTTOM, counts, displs, stypes, MPI_BOTTOM, counts, displs, rtypes, MPI_COMM_WORLD) ==
+           MPI_SUCCESS);
+    for (int j = 0; j < size; j++) {
+        EXPECT(in[j] == 100 * j + rank);
+        MPI_Type_free(&stypes[j]);
+        MPI_Type_free(&rtypes[j]);
+    }
+    /* A ring (periodic cart): absolute addresses as the MPI_Aint displacements of MPI_BOTTOM. */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    int sv[2] = {rank, rank}, rv[2] = {-1, -1}, c2[2] = {1, 1};
+    MPI_Aint sd[2], rd[2];
+    MPI_Datatype t2[2] = {MPI_INT, MPI_INT};
+    for (int k = 0; k < 2; k++) {
+        MPI_Get_address(&sv[k], &sd[k]);
+        MPI_Get_address(&rv[k], &rd[k]);
+    }
+    EXPECT(MPI_Neighbor_alltoallw(MPI_BOTTOM, c2, sd, t2, MPI_BOTTOM, c2, rd, t2, ring) == MPI_SUCCESS);
+    EXPECT(rv[0] == (rank + size - 1) % size && rv[1] == (rank + 1) % size);
+    MPI_Comm_free(&ring);
+    int zeros[64] = {0};
+    char empty[1];
+    EXPECT(MPI_Alltoallv(empty, zeros, zeros, MPI_INT, empty, zeros, zeros, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS);
+    free(out);
+    free(in);
+    free(counts);
+    free(displs);
+    free(stypes);
+    free(rtypes);
+}
+
+/* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
+ * predefined ones. */
+static void check_disconnect(void)
+{
+    MPI_Comm dup;
+    int cls = MPI_SUCCESS;
+    EXPECT(MPI_Comm_dup(MPI_COMM_WORLD, &dup) == MPI_SUCCESS);
+    EXPECT(MPI_Comm_disconnect(&dup) == MPI_SUCCESS && dup == MPI_COMM_NULL);
+    MPI_Comm null = MPI_COMM_NULL, world = MPI_COMM_WORLD;
+    MPI_Error_class(MPI_Comm_disconnect(&null), &cls);
+    EXPECT(cls == MPI_ERR_COMM);
+    MPI_Error_class(MPI_Comm_disconnect(&world), &cls);
+    EXPECT(cls == MPI_ERR_COMM && world == MPI_COMM_WORLD);
+}
+
 static void check_unsupported(void)
 {
     MPI_File fh = (MPI_File)&fh;
@@ -243,6 +311,8 @@ int main(int argc, char **argv)
     check_external32();
     check_abi_and_types();
     check_unsupported();
+    check_disconnect();
+    check_bottom(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (!failures)
         printf("rank %d: ok\n", rank);
