@@ -211,9 +211,10 @@ static void check_abi_and_types(void)
  * (not an aliasing error): both went wrong before mpi4py's test suite ran on Axon. */
 static void check_bottom(int rank, int size)
 {
-    int *out = malloc(sizeof(int) * (size_t)size), *in = malloc(sizeof(int) * (size_t)size);
-    int *counts = malloc(sizeof(int) * (size_t)size), *displs = calloc((size_t)size, sizeof(int));
-    MPI_Datatype *stypes = malloc(sizeof(MPI_Datatype) * (size_t)size), *rtypes = malloc(sizeof(MPI_Datatype) * (size_t)size);
+    int *out = calloc((size_t)size, sizeof(int)), *in = calloc((size_t)size, sizeof(int));
+    int *counts = calloc((size_t)size, sizeof(int)), *displs = calloc((size_t)size, sizeof(int));
+    MPI_Datatype *stypes = calloc((size_t)size, sizeof(MPI_Datatype));
+    MPI_Datatype *rtypes = calloc((size_t)size, sizeof(MPI_Datatype));
     for (int j = 0; j < size; j++) {
         out[j] = 100 * rank + j;
         in[j] = -1;
