@@ -159,8 +159,42 @@ static void check_external32(void)
     /* Another representation is an invalid argument; a type external32 cannot be made of is unsupported. */
     pos = 0;
     EXPECT(MPI_Pack_external("native", &i, 1, MPI_INT, buf, sizeof(buf), &pos) == MPI_ERR_ARG);
-    EXPECT(MPI_Pack_external("external32", &d, 1, MPI_DOUBLE_INT, buf, sizeof(buf), &pos) ==
-           MPI_ERR_UNSUPPORTED_OPERATION);
+    MPI_Datatype mixed;
+    int blens[2] = {1, 1};
+    MPI_Aint disps[2] = {0, 8};
+    MPI_Type_create_struct(2, blens, disps, (MPI_Datatype[]){MPI_DOUBLE, MPI_INT}, &mixed);
+    MPI_Type_commit(&mixed);
+    EXPECT(MPI_Pack_external("external32", &d, 1, mixed, buf, sizeof(buf), &pos) == MPI_ERR_UNSUPPORTED_OPERATION);
+    MPI_Type_free(&mixed);
+    /* Narrower in external32: MPI_LONG is 4 bytes there (a value beyond them is a conversion error); the
+     * MAXLOC pairs go value by value. */
+    long l[2] = {-2, 0x01020304L}, l2[2] = {0, 0}, big = 1L << 40;
+    MPI_Aint lsize = 0;
+    pos = 0;
+    EXPECT(MPI_Pack_external_size("external32", 2, MPI_LONG, &lsize) == MPI_SUCCESS && lsize == 8);
+    EXPECT(MPI_Pack_external("external32", l, 2, MPI_LONG, buf, sizeof(buf), &pos) == MPI_SUCCESS && pos == 8);
+    EXPECT(buf[0] == 0xff && buf[3] == 0xfe && buf[4] == 0x01 && buf[7] == 0x04);
+    pos = 0;
+    EXPECT(MPI_Unpack_external("external32", buf, 8, &pos, l2, 2, MPI_LONG) == MPI_SUCCESS && l2[0] == -2 &&
+           l2[1] == 0x01020304L);
+    pos = 0;
+    EXPECT(MPI_Pack_external("external32", &big, 1, MPI_LONG, buf, sizeof(buf), &pos) == MPI_ERR_CONVERSION);
+    struct { double v; int k; } di = {1.5, 7}, di2 = {0, 0};
+    pos = 0;
+    EXPECT(MPI_Pack_external("external32", &di, 1, MPI_DOUBLE_INT, buf, sizeof(buf), &pos) == MPI_SUCCESS &&
+           pos == 12);
+    EXPECT(buf[0] == 0x3f && buf[1] == 0xf8 && buf[11] == 7);
+    pos = 0;
+    EXPECT(MPI_Unpack_external("external32", buf, 12, &pos, &di2, 1, MPI_DOUBLE_INT) == MPI_SUCCESS &&
+           di2.v == 1.5 && di2.k == 7);
+    /* long double: IEEE binary128 in external32 (1.5: sign 0, exponent 0x3fff, fraction .1). */
+    long double ld = 1.5L, ld2 = 0;
+    pos = 0;
+    EXPECT(MPI_Pack_external("external32", &ld, 1, MPI_LONG_DOUBLE, buf, sizeof(buf), &pos) == MPI_SUCCESS &&
+           pos == 16);
+    EXPECT(buf[0] == 0x3f && buf[1] == 0xff && buf[2] == 0x80 && buf[3] == 0 && buf[15] == 0);
+    pos = 0;
+    EXPECT(MPI_Unpack_external("external32", buf, 16, &pos, &ld2, 1, MPI_LONG_DOUBLE) == MPI_SUCCESS && ld2 == ld);
     /* Native packing with large counts. */
     MPI_Count p = 0;
     EXPECT(MPI_Pack_c(&i, 1, MPI_INT, buf, 64, &p, MPI_COMM_WORLD) == MPI_SUCCESS && p == 4);
