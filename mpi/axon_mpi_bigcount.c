@@ -127,3 +127,23 @@ void axon_bigcount_end(struct axon_bigcount *bc)
         free(bc->temp[i]);
     bc->ntemp = 0;
 }
+
+int axon_bigcount_scalar(const char *func, MPI_Comm comm, const char *what, MPI_Count value, int *out)
+{
+    struct axon_bigcount bc;
+    int rc = axon_bigcount_begin(&bc, func, comm, AXON_BIGCOUNT_NONE, 0);
+    if (rc == MPI_SUCCESS)
+        rc = axon_bigcount_int(&bc, what, value, out);
+    axon_bigcount_end(&bc);
+    return rc;
+}
+
+int axon_bigcount_v(struct axon_bigcount *bc, const char *counts_name, const MPI_Count *counts,
+                    const char *displs_name, const MPI_Aint *displs, int n, const int **counts_out,
+                    const int **displs_out)
+{
+    int rc = axon_bigcount_ints(bc, counts_name, counts, n, counts_out);
+    if (rc == MPI_SUCCESS)
+        rc = axon_bigcount_displs(bc, displs_name, displs, n, displs_out);
+    return rc;
+}

@@ -2,43 +2,59 @@
  * its int twin when every count and displacement fits in an int, MPI_ERR_COUNT when one does not
  * (mpi/axon_mpi_bigcount.h). The send arrays have an entry per out-neighbor, the receive arrays one per
  * in-neighbor of the communicator's topology; the w forms' displacements are MPI_Aint in the int calls
- * too, so they pass unchanged. */
+ * too, so they pass unchanged. The allgather, allgatherv, alltoall and alltoallv shapes are the
+ * collectives' (axon_mpi_bigcount_coll.c), with the arrays sized by AXON_BIGCOUNT_NEIGHBOR. */
 #include "mpi/axon_mpi_bigcount.h"
+
+static const axon_bigcount_allgather_twins neighbor_allgather = {
+    PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather, PMPI_Neighbor_allgather_init};
+static const axon_bigcount_allgatherv_twins neighbor_allgatherv = {
+    PMPI_Neighbor_allgatherv, PMPI_Ineighbor_allgatherv, PMPI_Neighbor_allgatherv_init};
+static const axon_bigcount_allgather_twins neighbor_alltoall = {
+    PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall, PMPI_Neighbor_alltoall_init};
+static const axon_bigcount_alltoallv_twins neighbor_alltoallv = {
+    PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv, PMPI_Neighbor_alltoallv_init};
+
+/* MPI_Neighbor_alltoallw: counts on both sides; the displacements are already MPI_Aint. */
+typedef AXON_BIGCOUNT_TWINS(const void *, const int *, const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+                            const MPI_Aint *, const MPI_Datatype *, MPI_Comm) neighbor_alltoallw_twins;
+static const neighbor_alltoallw_twins neighbor_alltoallw = {
+    PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw, PMPI_Neighbor_alltoallw_init};
+
+static int neighbor_alltoallw_c(struct axon_bigcount_call call, const void *sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    struct axon_bigcount bc;
+    const int *scounts = NULL, *rcounts = NULL;
+    int rc = axon_bigcount_begin(&bc, call.func, comm, AXON_BIGCOUNT_NEIGHBOR, 0);
+    if (rc == MPI_SUCCESS)
+        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &scounts);
+    if (rc == MPI_SUCCESS)
+        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &rcounts);
+    if (rc == MPI_SUCCESS)
+        rc = AXON_BIGCOUNT_TWIN(&neighbor_alltoallw, call, sendbuf, scounts, sdispls, sendtypes, recvbuf, rcounts,
+                                rdispls, recvtypes, comm);
+    axon_bigcount_end(&bc);
+    return rc;
+}
 
 AXON_MPI_WEAK(Neighbor_allgather_c)
 int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_allgather_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_allgather(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_allgather, axon_bigcount_blocking("MPI_Neighbor_allgather_c"), sendbuf,
+                                   sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Ineighbor_allgather_c)
 int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Ineighbor_allgather_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ineighbor_allgather(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_allgather,
+                                   axon_bigcount_nonblocking("MPI_Ineighbor_allgather_c", request), sendbuf,
+                                   sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_allgather_init_c)
@@ -46,19 +62,9 @@ int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI
                                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_allgather_init_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_allgather_init(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm, info,
-                                          request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_allgather,
+                                   axon_bigcount_persistent("MPI_Neighbor_allgather_init_c", info, request), sendbuf,
+                                   sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_allgatherv_c)
@@ -66,21 +72,9 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                MPI_Comm comm)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    const int *recvcounts_ = NULL;
-    const int *displs_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_allgatherv_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "displs", displs, bc.nrecv, &displs_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount_, sendtype, recvbuf, recvcounts_, displs_, recvtype, comm);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgatherv(&neighbor_allgatherv, axon_bigcount_blocking("MPI_Neighbor_allgatherv_c"),
+                                    AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm);
 }
 
 AXON_MPI_WEAK(Ineighbor_allgatherv_c)
@@ -88,22 +82,10 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Da
                                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    const int *recvcounts_ = NULL;
-    const int *displs_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Ineighbor_allgatherv_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "displs", displs, bc.nrecv, &displs_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ineighbor_allgatherv(sendbuf, sendcount_, sendtype, recvbuf, recvcounts_, displs_, recvtype, comm,
-                                       request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgatherv(&neighbor_allgatherv,
+                                    axon_bigcount_nonblocking("MPI_Ineighbor_allgatherv_c", request),
+                                    AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_allgatherv_init_c)
@@ -111,58 +93,26 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MP
                                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    const int *recvcounts_ = NULL;
-    const int *displs_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_allgatherv_init_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "displs", displs, bc.nrecv, &displs_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_allgatherv_init(sendbuf, sendcount_, sendtype, recvbuf, recvcounts_, displs_, recvtype, comm,
-                                           info, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgatherv(&neighbor_allgatherv,
+                                    axon_bigcount_persistent("MPI_Neighbor_allgatherv_init_c", info, request),
+                                    AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoall_c)
 int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoall_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoall(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_alltoall, axon_bigcount_blocking("MPI_Neighbor_alltoall_c"), sendbuf,
+                                   sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Ineighbor_alltoall_c)
 int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Ineighbor_alltoall_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_alltoall, axon_bigcount_nonblocking("MPI_Ineighbor_alltoall_c", request),
+                                   sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoall_init_c)
@@ -170,19 +120,9 @@ int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
                                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    int sendcount_;
-    int recvcount_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoall_init_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "sendcount", sendcount, &sendcount_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "recvcount", recvcount, &recvcount_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoall_init(sendbuf, sendcount_, sendtype, recvbuf, recvcount_, recvtype, comm, info,
-                                         request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_allgather(&neighbor_alltoall,
+                                   axon_bigcount_persistent("MPI_Neighbor_alltoall_init_c", info, request), sendbuf,
+                                   sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoallv_c)
@@ -190,25 +130,9 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                               MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                               const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *sdispls_ = NULL;
-    const int *recvcounts_ = NULL;
-    const int *rdispls_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoallv_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "sdispls", sdispls, bc.nsend, &sdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "rdispls", rdispls, bc.nrecv, &rdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts_, sdispls_, sendtype, recvbuf, recvcounts_, rdispls_, recvtype,
-                                     comm);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_alltoallv(&neighbor_alltoallv, axon_bigcount_blocking("MPI_Neighbor_alltoallv_c"),
+                                   AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                   recvcounts, rdispls, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Ineighbor_alltoallv_c)
@@ -216,25 +140,10 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *sdispls_ = NULL;
-    const int *recvcounts_ = NULL;
-    const int *rdispls_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Ineighbor_alltoallv_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "sdispls", sdispls, bc.nsend, &sdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "rdispls", rdispls, bc.nrecv, &rdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts_, sdispls_, sendtype, recvbuf, recvcounts_, rdispls_,
-                                      recvtype, comm, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_alltoallv(&neighbor_alltoallv,
+                                   axon_bigcount_nonblocking("MPI_Ineighbor_alltoallv_c", request),
+                                   AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                   recvcounts, rdispls, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoallv_init_c)
@@ -243,25 +152,10 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *sdispls_ = NULL;
-    const int *recvcounts_ = NULL;
-    const int *rdispls_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoallv_init_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "sdispls", sdispls, bc.nsend, &sdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_displs(&bc, "rdispls", rdispls, bc.nrecv, &rdispls_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts_, sdispls_, sendtype, recvbuf, recvcounts_, rdispls_,
-                                          recvtype, comm, info, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return axon_bigcount_alltoallv(&neighbor_alltoallv,
+                                   axon_bigcount_persistent("MPI_Neighbor_alltoallv_init_c", info, request),
+                                   AXON_BIGCOUNT_NEIGHBOR, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                   recvcounts, rdispls, recvtype, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoallw_c)
@@ -269,19 +163,8 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *recvcounts_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoallw_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts_, sdispls, sendtypes, recvbuf, recvcounts_, rdispls, recvtypes,
-                                     comm);
-    axon_bigcount_end(&bc);
-    return rc;
+    return neighbor_alltoallw_c(axon_bigcount_blocking("MPI_Neighbor_alltoallw_c"), sendbuf, sendcounts, sdispls,
+                                sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
 AXON_MPI_WEAK(Ineighbor_alltoallw_c)
@@ -290,19 +173,8 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *recvcounts_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Ineighbor_alltoallw_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts_, sdispls, sendtypes, recvbuf, recvcounts_, rdispls,
-                                      recvtypes, comm, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return neighbor_alltoallw_c(axon_bigcount_nonblocking("MPI_Ineighbor_alltoallw_c", request), sendbuf, sendcounts,
+                                sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
 AXON_MPI_WEAK(Neighbor_alltoallw_init_c)
@@ -311,17 +183,6 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                    MPI_Info info, MPI_Request *request)
 {
-    struct axon_bigcount bc;
-    const int *sendcounts_ = NULL;
-    const int *recvcounts_ = NULL;
-    int rc = axon_bigcount_begin(&bc, "MPI_Neighbor_alltoallw_init_c", comm, AXON_BIGCOUNT_NEIGHBOR, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "sendcounts", sendcounts, bc.nsend, &sendcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_ints(&bc, "recvcounts", recvcounts, bc.nrecv, &recvcounts_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts_, sdispls, sendtypes, recvbuf, recvcounts_, rdispls,
-                                          recvtypes, comm, info, request);
-    axon_bigcount_end(&bc);
-    return rc;
+    return neighbor_alltoallw_c(axon_bigcount_persistent("MPI_Neighbor_alltoallw_init_c", info, request), sendbuf,
+                                sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }

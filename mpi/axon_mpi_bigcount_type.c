@@ -10,15 +10,9 @@
 AXON_MPI_WEAK(Type_contiguous_c)
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct axon_bigcount bc;
-    int count_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Type_contiguous_c", MPI_COMM_NULL, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "count", count, &count_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_contiguous(count_, oldtype, newtype);
-    axon_bigcount_end(&bc);
-    return rc;
+    int n;
+    int rc = axon_bigcount_scalar("MPI_Type_contiguous_c", MPI_COMM_NULL, "count", count, &n);
+    return rc == MPI_SUCCESS ? PMPI_Type_contiguous(n, oldtype, newtype) : rc;
 }
 
 AXON_MPI_WEAK(Type_vector_c)
@@ -202,26 +196,17 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arr
 AXON_MPI_WEAK(Type_create_resized_c)
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
-    struct axon_bigcount bc;
-    int rc = axon_bigcount_begin(&bc, "MPI_Type_create_resized_c", MPI_COMM_NULL, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_create_resized(oldtype, lb, extent, newtype);
-    axon_bigcount_end(&bc);
-    return rc;
+    /* lb and extent are MPI_Aint in the int call too: nothing to narrow. */
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Type_create_resized_c");
+    return PMPI_Type_create_resized(oldtype, lb, extent, newtype);
 }
 
 AXON_MPI_WEAK(Reduce_local_c)
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
-    struct axon_bigcount bc;
-    int count_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Reduce_local_c", MPI_COMM_NULL, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "count", count, &count_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Reduce_local(inbuf, inoutbuf, count_, datatype, op);
-    axon_bigcount_end(&bc);
-    return rc;
+    int n;
+    int rc = axon_bigcount_scalar("MPI_Reduce_local_c", MPI_COMM_NULL, "count", count, &n);
+    return rc == MPI_SUCCESS ? PMPI_Reduce_local(inbuf, inoutbuf, n, datatype, op) : rc;
 }
 
 /* The _x queries already answer in MPI_Count. */

@@ -125,6 +125,116 @@ static void check_bigcount(int rank, int size)
     free(sbuf), free(rbuf), free(counts), free(displs);
 }
 
+/* The forms of the _c collectives and point-to-point calls that check_bigcount does not reach, each
+ * checked for its data: they share their narrowing by argument shape, so a mix-up of arguments or twins
+ * shows as wrong data or a wrong error. */
+static void check_bigcount_forms(int rank, int size)
+{
+    MPI_Request req;
+    int left = (rank + size - 1) % size, right = (rank + 1) % size;
+
+    /* Ibcast_c from the last rank. */
+    long v = rank == size - 1 ? 4242 : -1;
+    EXPECT(MPI_Ibcast_c(&v, 1, MPI_LONG, size - 1, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS && v == 4242);
+
+    /* Allgatherv_c with MPI_Aint displacements: rank i's i + 1 ints land in reverse rank order. */
+    MPI_Count *counts = calloc(size, sizeof(MPI_Count));
+    MPI_Aint *displs = calloc(size, sizeof(MPI_Aint));
+    int total = size * (size + 1) / 2;
+    int *all = calloc(total, sizeof(int)), mine[8];
+    for (int i = 0, at = 0; i < size; i++) {
+        counts[size - 1 - i] = size - i;
+        displs[size - 1 - i] = at;
+        at += size - i;
+    }
+    for (int k = 0; k <= rank; k++)
+        mine[k] = 10 * rank + k;
+    EXPECT(MPI_Allgatherv_c(mine, rank + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS);
+    for (int i = 0; i < size; i++)
+        for (int k = 0; k <= i; k++)
+            EXPECT(all[displs[i] + k] == 10 * i + k);
+    /* A displacement beyond int is MPI_ERR_COUNT, found before any data moves, on every rank. */
+    displs[0] = (MPI_Aint)1 << 35;
+    EXPECT(MPI_Allgatherv_c(mine, rank + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
+           MPI_ERR_COUNT);
+
+    /* Scatterv_c: the arrays are read at the root only (NULL elsewhere); rank i gets i + 1 ints. */
+    for (int i = 0, at = 0; i < size; i++) {
+        counts[i] = i + 1;
+        displs[i] = at;
+        at += i + 1;
+        for (int k = 0; k <= i; k++)
+            all[displs[i] + k] = 100 * i + k;
+    }
+    int got[8] = {0};
+    EXPECT(MPI_Scatterv_c(all, rank == 0 ? counts : NULL, rank == 0 ? displs : NULL, MPI_INT, got, rank + 1, MPI_INT,
+                          0, MPI_COMM_WORLD) == MPI_SUCCESS);
+    for (int k = 0; k <= rank; k++)
+        EXPECT(got[k] == 100 * rank + k);
+
+    /* Reduce_scatter_block_c: each rank gets the sum of its two-int block. */
+    long *contrib = calloc(2 * size, sizeof(long)), block[2] = {-1, -1};
+    for (int i = 0; i < 2 * size; i++)
+        contrib[i] = i + rank;
+    EXPECT(MPI_Reduce_scatter_block_c(contrib, block, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS);
+    long base = (long)size * (size - 1) / 2;
+    EXPECT(block[0] == 2L * rank * size + base && block[1] == (2L * rank + 1) * size + base);
+
+    /* Allreduce_init_c started twice: the plan keeps the count after the call, with new data each time. */
+    long in = 0, out = -1;
+    EXPECT(MPI_Allreduce_init_c(&in, &out, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &req) ==
+           MPI_SUCCESS);
+    for (int round = 1; round <= 2; round++) {
+        in = 1000L * round + rank;
+        EXPECT(MPI_Start(&req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+        EXPECT(out == 1000L * round + size - 1);
+    }
+    EXPECT(MPI_Request_free(&req) == MPI_SUCCESS);
+    EXPECT(MPI_Allreduce_init_c(&in, &out, (MPI_Count)INT_MAX + 7, MPI_LONG, MPI_MAX, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &req) == MPI_ERR_COUNT);
+
+    /* Iscan_c: the prefix sums of rank + 1. */
+    long one = rank + 1, prefix = -1;
+    EXPECT(MPI_Iscan_c(&one, &prefix, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS && prefix == (long)(rank + 1) * (rank + 2) / 2);
+
+    /* Neighbor_alltoall_c on a periodic ring: block 0 goes left, block 1 right. */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    EXPECT(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring) == MPI_SUCCESS);
+    MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
+    int nsend[2] = {10 * rank, 10 * rank + 1}, nrecv[2] = {-1, -1};
+    EXPECT(MPI_Neighbor_alltoall_c(nsend, 1, MPI_INT, nrecv, 1, MPI_INT, ring) == MPI_SUCCESS);
+    EXPECT(nrecv[0] == 10 * left + 1 && nrecv[1] == 10 * right);
+    /* Its alltoallv form, through the persistent twin: arrays sized by the two neighbors. */
+    MPI_Count ncounts[2] = {1, 1};
+    MPI_Aint ndispls[2] = {0, 1};
+    nrecv[0] = nrecv[1] = -1;
+    EXPECT(MPI_Neighbor_alltoallv_init_c(nsend, ncounts, ndispls, MPI_INT, nrecv, ncounts, ndispls, MPI_INT, ring,
+                                         MPI_INFO_NULL, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Start(&req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    EXPECT(nrecv[0] == 10 * left + 1 && nrecv[1] == 10 * right);
+    EXPECT(MPI_Request_free(&req) == MPI_SUCCESS);
+    ncounts[1] = (MPI_Count)1 << 32;
+    EXPECT(MPI_Ineighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, ncounts, ndispls, MPI_INT, ring, &req) ==
+           MPI_ERR_COUNT);
+    MPI_Comm_free(&ring);
+
+    /* Send_init_c / Recv_init_c around the ring, and Isend_c with its count checked. */
+    int token = rank, back = -1;
+    MPI_Request pr[2];
+    EXPECT(MPI_Recv_init_c(&back, 1, MPI_INT, left, 11, MPI_COMM_WORLD, &pr[0]) == MPI_SUCCESS);
+    EXPECT(MPI_Send_init_c(&token, 1, MPI_INT, right, 11, MPI_COMM_WORLD, &pr[1]) == MPI_SUCCESS);
+    EXPECT(MPI_Startall(2, pr) == MPI_SUCCESS && MPI_Waitall(2, pr, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+    EXPECT(back == left);
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
+    EXPECT(MPI_Isend_c(&token, (MPI_Count)INT_MIN - 1, MPI_INT, right, 12, MPI_COMM_WORLD, &req) == MPI_ERR_COUNT);
+
+    free(counts), free(displs), free(all), free(contrib);
+}
+
 static void check_external32(void)
 {
     unsigned char buf[64];
@@ -343,6 +453,7 @@ int main(int argc, char **argv)
     check_handles();
     check_status();
     check_bigcount(rank, size);
+    check_bigcount_forms(rank, size);
     check_external32();
     check_abi_and_types();
     check_unsupported();
