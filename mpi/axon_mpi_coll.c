@@ -120,7 +120,7 @@ static const struct axon_coll_nodes *axon_mpi_coll_nodes(struct axon_comm *c)
 int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_coll_sched **sp)
 {
     struct axon_comm *c = p->c;
-    unsigned seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
+    unsigned seq = p->seq_fixed ? p->seq : atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
     struct axon_coll_sched *s;
     /* An intercommunicator's schedule starts on the bridge: its peers are the remote group. */
     int rc = axon_coll_sched_create(&c->coll, c->rank, c->is_inter ? c->remote_size : c->size,

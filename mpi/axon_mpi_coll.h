@@ -142,6 +142,11 @@ struct axon_mpi_coll_plan {
     struct axon_dtype_layout dt;
     struct axon_coll_op *op;
     bool kept; /* a persistent request's: holds references on its layouts and operation */
+    /* A persistent request's collective sequence number, taken at its _init call: every MPI_Start of it
+     * runs under that tag, so that the members may start their persistent collectives in different
+     * orders (MPI 4: they match by the order of the _init calls). */
+    bool seq_fixed;
+    unsigned seq;
     /* A reduction whose buffers on this rank are all on one GPU, run there (axon_mpi_coll_gpu_choose):
      * scratch on the GPU, reductions by the kernel, nothing staged through the host. */
     bool on_gpu;

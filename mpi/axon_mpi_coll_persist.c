@@ -4,9 +4,14 @@
  * An _init call checks its arguments exactly as the blocking form does (the same plan function,
  * mpi/axon_mpi_coll.c) and keeps the plan in an inactive persistent request, with references on its
  * layouts and operation so that freeing a datatype or an operation afterwards is harmless. Each
- * MPI_Start builds a fresh schedule from the plan, taking the communicator's next collective sequence
- * number like any collective, and runs it on the same request; the completion calls leave the request
- * inactive, and MPI_Request_free frees it (refused while it is active, as the standard says). */
+ * MPI_Start builds a fresh schedule from the plan and runs it on the same request; the completion calls
+ * leave the request inactive, and MPI_Request_free frees it (refused while it is active, as the standard
+ * says). The request takes the communicator's next collective sequence number at its _init call, and
+ * every start runs under that tag: MPI 4 matches persistent collectives by the order of their _init
+ * calls, so members may start them in different orders (MPICH's coll/p_order). Successive starts of one
+ * request share the tag safely: a start begins only after the last completed here, and messages
+ * between two ranks keep their order. The tag comes back to a new collective only after 2^31 more
+ * collectives on the communicator while the request lives. */
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
@@ -49,6 +54,8 @@ int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, M
     if (kept->op)
         axon_coll_op_retain(kept->op);
     kept->kept = true;
+    kept->seq_fixed = true;
+    kept->seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
     struct axon_request *req;
     int rc = axon_request_alloc_coll_persistent(&c->coll, kept, &req);
     if (rc != MPI_SUCCESS) {

@@ -709,6 +709,30 @@ static void test_errors(MPI_Comm comm)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* MPI 4 matches persistent collectives by the order of their _init calls: the members may start them
+ * in different orders (here rank 0 the other way round), again and again. */
+static void test_start_order(MPI_Comm comm)
+{
+    int a = -1, sum = 0, one = 1;
+    MPI_Request req[3];
+    MPI_Bcast_init(&a, 1, MPI_INT, 0, comm, MPI_INFO_NULL, &req[0]);
+    MPI_Barrier_init(comm, MPI_INFO_NULL, &req[1]);
+    MPI_Allreduce_init(&one, &sum, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &req[2]);
+    for (int it = 0; it < 3; it++) {
+        a = rank == 0 ? 42 + it : -1;
+        sum = 0;
+        for (int k = 0; k < 3; k++)
+            MPI_Start(&req[rank == 0 ? 2 - k : k]);
+        MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+        if (a != 42 + it || sum != size) {
+            printf("rank %d FAILED: persistent collectives started out of order: bcast %d, allreduce %d\n", rank, a, sum);
+            failures++;
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        MPI_Request_free(&req[k]);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -726,6 +750,7 @@ int main(int argc, char **argv)
     test_startall(MPI_COMM_WORLD);
     test_lifetime(MPI_COMM_WORLD);
     test_errors(reversed);
+    test_start_order(MPI_COMM_WORLD);
     MPI_Comm_free(&reversed);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
