@@ -13,13 +13,14 @@ static MPI_Message axon_mpi_message_handle(uint32_t index)
     return (MPI_Message)(AXON_MESSAGE_HANDLE_BASE | index);
 }
 
+/* A probe of MPI_PROC_NULL. Like every call that returns one status, it leaves the MPI_ERROR field
+ * alone: only the calls that return several statuses write it. */
 static void axon_mpi_status_proc_null(MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
     status->MPI_SOURCE = MPI_PROC_NULL;
     status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->count_lo = 0;
     status->count_hi_and_cancelled = 0;
 }

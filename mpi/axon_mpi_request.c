@@ -61,13 +61,15 @@ static bool axon_mpi_request_inactive(const struct axon_request *req)
     return req->persistent && !req->active;
 }
 
-/* The empty status of MPI_REQUEST_NULL (and of inactive requests). */
+/* The empty status of MPI_REQUEST_NULL (and of inactive requests): the standard's, error MPI_SUCCESS
+ * included. */
 static void axon_mpi_status_empty(MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
     status->count_lo = 0;
     status->count_hi_and_cancelled = 0;
 }

@@ -307,9 +307,9 @@ int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *fl
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         if (status) {
+            /* MPI_ERROR is left alone, as by every call that returns one status. */
             status->MPI_SOURCE = MPI_PROC_NULL;
             status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
             status->count_lo = 0;
             status->count_hi_and_cancelled = 0;
         }
@@ -328,8 +328,7 @@ int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *fl
 static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axon_pt2pt_unexpected *ux)
 {
     status->MPI_SOURCE = ux->hdr.source;
-    status->MPI_TAG = ux->hdr.tag;
-    status->MPI_ERROR = MPI_SUCCESS;
+    status->MPI_TAG = ux->hdr.tag; /* MPI_ERROR left alone: a probe returns one status */
     /* A descriptor's message reports its own length, not the descriptor's. */
     uint64_t length = ux->length;
     uint64_t ipc_bytes;

@@ -126,6 +126,45 @@ static void test_status(void)
     MPI_Type_free(&mixed);
 }
 
+/* The MPI_ERROR field of a status: calls that return one status leave it alone (probes, receives, waits
+ * and tests of one request, MPI_PROC_NULL's too); the empty status of MPI_REQUEST_NULL has it
+ * MPI_SUCCESS. (MPICH's pt2pt/mprobe and pt2pt/rqstatus found both wrong.) */
+static void test_status_error(int rank, int size)
+{
+    MPI_Status st;
+    MPI_Message msg;
+    int flag = 0, v = 7;
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Probe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st);
+    EXPECT(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_ERROR == MPI_ERR_DIMS);
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Mprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &msg, &st);
+    EXPECT(msg == MPI_MESSAGE_NO_PROC && st.MPI_ERROR == MPI_ERR_DIMS);
+    MPI_Mrecv(NULL, 0, MPI_INT, &msg, MPI_STATUS_IGNORE);
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st);
+    EXPECT(flag && st.MPI_SOURCE == MPI_ANY_SOURCE && st.MPI_TAG == MPI_ANY_TAG && st.MPI_ERROR == MPI_SUCCESS);
+    if (size < 2 || rank > 1)
+        return;
+    if (rank == 0) {
+        MPI_Send(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+        MPI_Send(&v, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
+        return;
+    }
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Probe(0, 3, MPI_COMM_WORLD, &st);
+    EXPECT(st.MPI_TAG == 3 && st.MPI_ERROR == MPI_ERR_DIMS);
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Mprobe(0, 3, MPI_COMM_WORLD, &msg, &st);
+    EXPECT(st.MPI_TAG == 3 && st.MPI_ERROR == MPI_ERR_DIMS);
+    st.MPI_ERROR = MPI_ERR_TOPOLOGY;
+    MPI_Mrecv(&v, 1, MPI_INT, &msg, &st);
+    EXPECT(st.MPI_ERROR == MPI_ERR_TOPOLOGY);
+    st.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Recv(&v, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, &st);
+    EXPECT(st.MPI_TAG == 4 && st.MPI_ERROR == MPI_ERR_DIMS);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -135,6 +174,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     test_mem(rank, size);
     test_status();
+    test_status_error(rank, size);
     printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");
     MPI_Finalize();
     return failures != 0;
