@@ -26,6 +26,12 @@ START_TEST(balanced_grids)
     expect(64, 3, (int[]){0, 0, 0}, (int[]){4, 4, 4});
     expect(30, 3, (int[]){0, 0, 0}, (int[]){5, 3, 2});
     expect(5, 1, (int[]){0}, (int[]){5});
+    /* The most balanced, not the first factoring: largest prime factors first to the smallest
+     * dimension gave 12x6, 45x45x17 and 55x48x38 (MPICH's topo/dims5 wants these). */
+    expect(72, 2, (int[]){0, 0}, (int[]){9, 8});
+    expect(34425, 3, (int[]){0, 0, 0}, (int[]){51, 27, 25});
+    expect(100320, 3, (int[]){0, 0, 0}, (int[]){57, 44, 40});
+    expect(72, 3, (int[]){0, 2, 0}, (int[]){6, 2, 6});
 }
 END_TEST
 
