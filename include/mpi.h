@@ -655,6 +655,13 @@ AXON_MPI_API(int, Comm_free_keyval, (int *comm_keyval));
 AXON_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val));
 AXON_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag));
 AXON_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+/* MPI-1's forms of the five above, deprecated, not removed. */
+AXON_MPI_API(int, Keyval_create,
+             (MPI_Copy_function * copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state));
+AXON_MPI_API(int, Keyval_free, (int *keyval));
+AXON_MPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val));
+AXON_MPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
+AXON_MPI_API(int, Attr_delete, (MPI_Comm comm, int keyval));
 AXON_MPI_API(int, Info_create, (MPI_Info * info));
 AXON_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
 AXON_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));

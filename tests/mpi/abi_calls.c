@@ -404,6 +404,23 @@ static void check_bottom(int rank, int size)
     free(rtypes);
 }
 
+/* MPI-1's attribute calls (deprecated, not removed): a keyval whose attribute MPI_DUP_FN copies into a
+ * duplicate, read back, deleted and freed. */
+static void check_mpi1_attrs(void)
+{
+    int keyval = MPI_KEYVAL_INVALID, value = 17, *got = NULL, flag = 0;
+    EXPECT(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &keyval, NULL) == MPI_SUCCESS);
+    EXPECT(MPI_Attr_put(MPI_COMM_WORLD, keyval, &value) == MPI_SUCCESS);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    EXPECT(MPI_Attr_get(dup, keyval, &got, &flag) == MPI_SUCCESS && flag && got == &value);
+    EXPECT(MPI_Attr_delete(dup, keyval) == MPI_SUCCESS);
+    EXPECT(MPI_Attr_get(dup, keyval, &got, &flag) == MPI_SUCCESS && !flag);
+    MPI_Comm_free(&dup);
+    EXPECT(MPI_Attr_delete(MPI_COMM_WORLD, keyval) == MPI_SUCCESS);
+    EXPECT(MPI_Keyval_free(&keyval) == MPI_SUCCESS && keyval == MPI_KEYVAL_INVALID);
+}
+
 /* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
  * predefined ones. */
 static void check_disconnect(void)
@@ -458,6 +475,7 @@ int main(int argc, char **argv)
     check_abi_and_types();
     check_unsupported();
     check_disconnect();
+    check_mpi1_attrs();
     check_bottom(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (!failures)
