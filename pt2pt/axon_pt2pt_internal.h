@@ -101,10 +101,12 @@ int axon_pt2pt_request_proc_null(struct axon_request **req);
 struct axon_pt2pt_pipe_rts;
 
 /* Device buffers staged through host memory (axon_pt2pt_stage.c). begin: when the request's buffer is
- * GPU memory, a host copy takes its place (holding the data for a send, or for a receive whose layout
- * has gaps); nothing for host memory. end: a receive's copy goes to the GPU; the copy is freed. Only
- * while CUDA support is on. */
+ * GPU memory, a send's host copy takes its place, holding the data; a receive's buffer is only noted
+ * (stage_pending) and attach, called when its message matches and needs host memory to land in, takes
+ * the copy (holding the device's bytes when the layout has gaps). Nothing for host memory. end: a
+ * receive's copy goes to the GPU; the copy is freed. Only while CUDA support is on. */
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
+void axon_pt2pt_stage_attach(struct axon_request *req);
 /* A send's device protocol: with *ipc set, req->stage holds the IPC descriptor of the data, to be sent
  * in its place (to a rank of this node, for GPU memory with an IPC handle, from AXON_CUDA_IPC_MIN
  * bytes); with req->pipe set, *rts is to be sent in its place and the data follows in chunks; else the

@@ -169,11 +169,10 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
     req->pipe_take = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
     req->pipe_done = 0;
     req->pipe_unpack = false;
-    if (req->dt.contig && req->stage) {
-        /* Straight onto the user's GPU buffer: its host copy is not needed. */
+    if (req->dt.contig && req->stage_pending) {
+        /* Straight onto the user's GPU buffer: no host copy of it. */
         req->pipe_data = req->stage_user + req->dt.true_lb;
         req->pipe_info = req->stage_info;
-        req->stage_written = true;
     } else if (req->dt.contig) {
         req->pipe_data = (char *)req->buf + req->dt.true_lb;
         axon_cuda_memtype_set_host(&req->pipe_info);

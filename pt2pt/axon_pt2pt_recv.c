@@ -131,6 +131,10 @@ static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t leng
 void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, void *data, size_t length,
                         bool rndv)
 {
+    /* A GPU receive takes its host copy now, unless the message writes the GPU buffer itself. */
+    if (__builtin_expect(req->stage_pending, 0) &&
+        !(req->dt.contig && !rndv && (hdr->flags & (AXON_PT2PT_FLAG_PIPE | AXON_PT2PT_FLAG_IPC))))
+        axon_pt2pt_stage_attach(req);
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_PIPE, 0) && !rndv &&
         length == sizeof(struct axon_pt2pt_pipe_rts)) {
         /* GPU data in chunks: the receive completes with the last of them. */
@@ -265,6 +269,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->cursor_live = false;
     req->ucx_request = NULL;
     req->stage = NULL;
+    req->stage_pending = false;
     req->comm = comm;
     req->buf = buf;
     req->count = count;

@@ -1,21 +1,20 @@
 /* Device buffers in point-to-point. Between ranks of one node, GPU memory with an IPC handle (cuMemAlloc
  * memory's legacy handle, or VMM memory's POSIX fds) is read in place: the sender sends the allocation's
- * IPC descriptor instead of the data, the receiver copies from
- * the sender's GPU straight into its buffer (cached handles, cuda_support/axon_cuda_ipc.c) and
- * acknowledges, which completes the send. Otherwise the data is staged through host memory: a send copies its data's span from the
- * GPU into a host copy and the engine sends that copy; a receive lands in a host copy (holding the
- * device's bytes first when the layout leaves gaps, so the gaps come back unchanged) that goes to the
- * GPU when the message is complete. Every protocol of the engine (the node's rings, UCX eager and
- * rendezvous, typed data) then moves device data unchanged, and nothing but the memory kinds' copies
- * (cuda_support/) ever reads or writes GPU memory.
- *
- * This is the first device protocol: correct for every buffer, one synchronous copy each side. CUDA IPC
- * on a node and staging in pipelined chunks through pinned buffers come next (ARCHITECTURE.md). */
+ * IPC descriptor instead of the data, the receiver copies from the sender's GPU straight into its buffer
+ * (cached handles, cuda_support/axon_cuda_ipc.c) and acknowledges, which completes the send. Large
+ * contiguous messages otherwise go in pipelined chunks (axon_pt2pt_pipeline.c). Everything else is
+ * staged through pinned host memory: a send copies its data's span from the GPU into a host copy and the
+ * engine sends that copy; a receive notes its GPU buffer when posted and takes its host copy only when a
+ * message that needs one matches (holding the device's bytes first when the layout leaves gaps, so the
+ * gaps come back unchanged), which goes to the GPU when the message is complete. Every protocol of the
+ * engine (the node's rings, UCX eager and rendezvous, typed data) then moves device data unchanged, and
+ * nothing but the memory kinds' copies (cuda_support/) ever reads or writes GPU memory. */
 #include "pt2pt/axon_pt2pt_internal.h"
 #include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +29,7 @@ static void axon_pt2pt_stage_span(const struct axon_request *req, int64_t *lo, i
 
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 {
+    req->stage_pending = false;
     if (req->count == 0 || req->dt.size == 0)
         return MPI_SUCCESS;
     int64_t lo, len;
@@ -41,33 +41,61 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         return rc;
     if (info.kind == AXON_CUDA_MEMKIND_HOST)
         return MPI_SUCCESS;
-    char *host = axon_cuda_bounce_get((size_t)len, info.device);
-    if (!host)
-        return MPI_ERR_NO_MEM;
-    const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
-    /* A send needs the data; a receive into a layout with gaps needs them too, to give them back. */
-    if (!incoming || !req->dt.contig) {
-        rc = ops->copy_to_host(host, user + lo, (size_t)len, &info);
-        if (rc != MPI_SUCCESS) {
-            axon_cuda_bounce_put(host, (size_t)len);
-            return rc;
-        }
-    }
-    req->stage = host;
-    req->stage_ipc = false;
-    req->stage_written = false;
     req->stage_user = user;
     req->stage_lo = lo;
     req->stage_len = len;
     req->stage_info = info;
+    if (incoming) {
+        /* Noted only: the protocol of the message that matches decides whether a host copy is needed
+         * (axon_pt2pt_stage_attach); IPC and pipelined chunks write the GPU buffer directly. A copy
+         * taken here would pin the receive's whole size for every receive posted, most of them for
+         * nothing (a window of 64 receives of 64 MiB took 4 GiB of pinned memory). */
+        req->stage_pending = true;
+        return MPI_SUCCESS;
+    }
+    char *host = axon_cuda_bounce_get((size_t)len, info.device);
+    if (!host)
+        return MPI_ERR_NO_MEM;
+    const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
+    rc = ops->copy_to_host(host, user + lo, (size_t)len, &info);
+    if (rc != MPI_SUCCESS) {
+        axon_cuda_bounce_put(host, (size_t)len);
+        return rc;
+    }
+    req->stage = host;
+    req->stage_ipc = false;
     /* The engine addresses data as buf + offset: the copy stands in at the same offsets. */
     req->buf = (void *)((uintptr_t)host - (uintptr_t)lo);
     return MPI_SUCCESS;
 }
 
+void axon_pt2pt_stage_attach(struct axon_request *req)
+{
+    req->stage_pending = false;
+    int64_t lo = req->stage_lo, len = req->stage_len;
+    char *host = axon_cuda_bounce_get((size_t)len, req->stage_info.device);
+    if (!host) {
+        /* The message is on its way and must land somewhere: end the job rather than lose it. */
+        char msg[160];
+        snprintf(msg, sizeof(msg), "no host memory (%lld bytes) to stage a message into a GPU buffer", (long long)len);
+        axon_runtime_log_error("%s", msg);
+        axon_runtime_bootstrap_abort(1, msg);
+    }
+    /* A layout with gaps: the copy holds the device's bytes first, so the gaps go back unchanged. */
+    if (!req->dt.contig) {
+        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->stage_info.kind);
+        int rc = ops->copy_to_host(host, req->stage_user + lo, (size_t)len, &req->stage_info);
+        if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
+            req->status.MPI_ERROR = rc;
+    }
+    req->stage = host;
+    req->stage_ipc = false;
+    req->buf = (void *)((uintptr_t)host - (uintptr_t)lo);
+}
+
 void axon_pt2pt_stage_end(struct axon_request *req)
 {
-    if (req->kind == AXON_REQUEST_RECV && !req->cancelled && !req->stage_written) {
+    if (req->kind == AXON_REQUEST_RECV && !req->cancelled) {
         int64_t lo = req->stage_lo, len = req->stage_len;
         if (req->dt.contig) {
             /* Only what arrived (never beyond the buffer). */
@@ -144,14 +172,13 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
     int rc = MPI_SUCCESS;
     if (take > 0 && req->dt.contig) {
         /* Straight into the user's buffer, GPU or host. */
-        char *user = req->stage ? req->stage_user : req->buf;
+        char *user = req->stage_pending ? req->stage_user : req->buf;
         struct axon_cuda_memtype_info info;
-        if (req->stage)
+        if (req->stage_pending)
             info = req->stage_info;
         else
             axon_cuda_memtype_set_host(&info);
         rc = axon_cuda_ipc_copy_from(hdr->sync_world_rank, d, user + req->dt.true_lb, (size_t)take, &info);
-        req->stage_written = req->stage != NULL;
     } else if (take > 0) {
         /* A typed layout: the data comes to host memory and unpacks into the buffer (or its host copy). */
         char *tmp = malloc((size_t)take);

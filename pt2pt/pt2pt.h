@@ -93,7 +93,8 @@ struct axon_request {
     void *stage;                     /* a device buffer's host copy, which buf points into while the
                                       * operation runs (pt2pt/axon_pt2pt_stage.c), or a send's IPC
                                       * descriptor; NULL for host memory */
-    bool stage_written;              /* a receive's data went to the user's GPU buffer directly (IPC) */
+    bool stage_pending;              /* a receive into GPU memory whose host copy is not taken yet: its
+                                      * message decides (stage_user, stage_lo/len, stage_info are set) */
     bool stage_ipc;                  /* a send's stage is its IPC descriptor (released with it) */
     bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
     void *cma_peer;                  /* a single-copy send: the node peer that reads it, until its ack */
@@ -101,7 +102,7 @@ struct axon_request {
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
      * use. */
     struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams (cursor_live) */
-    char *stage_user;                /* while stage is set: the user's buffer, */
+    char *stage_user;                /* while stage (or stage_pending) is set: the user's buffer, */
     int64_t stage_lo, stage_len;     /* the span of it the copy holds, */
     struct axon_cuda_memtype_info stage_info; /* and what memory it is */
     /* While pipe is set: the chunks' target or source and what memory it is, */
