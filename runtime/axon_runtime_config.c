@@ -76,6 +76,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_ASYNC_PROGRESS", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(async_progress), NULL,
      "a progress thread moves nonblocking operations while the program computes without calling MPI "
      "(the library then locks as under MPI_THREAD_MULTIPLE)"},
+    {"AXON_SPARE_CPUS", AXON_CONFIG_STRING, "", AXON_CONFIG_FIELD(spare_cpus), NULL,
+     "CPUs no rank of this node is bound to, as a list (\"8-15,20\"), where the progress thread runs; mpirun "
+     "sets it when it binds ranks and some CPUs are left; empty: the thread shares its rank's CPUs"},
     {"AXON_CUDA", AXON_CONFIG_TRISTATE, "auto", AXON_CONFIG_FIELD(cuda), NULL,
      "CUDA support: auto (on when the driver, AXON_CUDA_LIBRARY, loads and shows a GPU), 0 (off: every "
      "buffer is host memory, the driver is not loaded), 1 (MPI_Init fails without a CUDA driver and GPU)"},

@@ -58,6 +58,7 @@ struct axon_config {
     char cuda_library[AXON_CONFIG_STRING_MAX]; /* AXON_CUDA_LIBRARY: the driver dlopen loads */
     char nvml_library[AXON_CONFIG_STRING_MAX]; /* AXON_NVML_LIBRARY: NVML, for the NVLink domains */
     char topo[AXON_CONFIG_STRING_MAX];         /* AXON_TOPO: a synthetic topology, or "" */
+    char spare_cpus[AXON_CONFIG_STRING_MAX];   /* AXON_SPARE_CPUS: where the progress thread runs, or "" */
     long coll_select;                          /* AXON_COLL_SELECT: 0 rules, 1 model */
     char coll_model_file[AXON_CONFIG_STRING_MAX]; /* AXON_COLL_MODEL_FILE: a tuning file, or "" */
 };

@@ -137,6 +137,48 @@ static void axon_ucx_pt_atexit(void)
     axon_ucx_progress_thread_stop();
 }
 
+/* Puts the thread on the CPUs that mpirun left free of ranks (AXON_SPARE_CPUS, a list like "8-15,20"), so
+ * that it does not take its time from the rank's own core, where the program computes. Without such CPUs
+ * (every core has a rank, or another launcher) it shares the rank's. */
+static void axon_ucx_pt_place(pthread_t thread)
+{
+    const char *list = axon_config.spare_cpus;
+    if (!*list)
+        return;
+    enum { MAX_CPUS = 8192 };
+    cpu_set_t *set = CPU_ALLOC(MAX_CPUS);
+    if (!set)
+        return;
+    size_t size = CPU_ALLOC_SIZE(MAX_CPUS);
+    CPU_ZERO_S(size, set);
+    const char *p = list;
+    bool ok = true;
+    while (ok && *p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        ok = end != p && lo >= 0;
+        if (ok && *end == '-') {
+            p = end + 1;
+            hi = strtol(p, &end, 10);
+            ok = end != p && hi >= lo;
+        }
+        for (long c = lo; ok && c <= hi && c < MAX_CPUS; c++)
+            CPU_SET_S((size_t)c, size, set);
+        p = end;
+        if (ok && *p == ',')
+            p++;
+        else
+            ok = ok && *p == '\0';
+    }
+    int rc = ok ? pthread_setaffinity_np(thread, size, set) : EINVAL;
+    CPU_FREE(set);
+    if (rc == 0)
+        axon_runtime_log_debug(1, "progress thread runs on CPUs %s (no rank is bound there)", list);
+    else
+        axon_runtime_log_debug(1, "progress thread stays on its rank's CPUs: AXON_SPARE_CPUS=%s: %s", list,
+                               ok ? strerror(rc) : "not a list of CPUs");
+}
+
 int axon_ucx_progress_thread_start(void)
 {
     static bool atexit_done;
@@ -166,6 +208,7 @@ int axon_ucx_progress_thread_start(void)
         return MPI_ERR_OTHER;
     }
     pthread_setname_np(axon_ucx_pt.thread, "axon-progress");
+    axon_ucx_pt_place(axon_ucx_pt.thread);
     axon_ucx_pt.running = true;
     axon_ucx_pt.pid = getpid();
     if (!atexit_done && atexit(axon_ucx_pt_atexit) == 0)

@@ -101,6 +101,8 @@ struct axon_mpirun_binding {
     enum axon_mpirun_bind_level level; /* what the ranks are bound to; NONE: they are not */
     int nranks;
     struct axon_mpirun_bind_rank *ranks; /* nranks entries; NULL when no rank is bound */
+    char *spare_cpus; /* while ranks are bound: the CPUs none of them is bound to, as a list ("8-15");
+                       * NULL when there are none. Progress threads run there (AXON_SPARE_CPUS). */
 };
 
 struct hwloc_topology;

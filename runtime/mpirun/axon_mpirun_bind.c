@@ -123,6 +123,27 @@ static int axon_mpirun_bind_rank_set(struct axon_mpirun_bind_rank *r, hwloc_obj_
     return 0;
 }
 
+/* The CPUs of the topology that no bound rank holds: where a rank's progress thread can run without
+ * taking its own core's time (with 8 ranks on 16 cores, a computing rank's nonblocking collective then
+ * moves on a core of its own). None while every CPU has a rank. */
+static void axon_mpirun_bind_spare(struct axon_mpirun_binding *b, hwloc_topology_t topo)
+{
+    hwloc_bitmap_t spare = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topo));
+    if (!spare)
+        return;
+    for (int r = 0; r < b->nranks; r++) {
+        const struct axon_mpirun_bind_rank *br = &b->ranks[r];
+        for (unsigned cpu = 0; br->set && cpu < 8 * br->setsize; cpu++)
+            if (CPU_ISSET_S(cpu, br->setsize, br->set))
+                hwloc_bitmap_clr(spare, cpu);
+    }
+    char *list = NULL;
+    if (!hwloc_bitmap_iszero(spare) && hwloc_bitmap_list_asprintf(&list, spare) < 0)
+        list = NULL;
+    b->spare_cpus = list;
+    hwloc_bitmap_free(spare);
+}
+
 static void axon_mpirun_bind_clear(struct axon_mpirun_binding *b, int nranks)
 {
     memset(b, 0, sizeof(*b));
@@ -176,6 +197,8 @@ void axon_mpirun_bind_plan_topology(struct axon_mpirun_binding *b, struct hwloc_
     if (unbound == nranks) {
         axon_mpirun_bind_free(b);
         axon_mpirun_bind_clear(b, nranks);
+    } else {
+        axon_mpirun_bind_spare(b, topo);
     }
     if (unbound > 0 && !if_supported)
         axon_mpirun_bind_warn(warn, warnlen, "mpirun: warning: --bind-to %s: no %s holds the core of rank %d; %d "
@@ -262,4 +285,6 @@ void axon_mpirun_bind_free(struct axon_mpirun_binding *b)
     }
     free(b->ranks);
     b->ranks = NULL;
+    free(b->spare_cpus);
+    b->spare_cpus = NULL;
 }

@@ -160,6 +160,8 @@ static int axon_mpirun_spawn_env(const struct axon_mpirun_job *job, int rank, ch
         rc = axon_mpirun_envp_set(e, "AXON_LAUNCHER", "mpirun");
     if (rc == 0)
         rc = axon_mpirun_envp_set(e, "AXON_OVERSUBSCRIBED", n > axon_mpirun_spawn_cores() ? "1" : "0");
+    if (rc == 0 && job->binding && job->binding->spare_cpus)
+        rc = axon_mpirun_envp_set(e, "AXON_SPARE_CPUS", job->binding->spare_cpus);
     if (rc == 0)
         rc = axon_mpirun_envp_set_int(e, "PMIX_RANK", rank);
     for (char **p = pmix_env; p && *p && rc == 0; p++) {

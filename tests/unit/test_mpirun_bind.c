@@ -119,9 +119,14 @@ START_TEST(test_core)
         snprintf(cpus, sizeof(cpus), "%d-%d", 2 * r, 2 * r + 1);
         expect_rank(r, (unsigned)r, cpus);
     }
+    ck_assert_ptr_null(plan.spare_cpus); /* every core has its rank */
+    /* Fewer ranks than cores: the cores left are the progress threads' (AXON_SPARE_CPUS). */
+    make_plan(topo, AXON_MPIRUN_BIND_DEFAULT, false, false, 3);
+    ck_assert_str_eq(plan.spare_cpus, "6-15");
     /* One rank more than cores: the default leaves them all unbound... */
     make_plan(topo, AXON_MPIRUN_BIND_DEFAULT, false, false, 9);
     expect_unbound();
+    ck_assert_ptr_null(plan.spare_cpus);
     ck_assert_str_eq(warn, "");
     /* ...an explicit core wraps round-robin, silently. */
     make_plan(topo, AXON_MPIRUN_BIND_CORE, false, false, 10);
