@@ -31,8 +31,8 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
 /* At 64 KiB blocks the ring's one step took 0.65x the doubling's time on 2 ranks (its own block's copy
  * overlaps the transfer). */
 static const struct axon_coll_rule axon_coll_allgather_rules[] = {
-    {0, 32768, AXON_ALLGATHER_DOUBLING},
-    {0, -1, AXON_ALLGATHER_RING},
+    {0, 32768, AXON_ALLGATHER_DOUBLING, 0},
+    {0, -1, AXON_ALLGATHER_RING, 0},
 };
 const struct axon_coll_desc axon_coll_allgather_desc = {
     "allgather", "bytes of the largest rank's block", axon_coll_allgather_algs, 5, axon_coll_allgather_rules, 2};

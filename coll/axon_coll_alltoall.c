@@ -32,11 +32,11 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
 /* MPICH's split by block size (256 B, 32 KiB). Two ranks exchange one message either way; up to 3
  * ranks Bruck sends as many messages as the others and only adds packing. */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
-    {2, -1, AXON_ALLTOALL_PAIRWISE},
-    {3, 32768, AXON_ALLTOALL_SCATTERED},
-    {0, 256, AXON_ALLTOALL_BRUCK},
-    {0, 32768, AXON_ALLTOALL_SCATTERED},
-    {0, -1, AXON_ALLTOALL_PAIRWISE},
+    {2, -1, AXON_ALLTOALL_PAIRWISE, 0},
+    {3, 32768, AXON_ALLTOALL_SCATTERED, 0},
+    {0, 256, AXON_ALLTOALL_BRUCK, 0},
+    {0, 32768, AXON_ALLTOALL_SCATTERED, 0},
+    {0, -1, AXON_ALLTOALL_PAIRWISE, 0},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
     "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 4,

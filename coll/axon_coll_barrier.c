@@ -10,7 +10,7 @@ static const struct axon_coll_alg axon_coll_barrier_algs[] = {
     [AXON_BARRIER_HIER] = {"hier", "a barrier in each node, among the node leaders, in each node again",
                            AXON_COLL_NEEDS_NODES},
 };
-static const struct axon_coll_rule axon_coll_barrier_rules[] = {{0, -1, AXON_BARRIER_DISSEMINATION}};
+static const struct axon_coll_rule axon_coll_barrier_rules[] = {{0, -1, AXON_BARRIER_DISSEMINATION, 0}};
 const struct axon_coll_desc axon_coll_barrier_desc = {
     "barrier", "none", axon_coll_barrier_algs, 2, axon_coll_barrier_rules, 1};
 

@@ -45,9 +45,9 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
                            AXON_COLL_NEEDS_DOMAIN},
 };
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
-    {0, 16384, AXON_BCAST_BINOMIAL},
-    {0, 1 << 20, AXON_BCAST_SCATTER_DOUBLING},
-    {0, -1, AXON_BCAST_SCATTER_RING},
+    {0, 16384, AXON_BCAST_BINOMIAL, 0},
+    {0, 1 << 20, AXON_BCAST_SCATTER_DOUBLING, 0},
+    {0, -1, AXON_BCAST_SCATTER_RING, 0},
 };
 const struct axon_coll_desc axon_coll_bcast_desc = {
     "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 3};

@@ -16,8 +16,8 @@ static const struct axon_coll_alg axon_coll_gather_algs[] = {
                               AXON_COLL_NEEDS_UNIFORM},
 };
 static const struct axon_coll_rule axon_coll_gather_rules[] = {
-    {0, 4096, AXON_GATHER_BINOMIAL},
-    {0, -1, AXON_GATHER_LINEAR},
+    {0, 4096, AXON_GATHER_BINOMIAL, 0},
+    {0, -1, AXON_GATHER_LINEAR, 0},
 };
 const struct axon_coll_desc axon_coll_gather_desc = {
     "gather", "bytes of one rank's block (0 for gatherv)", axon_coll_gather_algs, 2, axon_coll_gather_rules, 2};

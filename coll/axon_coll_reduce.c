@@ -17,8 +17,8 @@ static const struct axon_coll_alg axon_coll_reduce_algs[] = {
 };
 /* Measured on one node (see the commit that set them): the halving wins from a few tens of KiB. */
 static const struct axon_coll_rule axon_coll_reduce_rules[] = {
-    {0, 32 * 1024, AXON_REDUCE_BINOMIAL},
-    {0, -1, AXON_REDUCE_RABENSEIFNER},
+    {0, 32 * 1024, AXON_REDUCE_BINOMIAL, 0},
+    {0, -1, AXON_REDUCE_RABENSEIFNER, 0},
 };
 const struct axon_coll_desc axon_coll_reduce_desc = {
     "reduce", "bytes of the vector", axon_coll_reduce_algs, 3, axon_coll_reduce_rules, 2};

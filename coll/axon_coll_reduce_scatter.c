@@ -37,7 +37,7 @@ static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
                                     AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
-    {0, -1, AXON_REDUCE_SCATTER_RECURSIVE_HALVING},
+    {0, -1, AXON_REDUCE_SCATTER_RECURSIVE_HALVING, 0},
 };
 const struct axon_coll_desc axon_coll_reduce_scatter_desc = {
     "reduce_scatter", "bytes of the whole vector", axon_coll_reduce_scatter_algs, 5,

@@ -12,7 +12,7 @@ static const struct axon_coll_alg axon_coll_scan_algs[] = {
     [AXON_SCAN_RECURSIVE_DOUBLING] = {"recursive_doubling",
                                       "ceil(log2 n) exchanges of partial reductions, in rank order", 0},
 };
-static const struct axon_coll_rule axon_coll_scan_rules[] = {{0, -1, AXON_SCAN_RECURSIVE_DOUBLING}};
+static const struct axon_coll_rule axon_coll_scan_rules[] = {{0, -1, AXON_SCAN_RECURSIVE_DOUBLING, 0}};
 const struct axon_coll_desc axon_coll_scan_desc = {
     "scan", "bytes of the vector", axon_coll_scan_algs, 2, axon_coll_scan_rules, 1};
 

@@ -17,8 +17,8 @@ static const struct axon_coll_alg axon_coll_scatter_algs[] = {
                                AXON_COLL_NEEDS_UNIFORM},
 };
 static const struct axon_coll_rule axon_coll_scatter_rules[] = {
-    {0, 4096, AXON_SCATTER_BINOMIAL},
-    {0, -1, AXON_SCATTER_LINEAR},
+    {0, 4096, AXON_SCATTER_BINOMIAL, 0},
+    {0, -1, AXON_SCATTER_LINEAR, 0},
 };
 const struct axon_coll_desc axon_coll_scatter_desc = {
     "scatter", "bytes of one rank's block (0 for scatterv)", axon_coll_scatter_algs, 2, axon_coll_scatter_rules, 2};

@@ -15,6 +15,7 @@
 #include "coll/axon_coll_sched.h"
 
 #include "coll/axon_coll_op.h"
+#include "coll/axon_coll_select.h"
 #include "cuda_support/cuda_support.h"
 #include "ucx_glue/ucx_glue.h"
 
@@ -86,6 +87,7 @@ struct axon_coll_sched {
     /* A schedule whose data lives on a GPU (axon_coll_sched_set_gpu): gpu is its ordinal + 1 (0: host
      * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
     int gpu, gpu_kernel;
+    bool all_device;             /* the members agreed that all their buffers are GPU memory */
     bool keep_going;             /* runs to its end after an error: a GPU schedule, or one with call steps */
     struct axon_coll_gpu_scratch *gpu_scratch;
     int ngpu_scratch, cap_gpu_scratch;
@@ -441,6 +443,16 @@ static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
 int axon_coll_sched_gpu_device(const struct axon_coll_sched *s)
 {
     return s->gpu - 1;
+}
+
+void axon_coll_sched_set_all_device(struct axon_coll_sched *s)
+{
+    s->all_device = true;
+}
+
+unsigned axon_coll_sched_device_have(const struct axon_coll_sched *s)
+{
+    return s->all_device ? AXON_COLL_NEEDS_DEVICE : 0;
 }
 
 bool axon_coll_sched_is_dry(const struct axon_coll_sched *s)

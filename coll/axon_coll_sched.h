@@ -60,6 +60,11 @@ void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, 
 void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel);
 /* The GPU of a GPU schedule, -1 for host data. */
 int axon_coll_sched_gpu_device(const struct axon_coll_sched *s);
+/* The members agreed that every one of their buffers is GPU memory (the MPI layer asks them, for large
+ * blocking reductions): rules for device data apply (AXON_COLL_NEEDS_DEVICE from
+ * axon_coll_sched_device_have, else 0). Every member sets it alike, or none does. */
+void axon_coll_sched_set_all_device(struct axon_coll_sched *s);
+unsigned axon_coll_sched_device_have(const struct axon_coll_sched *s);
 /* Device memory on GPU device, whatever the schedule's data, given back when it ends (the CUDA layer's
  * cache); NULL, the error recorded, when the GPU is out of memory. */
 void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device);

@@ -38,7 +38,7 @@ int axon_coll_select_with(const struct axon_coll_desc *d, long forced, int nrank
     for (int i = 0; i < d->nrules; i++) {
         const struct axon_coll_rule *r = &d->rules[i];
         if ((r->max_ranks == 0 || nranks <= r->max_ranks) && (r->max_bytes < 0 || bytes <= r->max_bytes) &&
-            axon_coll_applies(&d->algs[r->alg], have))
+            (have & r->when) == r->when && axon_coll_applies(&d->algs[r->alg], have))
             return r->alg;
     }
     return 0;
@@ -83,7 +83,8 @@ void axon_coll_select_print(FILE *out)
                 snprintf(ranks, sizeof(ranks), "<= %d ranks", r->max_ranks);
             if (r->max_bytes >= 0)
                 snprintf(bytes, sizeof(bytes), "<= %lld bytes", (long long)r->max_bytes);
-            fprintf(out, "      %-14s %-18s -> %s\n", ranks, bytes, d->algs[r->alg].name);
+            fprintf(out, "      %-14s %-18s -> %s%s\n", ranks, bytes, d->algs[r->alg].name,
+                    r->when & AXON_COLL_NEEDS_DEVICE ? " (when every member's buffers are on GPUs)" : "");
         }
     }
 }

@@ -36,6 +36,8 @@ enum {
                                             * knows which (coll/axon_coll_hier.h) */
     AXON_COLL_NEEDS_DOMAIN = 1u << 3,      /* the group is one NVLink domain with CUDA IPC and kernels for
                                             * the operation (coll/axon_coll_domain.h) */
+    AXON_COLL_NEEDS_DEVICE = 1u << 4,      /* every member's buffers are GPU memory, as the members agreed
+                                            * (axon_coll_sched_set_all_device): rules only */
 };
 
 struct axon_coll_alg {
@@ -48,7 +50,8 @@ struct axon_coll_alg {
 struct axon_coll_rule {
     int max_ranks;
     int64_t max_bytes;
-    int alg; /* index in the descriptor's algs */
+    int alg;       /* index in the descriptor's algs */
+    unsigned when; /* AXON_COLL_NEEDS_* the call must offer besides the algorithm's own needs (0: none) */
 };
 
 struct axon_coll_desc {

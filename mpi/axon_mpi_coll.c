@@ -135,6 +135,8 @@ int axon_mpi_coll_plan_sched(const struct axon_mpi_coll_plan *p, struct axon_col
     axon_coll_sched_set_nodes(s, axon_mpi_coll_nodes(c));
     if (p->on_gpu)
         axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
+    if (p->all_device)
+        axon_coll_sched_set_all_device(s);
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
     switch (p->kind) {
     case AXON_MPI_COLL_BARRIER:
@@ -308,7 +310,7 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
         /* With CUDA support on, any member's buffers may be on a GPU, where a large reduction runs with
          * kernels (mpi/axon_mpi_coll_stage.c), not staged through this path's host slots: such a call
          * takes this path only if every member's buffers are host memory, which the members agree on
-         * first (axon_coll_plan_shm_all_host). (CUDA support is on alike for the ranks of a node: one
+         * first (axon_coll_plan_shm_agree). (CUDA support is on alike for the ranks of a node: one
          * driver, one AXON_CUDA for the job.) */
         return (p->red == AXON_MPI_RED_REDUCE || p->red == AXON_MPI_RED_ALLREDUCE) &&
                axon_coll_shm_reduction_fits(p->op, p->count, &p->dt);
@@ -326,13 +328,16 @@ static bool axon_coll_plan_shm_needs_host(const struct axon_mpi_coll_plan *p)
            p->count * p->dt.size > AXON_COLL_SHM_GPU_REDUCTION_MAX;
 }
 
-/* The agreement: an allreduce (minimum) of "my buffers are host memory" through the same shared memory,
- * one more use of its slots (~2 us at 16 ranks on the H200 machine, against the 60-300 us of the
- * reductions it lets through: without it, a 256 KiB reduce of host buffers at 16 ranks ran as a
- * schedule at 1.34x Open MPI's time there). *all_host false when any member's buffer is on a GPU. */
-static int axon_coll_plan_shm_all_host(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm, bool *all_host)
+/* The agreement: an allreduce (minimum) of "my buffers are host memory" and "my buffers are GPU memory"
+ * through the same shared memory, one more use of its slots (~2 us at 16 ranks on the H200 machine,
+ * against the 60-300 us of the reductions it lets through: without it, a 256 KiB reduce of host buffers
+ * at 16 ranks ran as a schedule at 1.34x Open MPI's time there). *all_host false when any member's
+ * buffer is on a GPU; *all_device true when every member's buffers are (the schedule may then pick an
+ * algorithm for device data, all members alike). */
+static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm, bool *all_host,
+                                    bool *all_device)
 {
-    int mine = 1, all = 0;
+    int mine[2] = {1, 1}, all[2] = {0, 0}; /* host, device */
     const void *bufs[2] = {p->in, p->out};
     for (int i = 0; i < 2; i++) {
         if (!bufs[i] || bufs[i] == MPI_IN_PLACE)
@@ -340,14 +345,17 @@ static int axon_coll_plan_shm_all_host(const struct axon_mpi_coll_plan *p, struc
         struct axon_cuda_memtype_info info;
         int rc = axon_cuda_memtype_of(bufs[i], &info);
         if (rc != MPI_SUCCESS || info.kind != AXON_CUDA_MEMKIND_HOST)
-            mine = 0; /* a buffer it cannot classify goes the general way too */
+            mine[0] = 0; /* a buffer it cannot classify goes the general way too */
+        if (rc != MPI_SUCCESS || info.kind == AXON_CUDA_MEMKIND_HOST || info.device < 0)
+            mine[1] = 0;
     }
     struct axon_dtype_layout dt;
     struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
     if (!min || !axon_mpi_datatype_get(MPI_INT, &dt))
         return MPI_ERR_INTERN;
-    int rc = axon_coll_shm_reduce(shm, &mine, &all, 1, &dt, MPI_INT, min, -1);
-    *all_host = rc == MPI_SUCCESS && all == 1;
+    int rc = axon_coll_shm_reduce(shm, mine, all, 2, &dt, MPI_INT, min, -1);
+    *all_host = rc == MPI_SUCCESS && all[0] == 1;
+    *all_device = rc == MPI_SUCCESS && all[1] == 1;
     return rc;
 }
 
@@ -391,15 +399,16 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
     if (shm && axon_coll_plan_shm_needs_host(p)) {
         struct axon_coll_shm *seg;
-        bool all_host = false;
+        bool all_host = false, all_device = false;
         int rc = axon_coll_shm_of(c, &seg);
         if (rc == MPI_SUCCESS && seg)
-            rc = axon_coll_plan_shm_all_host(p, seg, &all_host);
+            rc = axon_coll_plan_shm_agree(p, seg, &all_host, &all_device);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
         }
         shm = seg && all_host;
+        p->all_device = all_device;
     }
     if (axon_cuda_watching()) {
         int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);

@@ -150,6 +150,7 @@ struct axon_mpi_coll_plan {
     /* A reduction whose buffers on this rank are all on one GPU, run there (axon_mpi_coll_gpu_choose):
      * scratch on the GPU, reductions by the kernel, nothing staged through the host. */
     bool on_gpu;
+    bool all_device; /* the members agreed that all their buffers are GPU memory (blocking reductions) */
     int gpu_device, gpu_kernel;
 };
 

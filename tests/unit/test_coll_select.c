@@ -60,7 +60,7 @@ static const struct axon_coll_alg algs[] = {
     {"fast", "commutative only", AXON_COLL_NEEDS_COMMUTATIVE},
     {"wide", "equal blocks only", AXON_COLL_NEEDS_UNIFORM},
 };
-static const struct axon_coll_rule rules[] = {{0, 1024, 1}, {8, -1, 0}, {0, -1, 2}};
+static const struct axon_coll_rule rules[] = {{0, 1024, 1, 0}, {8, -1, 0, 0}, {0, -1, 2, 0}};
 static const struct axon_coll_desc desc = {"test", "bytes", algs, 3, rules, 3};
 
 START_TEST(pick)
@@ -97,6 +97,16 @@ START_TEST(knob_drives_select)
                                       AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES),
                      axon_coll_allreduce_desc.nalgs - 1);
     ck_assert_int_eq(axon_coll_select_forced(AXON_COLL_KIND_BCAST), -1);
+    /* Unforced, a large vector takes the domain algorithm only when the members agreed that every
+     * buffer is on a GPU (a domain of host buffers would copy them to a GPU and back). */
+    setenv("AXON_COLL_ALLREDUCE_ALG", "auto", 1);
+    ck_assert_int_eq(axon_runtime_config_load(&axon_config, err, sizeof(err)), MPI_SUCCESS);
+    unsigned domain = AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN;
+    ck_assert_int_eq(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 4, 1 << 26, domain | AXON_COLL_NEEDS_DEVICE),
+                     axon_coll_allreduce_desc.nalgs - 1);
+    ck_assert_int_ne(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 4, 1 << 26, domain), axon_coll_allreduce_desc.nalgs - 1);
+    ck_assert_int_ne(axon_coll_select(AXON_COLL_KIND_ALLREDUCE, 4, 1 << 26, AXON_COLL_NEEDS_DEVICE),
+                     axon_coll_allreduce_desc.nalgs - 1);
     setenv("AXON_COLL_ALLREDUCE_ALG", "no_such_algorithm", 1);
     ck_assert_int_ne(axon_runtime_config_load(&axon_config, err, sizeof(err)), MPI_SUCCESS);
     ck_assert_msg(strstr(err, "AXON_COLL_ALLREDUCE_ALG") != NULL, "message: %s", err);
