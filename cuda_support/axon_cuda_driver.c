@@ -88,6 +88,8 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
     AXON_CUDA_ENTRY(stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize", true),
     AXON_CUDA_ENTRY(mem_host_alloc, "cuMemHostAlloc", "cuMemHostAlloc", false),
     AXON_CUDA_ENTRY(mem_free_host, "cuMemFreeHost", "cuMemFreeHost", false),
+    AXON_CUDA_ENTRY(mem_host_register, "cuMemHostRegister", "cuMemHostRegister_v2", false),
+    AXON_CUDA_ENTRY(mem_host_unregister, "cuMemHostUnregister", "cuMemHostUnregister", false),
     AXON_CUDA_ENTRY(ipc_get_mem_handle, "cuIpcGetMemHandle", "cuIpcGetMemHandle", false),
     AXON_CUDA_ENTRY(ipc_open_mem_handle, "cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", false),
     AXON_CUDA_ENTRY(ipc_close_mem_handle, "cuIpcCloseMemHandle", "cuIpcCloseMemHandle", false),
@@ -216,6 +218,7 @@ void axon_cuda_driver_uninstall(void)
     const struct axon_cuda_driver *d = axon_cuda.drv;
     if (d) {
         axon_cuda_ipc_finalize(); /* in the contexts released below */
+        axon_cuda_window_finalize();
         axon_cuda_bounce_finalize();
         axon_cuda_scratch_finalize();
         axon_cuda_reduce_finalize();

@@ -52,6 +52,9 @@ struct axon_cuda_driver {
     /* Optional (NULL: staging buffers are pageable memory). */
     CUresult (*mem_host_alloc)(void **p, size_t bytes, unsigned int flags);
     CUresult (*mem_free_host)(void *p);
+    /* Optional (NULL: no staging windows shared between processes, axon_cuda_window.c). */
+    CUresult (*mem_host_register)(void *p, size_t bytes, unsigned int flags);
+    CUresult (*mem_host_unregister)(void *p);
     /* Optional (NULL: no CUDA IPC; GPU buffers are staged through host memory). */
     CUresult (*ipc_get_mem_handle)(CUipcMemHandle *handle, CUdeviceptr ptr);
     CUresult (*ipc_open_mem_handle)(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned int flags);
@@ -121,6 +124,11 @@ void axon_cuda_ctx_leave(bool pushed);
 
 /* VMM IPC (axon_cuda_vmm.c), for axon_cuda_ipc.c. Whether the driver and the kernel allow it. */
 bool axon_cuda_vmm_available(void);
+/* Taking a descriptor of another process of the node (pidfd_getfd, Linux 5.6, the right to ptrace it):
+ * whether the kernel allows it here (tried once on ourselves), and a copy of process pid's fd (-1 and
+ * errno on failure). For VMM IPC and the staging windows (axon_cuda_window.c). */
+bool axon_cuda_take_fd_works(void);
+int axon_cuda_take_fd(int pid, int fd);
 /* Fills out's parts for the bytes at ptr (VMM memory, info the mapping holding ptr): the exported fds,
  * held until axon_cuda_vmm_release. */
 int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,

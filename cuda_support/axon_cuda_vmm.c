@@ -66,7 +66,7 @@ static struct {
 /* -1: not tried yet; 0: pidfd_getfd refused here; 1: it works. */
 static atomic_int axon_cuda_vmm_pidfd = -1;
 
-static int axon_cuda_vmm_take_fd(int pid, int fd)
+int axon_cuda_take_fd(int pid, int fd)
 {
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pidfd < 0)
@@ -85,6 +85,11 @@ bool axon_cuda_vmm_available(void)
         !d->mem_import_from_shareable_handle || !d->mem_address_reserve || !d->mem_address_free || !d->mem_map ||
         !d->mem_unmap || !d->mem_set_access)
         return false;
+    return axon_cuda_take_fd_works();
+}
+
+bool axon_cuda_take_fd_works(void)
+{
     int ok = atomic_load_explicit(&axon_cuda_vmm_pidfd, memory_order_relaxed);
     if (ok < 0) {
         /* Taking one of our own descriptors (the pidfd itself) shows the kernel has the calls and no
@@ -92,7 +97,7 @@ bool axon_cuda_vmm_available(void)
         int pidfd = (int)syscall(SYS_pidfd_open, (int)getpid(), 0);
         int probe = pidfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pidfd, pidfd, 0) : -1;
         if (probe < 0)
-            axon_runtime_log_debug(1, "pidfd_getfd: %s: GPU messages in VMM memory are staged", strerror(errno));
+            axon_runtime_log_debug(1, "pidfd_getfd: %s: GPU messages in VMM memory and the staging windows go through other paths", strerror(errno));
         else
             close(probe);
         if (pidfd >= 0)
@@ -255,7 +260,7 @@ int axon_cuda_vmm_grant(CUdeviceptr local, size_t size, int device)
 
 int axon_cuda_vmm_import(int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local)
 {
-    int fd = axon_cuda_vmm_take_fd(pid, p->fd);
+    int fd = axon_cuda_take_fd(pid, p->fd);
     if (fd < 0) {
         axon_runtime_log_error("taking process %d's GPU memory descriptor %d with pidfd_getfd failed: %s", pid,
                                (int)p->fd, strerror(errno));

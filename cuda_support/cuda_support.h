@@ -155,6 +155,22 @@ long axon_cuda_bounce_allocated(void);
 /* Returns the cached buffers to the driver (MPI_Finalize). */
 void axon_cuda_bounce_finalize(void);
 
+/* ---- staging windows shared by the processes of a node (axon_cuda_window.c) ------------------------ */
+
+/* What a peer needs to map a process's window: the owner's pid and descriptor, and the size. */
+struct axon_cuda_window_id {
+    int32_t pid, fd;
+    uint64_t bytes;
+};
+/* This process's window: bytes of pinned host memory that node peers can map (made on the first call,
+ * near GPU device, with bytes then; later calls return it as it is); NULL when the driver or the kernel
+ * refuse (the caller uses another path). *id says how a peer maps it. */
+void *axon_cuda_window_mine(size_t bytes, int device, struct axon_cuda_window_id *id);
+/* Rank world's window, mapped and pinned here on first use (near GPU device); NULL, logged, on failure. */
+void *axon_cuda_window_peer(int world, const struct axon_cuda_window_id *id, int device);
+/* Unmaps every window (MPI_Finalize). */
+void axon_cuda_window_finalize(void);
+
 /* ---- CUDA IPC (axon_cuda_ipc.c) ----------------------------------------------------------------- */
 
 #define AXON_CUDA_IPC_HANDLE_BYTES 64

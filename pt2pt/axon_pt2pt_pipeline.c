@@ -10,8 +10,16 @@
  * that request (no matching), and completes when UCX has taken the last; the receiver completes when the
  * last chunk has landed. A synchronous send needs nothing more: the clear-to-send comes after the match.
  * Requests are named by pool index on the sender's side and by address on the receiver's (a blocking
- * receive's request lives on its caller's stack); neither leaves its process but to come back. */
+ * receive's request lives on its caller's stack); neither leaves its process but to come back.
+ *
+ * Between ranks of a node (that may read each other's memory), chunks go through the sender's staging
+ * window instead (cuda_support/axon_cuda_window.c: pinned host memory both processes map): the sender
+ * copies a chunk off its GPU into a slot of its window and sends only where it is; the receiver copies it
+ * from there onto its GPU and gives the slot back, which ends the chunk's flight. Two DMA copies and no
+ * CPU copy per chunk. When every slot is taken (several messages at once) a chunk goes the transport's
+ * way rather than wait. */
 #include "pt2pt/axon_pt2pt_internal.h"
+#include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
 
@@ -19,7 +27,10 @@
 #include <string.h>
 
 #define AXON_AM_PIPE_CTS 3  /* receiver -> sender: header struct axon_pipe_cts */
-#define AXON_AM_PIPE_DATA 4 /* sender -> receiver: header struct axon_pipe_chunk, then the chunk */
+#define AXON_AM_PIPE_DATA 4 /* sender -> receiver: header struct axon_pipe_chunk, then the chunk; or header
+                             * struct axon_pipe_slot_chunk alone (the chunk is in the sender's window) */
+#define AXON_AM_PIPE_FREE 5 /* receiver -> sender: header struct axon_pipe_slot_free */
+#define AXON_PIPE_SLOTS 8   /* slots of a staging window, of a chunk each */
 
 struct axon_pipe_cts {
     uint32_t sender_index;
@@ -32,13 +43,39 @@ struct axon_pipe_chunk {
     uint64_t offset;
 };
 
+/* A chunk in slot `slot` of the sender's window, at slot_offset in it. */
+struct axon_pipe_slot_chunk {
+    uint64_t receiver;
+    uint64_t offset;
+    uint64_t slot_offset;
+    uint64_t len;
+    struct axon_cuda_window_id window;
+    int32_t sender; /* its world rank */
+    uint32_t slot;
+};
+
+struct axon_pipe_slot_free {
+    uint32_t slot;
+    uint32_t ok;
+};
+
 /* A chunk in flight, for its completion. */
 struct axon_pipe_flight {
     struct axon_request *req;
     void *bounce;
     uint64_t len;
+    int slot;                   /* its slot of our window, or -1 (a bounce buffer sent through UCX) */
     struct axon_pipe_chunk hdr; /* UCX reads it until the send completes */
 };
+
+/* Our staging window's slots: the flight holding each (NULL: free). Under the transport lock. */
+static struct {
+    bool tried;
+    char *base;
+    struct axon_cuda_window_id id;
+    uint64_t slot_bytes;
+    struct axon_pipe_flight *held[AXON_PIPE_SLOTS];
+} axon_pipe_win;
 
 static uint64_t axon_pipe_chunk_bytes(void)
 {
@@ -56,7 +93,8 @@ static void axon_pipe_pump(struct axon_request *req);
 static void axon_pipe_flight_end(struct axon_pipe_flight *f, bool ok)
 {
     struct axon_request *req = f->req;
-    axon_cuda_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes());
+    if (f->slot < 0)
+        axon_cuda_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes());
     if (!ok && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = MPI_ERR_OTHER;
     req->pipe_done += f->len;
@@ -76,7 +114,32 @@ static void axon_pipe_chunk_sent(void *request, ucs_status_t status, void *user_
     axon_pipe_flight_end(user_data, status == UCS_OK);
 }
 
-/* Starts chunks while fewer than AXON_CUDA_PIPELINE_DEPTH are in flight: copy off the GPU, then send. */
+/* Whether chunks to rank world may go through our window: a node peer that may take our descriptors
+ * (the same right as reading our memory) and a window we could make. */
+static bool axon_pipe_window_for(int world, const struct axon_request *req)
+{
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
+    if (!peer || !axon_pt2pt_shm_cma_ok(peer) || !axon_config.cuda_window)
+        return false;
+    if (!axon_pipe_win.tried) {
+        axon_pipe_win.tried = true;
+        axon_pipe_win.slot_bytes = axon_pipe_chunk_bytes();
+        axon_pipe_win.base = axon_cuda_window_mine((size_t)(AXON_PIPE_SLOTS * axon_pipe_win.slot_bytes),
+                                                   req->pipe_info.device, &axon_pipe_win.id);
+    }
+    return axon_pipe_win.base != NULL && axon_pipe_win.slot_bytes == axon_pipe_chunk_bytes();
+}
+
+static int axon_pipe_slot_take(void)
+{
+    for (int i = 0; i < AXON_PIPE_SLOTS; i++)
+        if (!axon_pipe_win.held[i])
+            return i;
+    return -1;
+}
+
+/* Starts chunks while fewer than AXON_CUDA_PIPELINE_DEPTH are in flight: copy off the GPU (into a slot of
+ * our window, or a bounce buffer), then send (where the slot is, or the chunk). */
 static void axon_pipe_pump(struct axon_request *req)
 {
     uint64_t chunk = axon_pipe_chunk_bytes();
@@ -85,17 +148,43 @@ static void axon_pipe_pump(struct axon_request *req)
     ucp_ep_h ep;
     if (axon_ucx_ep_get(world, &ep) != MPI_SUCCESS)
         ep = NULL;
+    bool window = axon_pipe_window_for(world, req);
     while (req->pipe_inflight < depth && req->pipe_next < req->pipe_bytes) {
         uint64_t len = req->pipe_bytes - req->pipe_next < chunk ? req->pipe_bytes - req->pipe_next : chunk;
+        int slot = window ? axon_pipe_slot_take() : -1;
+        if (window && slot < 0 && req->pipe_inflight > 0)
+            return; /* a slot of ours comes back with each of its chunks: wait for one */
         struct axon_pipe_flight *f = malloc(sizeof(*f));
         if (!f)
             axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for a chunk of a GPU message");
+        if (slot >= 0) {
+            void *dst = axon_pipe_win.base + (uint64_t)slot * axon_pipe_win.slot_bytes;
+            const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
+            bool ok = ops->copy_to_host(dst, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
+                      MPI_SUCCESS;
+            *f = (struct axon_pipe_flight){.req = req, .bounce = dst, .len = len, .slot = slot};
+            struct axon_pipe_slot_chunk sc = {.receiver = req->pipe_peer, .offset = req->pipe_next,
+                                              .slot_offset = (uint64_t)slot * axon_pipe_win.slot_bytes, .len = len,
+                                              .window = axon_pipe_win.id, .sender = axon_runtime_job.rank,
+                                              .slot = (uint32_t)slot};
+            req->pipe_next += len;
+            req->pipe_inflight++;
+            if (!ok) {
+                axon_runtime_log_error("staging a chunk of a GPU message to rank %d failed", world);
+                axon_pipe_flight_end(f, false);
+                return;
+            }
+            /* Held until the receiver gives the slot back (axon_pipe_am_free ends the flight). */
+            axon_pipe_win.held[slot] = f;
+            axon_pt2pt_send_control(world, AXON_AM_PIPE_DATA, &sc, sizeof(sc), "a chunk of a GPU message");
+            continue;
+        }
         void *bounce = axon_cuda_bounce_get((size_t)chunk, req->pipe_info.device);
         const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
         bool ok = ep && bounce &&
                   ops->copy_to_host(bounce, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
                       MPI_SUCCESS;
-        *f = (struct axon_pipe_flight){.req = req, .bounce = bounce, .len = len,
+        *f = (struct axon_pipe_flight){.req = req, .bounce = bounce, .len = len, .slot = -1,
                                        .hdr = {.receiver = req->pipe_peer, .offset = req->pipe_next}};
         req->pipe_next += len;
         req->pipe_inflight++;
@@ -191,23 +280,21 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
                             "the clear-to-send of a pipelined GPU message");
 }
 
-/* A chunk arrived for one of our receives. */
-static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                                      const ucp_am_recv_param_t *param)
+/* Copies a chunk's bytes (what of them the receive keeps) to where they go. src NULL: lost (an error). */
+static void axon_pipe_land(struct axon_request *req, uint64_t offset, const void *src, uint64_t length)
 {
-    (void)arg, (void)param;
-    struct axon_pipe_chunk ch;
-    if (header_length != sizeof(ch))
-        return UCS_OK;
-    memcpy(&ch, header, sizeof(ch));
-    struct axon_request *req = (struct axon_request *)(uintptr_t)ch.receiver;
-    if (ch.offset < req->pipe_take) {
-        uint64_t n = req->pipe_take - ch.offset < length ? req->pipe_take - ch.offset : length;
+    if (src && offset < req->pipe_take) {
+        uint64_t n = req->pipe_take - offset < length ? req->pipe_take - offset : length;
         const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
-        if (ops->copy_from_host(req->pipe_data + ch.offset, data, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
+        if (ops->copy_from_host(req->pipe_data + offset, src, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
+}
+
+/* length more bytes of the message have come: the last completes the receive. */
+static void axon_pipe_count(struct axon_request *req, uint64_t length)
+{
     req->pipe_done += length;
     if (req->pipe_done >= req->pipe_bytes) {
         if (req->pipe_unpack && req->pipe_data) {
@@ -219,6 +306,53 @@ static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t head
         req->pipe = false;
         axon_pt2pt_request_event(req);
     }
+}
+
+/* A chunk arrived for one of our receives. */
+static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                      const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)param;
+    struct axon_pipe_chunk ch;
+    if (header_length == sizeof(struct axon_pipe_slot_chunk)) {
+        /* In the sender's window: copied from there, and the slot given back. */
+        struct axon_pipe_slot_chunk sc;
+        memcpy(&sc, header, sizeof(sc));
+        struct axon_request *req = (struct axon_request *)(uintptr_t)sc.receiver;
+        const char *win = axon_cuda_window_peer(sc.sender, &sc.window, req->pipe_info.device);
+        if (!win && req->status.MPI_ERROR == MPI_SUCCESS)
+            req->status.MPI_ERROR = MPI_ERR_OTHER;
+        struct axon_pipe_slot_free fr = {.slot = sc.slot, .ok = win != NULL};
+        axon_pipe_land(req, sc.offset, win ? win + sc.slot_offset : NULL, sc.len);
+        axon_pt2pt_send_control(sc.sender, AXON_AM_PIPE_FREE, &fr, sizeof(fr), "the slot of a GPU message's chunk");
+        axon_pipe_count(req, sc.len);
+        return UCS_OK;
+    }
+    if (header_length != sizeof(ch))
+        return UCS_OK;
+    memcpy(&ch, header, sizeof(ch));
+    struct axon_request *req = (struct axon_request *)(uintptr_t)ch.receiver;
+    axon_pipe_land(req, ch.offset, data, length);
+    axon_pipe_count(req, length);
+    return UCS_OK;
+}
+
+/* The receiver gave a slot of our window back: its chunk's flight ends. */
+static ucs_status_t axon_pipe_am_free(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                      const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)length, (void)param;
+    struct axon_pipe_slot_free fr;
+    if (header_length != sizeof(fr))
+        return UCS_OK;
+    memcpy(&fr, header, sizeof(fr));
+    struct axon_pipe_flight *f = fr.slot < AXON_PIPE_SLOTS ? axon_pipe_win.held[fr.slot] : NULL;
+    if (!f) {
+        axon_runtime_log_error("a peer gave back slot %u of our staging window, which holds no chunk", fr.slot);
+        return UCS_OK;
+    }
+    axon_pipe_win.held[fr.slot] = NULL;
+    axon_pipe_flight_end(f, fr.ok != 0);
     return UCS_OK;
 }
 
@@ -227,6 +361,8 @@ int axon_pt2pt_pipe_init(void)
     int rc = axon_ucx_am_set_handler(AXON_AM_PIPE_CTS, axon_pipe_am_cts, NULL);
     if (rc == MPI_SUCCESS)
         rc = axon_ucx_am_set_handler(AXON_AM_PIPE_DATA, axon_pipe_am_data, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = axon_ucx_am_set_handler(AXON_AM_PIPE_FREE, axon_pipe_am_free, NULL);
     return rc;
 }
 
@@ -234,4 +370,7 @@ void axon_pt2pt_pipe_finalize(void)
 {
     axon_ucx_am_set_handler(AXON_AM_PIPE_CTS, NULL, NULL);
     axon_ucx_am_set_handler(AXON_AM_PIPE_DATA, NULL, NULL);
+    axon_ucx_am_set_handler(AXON_AM_PIPE_FREE, NULL, NULL);
+    /* The window itself goes with the CUDA layer (axon_cuda_window_finalize). */
+    memset(&axon_pipe_win, 0, sizeof(axon_pipe_win));
 }

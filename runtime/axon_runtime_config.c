@@ -95,6 +95,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_CUDA_PIPELINE_CHUNK", AXON_CONFIG_SIZE, "1m", AXON_CONFIG_FIELD(cuda_pipeline_chunk), NULL,
      "staged GPU messages (another node, or no IPC) longer than this go in chunks of it, the copies off and "
      "onto the GPUs overlapping the wire"},
+    {"AXON_CUDA_WINDOW", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(cuda_window), NULL,
+     "pipelined GPU messages to ranks of this node go through a pinned window of host memory both processes "
+     "map (two DMA copies per chunk, no CPU copy); 0: through the transport"},
     {"AXON_CUDA_PIPELINE_DEPTH", AXON_CONFIG_INT, "4", AXON_CONFIG_FIELD(cuda_pipeline_depth), NULL,
      "chunks of a pipelined GPU message in flight at once"},
     {"AXON_TOPO", AXON_CONFIG_STRING, "", AXON_CONFIG_FIELD(topo), NULL,
