@@ -88,6 +88,7 @@ struct axon_coll_sched {
      * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
     int gpu, gpu_kernel;
     bool all_device;             /* the members agreed that all their buffers are GPU memory */
+    bool handoff;                /* started by the progress thread, not by the caller */
     bool keep_going;             /* runs to its end after an error: a GPU schedule, or one with call steps */
     struct axon_coll_gpu_scratch *gpu_scratch;
     int ngpu_scratch, cap_gpu_scratch;
@@ -443,6 +444,11 @@ static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
 int axon_coll_sched_gpu_device(const struct axon_coll_sched *s)
 {
     return s->gpu - 1;
+}
+
+void axon_coll_sched_set_handoff(struct axon_coll_sched *s)
+{
+    s->handoff = true;
 }
 
 void axon_coll_sched_set_all_device(struct axon_coll_sched *s)
@@ -917,7 +923,7 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
     s->req = req;
     axon_ucx_lock();
     bool moved = false;
-    if (axon_coll_advance(s, &moved)) {
+    if (!s->handoff && axon_coll_advance(s, &moved)) {
         axon_coll_end(s);
     } else {
         /* Appended at the tail: older schedules go first in the hook. */

@@ -444,6 +444,8 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     }
     if (st)
         axon_mpi_coll_stage_attach(st, s);
+    if (request && axon_config.async_progress)
+        axon_coll_sched_set_handoff(s);
     struct axon_request *req;
     rc = axon_request_alloc_coll(&req);
     if (rc != MPI_SUCCESS) {

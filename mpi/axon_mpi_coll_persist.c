@@ -17,6 +17,7 @@
 #include "coll/axon_coll_op.h"
 #include "cuda_support/cuda_support.h"
 #include "mpi/axon_mpi_comm.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 
@@ -89,6 +90,8 @@ int axon_mpi_coll_persist_start(const char *func, struct axon_request *req)
     }
     if (st)
         axon_mpi_coll_stage_attach(st, s);
+    if (axon_config.async_progress)
+        axon_coll_sched_set_handoff(s);
     axon_request_coll_restart(req);
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {
