@@ -2,9 +2,10 @@
  * one job, binds them to CPUs, answers their fences, forwards their output, stdin and signals, and ends
  * the whole job at the first failure with the failure's exit code. This header joins the parts main()
  * calls: the command line (axon_mpirun_args.c, pure logic so unit tests can call it), the binding of ranks
- * to CPUs (axon_mpirun_bind.c), the PMIx server (axon_mpirun_server.c), the starting of ranks
- * (axon_mpirun_spawn.c), the job and its event loop (axon_mpirun_launch.c, with the ranks' output in
- * axon_mpirun_output.c; axon_mpirun_job.h joins those three), and main() (axon_mpirun_main.c). */
+ * to CPUs (axon_mpirun_bind.c), the PMIx server (axon_mpirun_server.c), the job's NVIDIA MPS daemon
+ * (axon_mpirun_mps.c), the starting of ranks (axon_mpirun_spawn.c), the job and its event loop
+ * (axon_mpirun_launch.c, with the ranks' output in axon_mpirun_output.c; axon_mpirun_job.h joins those
+ * three), and main() (axon_mpirun_main.c). */
 #ifndef AXON_MPIRUN_H
 #define AXON_MPIRUN_H
 
@@ -51,6 +52,7 @@ struct axon_mpirun_options {
     bool bind_if_supported; /* --bind-to X:if-supported: no warning when this machine has no X */
     bool report_bindings; /* --report-bindings, or --bind-to X:report */
     bool hwthread_cpus;   /* --use-hwthread-cpus: hardware threads are the slots (default binding hwthread) */
+    bool mps;             /* --mps, or AXON_MPIRUN_MPS=1: a private NVIDIA MPS daemon for the job */
     const char *wdir;     /* -wdir: working directory of the ranks, or NULL */
     struct axon_mpirun_env_var *env;
     size_t nenv;
@@ -67,7 +69,8 @@ enum axon_mpirun_args_result {
 
 /* Parses argv (argv[0] is mpirun itself) into opts. On AXON_MPIRUN_ARGS_ERROR, err holds a message that
  * starts with "mpirun: " and has no newline. opts must be released with axon_mpirun_args_free whatever
- * the result. Reads the environment (-x VAR, MPIEXEC_TIMEOUT), host files and the host name. */
+ * the result. Reads the environment (-x VAR, MPIEXEC_TIMEOUT, AXON_MPIRUN_MPS), host files and the host
+ * name. */
 enum axon_mpirun_args_result axon_mpirun_args_parse(int argc, char **argv, struct axon_mpirun_options *opts,
                                                     char *err, size_t errlen);
 void axon_mpirun_args_free(struct axon_mpirun_options *opts);
@@ -171,6 +174,27 @@ bool axon_mpirun_server_stop(struct axon_mpirun_server *srv, bool finalize);
 /* Removes a directory tree; used for the temp directory, whatever libpmix put in it. */
 int axon_mpirun_server_remove_tree(const char *path);
 
+/* ---- the job's NVIDIA MPS daemon (axon_mpirun_mps.c) ---------------------------------------------- */
+
+struct axon_mpirun_mps {
+    bool running;           /* our daemon is up: the ranks are pointed at it, and the stop must quit it */
+    char dir[4096];         /* the private directory (pipe/, log/); "" when there is none */
+    char pipe_entry[4160];  /* "CUDA_MPS_PIPE_DIRECTORY=<dir>/pipe" */
+    char log_entry[4160];   /* "CUDA_MPS_LOG_DIRECTORY=<dir>/log" */
+};
+
+/* For --mps, before any rank starts: makes the private directory and starts nvidia-cuda-mps-control -d
+ * (or $AXON_MPS_CONTROL) in it. Does nothing (and succeeds) when CUDA_MPS_PIPE_DIRECTORY is set already:
+ * that is the user's own daemon, which the ranks inherit. On failure nothing is left behind, err holds a
+ * message starting "mpirun: --mps: " (no newline), and the job must not start. */
+int axon_mpirun_mps_start(struct axon_mpirun_mps *mps, char *err, size_t errlen);
+/* Sends the daemon `quit` and removes the directory; warnings go to stderr. Calling it again, or after a
+ * failed or skipped start, does nothing. */
+void axon_mpirun_mps_stop(struct axon_mpirun_mps *mps);
+/* The values of CUDA_MPS_PIPE_DIRECTORY and CUDA_MPS_LOG_DIRECTORY for the ranks, while running. */
+const char *axon_mpirun_mps_pipe_dir(const struct axon_mpirun_mps *mps);
+const char *axon_mpirun_mps_log_dir(const struct axon_mpirun_mps *mps);
+
 /* ---- starting ranks (axon_mpirun_spawn.c) -------------------------------------------------------- */
 
 /* Finds the program as execvp would (PATH search unless it has a '/'); 0, or an errno value. */
@@ -184,8 +208,10 @@ int axon_mpirun_launch_signals_install(void);
 void axon_mpirun_launch_signals_uninstall(void);
 /* Runs the whole job: forks the ranks, loops until they have all ended, returns mpirun's exit code and
  * tells whether the job failed (MPI_Abort with code 0 fails with exit code 0). The server must be
- * started; its event pipe's read end is event_read_fd. Each rank is bound as `binding` says. */
+ * started; its event pipe's read end is event_read_fd. Each rank is bound as `binding` says, and pointed
+ * at the MPS daemon when mps->running. */
 int axon_mpirun_launch_run(const struct axon_mpirun_options *opts, const struct axon_mpirun_binding *binding,
-                           struct axon_mpirun_server *srv, int event_read_fd, bool *failed);
+                           const struct axon_mpirun_mps *mps, struct axon_mpirun_server *srv, int event_read_fd,
+                           bool *failed);
 
 #endif

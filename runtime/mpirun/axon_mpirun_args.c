@@ -33,6 +33,7 @@ enum axon_mpirun_opt_kind {
     AXON_OPT_BIND,     /* --bind-to X[:qualifiers] */
     AXON_OPT_REPORT,   /* --report-bindings */
     AXON_OPT_HWTHREADS, /* --use-hwthread-cpus */
+    AXON_OPT_MPS,      /* --mps */
     AXON_OPT_IGNORE0,  /* a flag without a value, accepted and ignored */
     AXON_OPT_IGNORE1,  /* an option with one value, accepted and ignored */
     AXON_OPT_IGNORE2,  /* an option with two values (--mca NAME VALUE), accepted and ignored */
@@ -65,6 +66,7 @@ static const struct axon_mpirun_opt axon_mpirun_opts[] = {
     {"--bind-to", AXON_OPT_BIND}, {"-bind-to", AXON_OPT_BIND},
     {"--report-bindings", AXON_OPT_REPORT}, {"-report-bindings", AXON_OPT_REPORT},
     {"--use-hwthread-cpus", AXON_OPT_HWTHREADS}, {"-use-hwthread-cpus", AXON_OPT_HWTHREADS},
+    {"--mps", AXON_OPT_MPS}, {"-mps", AXON_OPT_MPS},
     /* Placement options: ranks are placed in order on the one machine (see --bind-to). */
     {"--allow-run-as-root", AXON_OPT_IGNORE0}, {"--display-map", AXON_OPT_IGNORE0}, {"--quiet", AXON_OPT_IGNORE0},
     {"-q", AXON_OPT_IGNORE0}, {"-genvall", AXON_OPT_IGNORE0}, {"-envall", AXON_OPT_IGNORE0},
@@ -101,6 +103,8 @@ static const char axon_mpirun_usage_text[] =
     "                          none when the ranks outnumber the cores); :if-supported accepted\n"
     "  --report-bindings       print each rank's CPUs on stderr\n"
     "  --use-hwthread-cpus     hardware threads count as cores (default binding: hwthread)\n"
+    "  --mps                   run a private NVIDIA MPS daemon for the job, so ranks sharing a GPU do\n"
+    "                          not time-slice it (also env AXON_MPIRUN_MPS=1)\n"
     "  --map-by X, --rank-by X, --allow-run-as-root,\n"
     "  --mca NAME VALUE        accepted and ignored\n"
     "  -h, --help              this text\n"
@@ -143,6 +147,7 @@ static int axon_mpirun_opt_nvalues(enum axon_mpirun_opt_kind kind)
     case AXON_OPT_OVERSUB:
     case AXON_OPT_REPORT:
     case AXON_OPT_HWTHREADS:
+    case AXON_OPT_MPS:
     case AXON_OPT_IGNORE0:
         return 0;
     case AXON_OPT_SETENV:
@@ -407,6 +412,7 @@ static enum axon_mpirun_args_result axon_mpirun_args_apply(struct axon_mpirun_op
     case AXON_OPT_BIND: return axon_mpirun_args_bind(opts, o->name, v[0], err, errlen);
     case AXON_OPT_REPORT: opts->report_bindings = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_HWTHREADS: opts->hwthread_cpus = true; return AXON_MPIRUN_ARGS_RUN;
+    case AXON_OPT_MPS: opts->mps = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_IGNORE0:
     case AXON_OPT_IGNORE1:
     case AXON_OPT_IGNORE2: return AXON_MPIRUN_ARGS_RUN;
@@ -455,6 +461,26 @@ static enum axon_mpirun_args_result axon_mpirun_args_env_timeout(struct axon_mpi
     return AXON_MPIRUN_ARGS_RUN;
 }
 
+/* AXON_MPIRUN_MPS, when --mps was not given: the library's boolean words; unset or empty: off. */
+static enum axon_mpirun_args_result axon_mpirun_args_env_mps(struct axon_mpirun_options *opts, char *err,
+                                                             size_t errlen)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true", "y"};
+    static const char *const no[] = {"0", "no", "off", "false", "n"};
+    const char *v = getenv("AXON_MPIRUN_MPS");
+    if (opts->mps || !v || !*v)
+        return AXON_MPIRUN_ARGS_RUN;
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (strcasecmp(v, yes[i]) == 0) {
+            opts->mps = true;
+            return AXON_MPIRUN_ARGS_RUN;
+        }
+        if (strcasecmp(v, no[i]) == 0)
+            return AXON_MPIRUN_ARGS_RUN;
+    }
+    return axon_mpirun_args_fail(err, errlen, "mpirun: AXON_MPIRUN_MPS='%s' is not 1 or 0 (yes/no, on/off)", v);
+}
+
 /* The number of ranks from -n and -N, which on one machine mean the same. */
 static enum axon_mpirun_args_result axon_mpirun_args_resolve_size(struct axon_mpirun_options *opts, char *err,
                                                                   size_t errlen)
@@ -490,6 +516,8 @@ enum axon_mpirun_args_result axon_mpirun_args_parse(int argc, char **argv, struc
     opts->prog_argc = argc - i;
     opts->prog_argv = argv + i;
     enum axon_mpirun_args_result r = axon_mpirun_args_env_timeout(opts, err, errlen);
+    if (r == AXON_MPIRUN_ARGS_RUN)
+        r = axon_mpirun_args_env_mps(opts, err, errlen);
     if (r != AXON_MPIRUN_ARGS_RUN)
         return r;
     return axon_mpirun_args_resolve_size(opts, err, errlen);

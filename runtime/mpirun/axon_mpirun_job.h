@@ -40,6 +40,7 @@ struct axon_mpirun_rank {
 struct axon_mpirun_job {
     const struct axon_mpirun_options *opts;
     const struct axon_mpirun_binding *binding; /* the CPUs of each rank */
+    const struct axon_mpirun_mps *mps;         /* the job's MPS daemon (--mps), or NULL */
     struct axon_mpirun_server *srv;
     struct axon_mpirun_rank *ranks;
     int nranks;

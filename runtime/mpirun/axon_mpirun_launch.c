@@ -377,13 +377,14 @@ static void axon_mpirun_job_kill_leftovers(struct axon_mpirun_job *job)
 }
 
 static int axon_mpirun_job_init(struct axon_mpirun_job *job, const struct axon_mpirun_options *opts,
-                                const struct axon_mpirun_binding *binding, struct axon_mpirun_server *srv,
-                                int event_fd)
+                                const struct axon_mpirun_binding *binding, const struct axon_mpirun_mps *mps,
+                                struct axon_mpirun_server *srv, int event_fd)
 {
     memset(job, 0, sizeof(*job));
     job->devnull = -1;
     job->opts = opts;
     job->binding = binding;
+    job->mps = mps;
     job->srv = srv;
     job->nranks = opts->nranks;
     job->event_fd = event_fd;
@@ -420,11 +421,12 @@ static void axon_mpirun_job_fini(struct axon_mpirun_job *job)
 }
 
 int axon_mpirun_launch_run(const struct axon_mpirun_options *opts, const struct axon_mpirun_binding *binding,
-                           struct axon_mpirun_server *srv, int event_read_fd, bool *failed)
+                           const struct axon_mpirun_mps *mps, struct axon_mpirun_server *srv, int event_read_fd,
+                           bool *failed)
 {
     struct axon_mpirun_job job;
     *failed = true;
-    if (axon_mpirun_job_init(&job, opts, binding, srv, event_read_fd) != 0) {
+    if (axon_mpirun_job_init(&job, opts, binding, mps, srv, event_read_fd) != 0) {
         fprintf(stderr, "mpirun: cannot set up the job: %s\n", strerror(errno));
         axon_mpirun_job_fini(&job);
         return 1;

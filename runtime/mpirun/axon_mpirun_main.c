@@ -1,7 +1,8 @@
 /* mpirun's main(): reads the command line, checks the program and the working directory before anything
  * starts (so a typo costs no PMIx server), plans the ranks' binding (before libpmix starts its threads),
- * starts the PMIx server, runs the job and cleans up: the server's temp directory is removed however the
- * job ended. It prints nothing of its own on success, but for --report-bindings and binding warnings. */
+ * starts the MPS daemon for --mps and the PMIx server, runs the job and cleans up: the daemon is told to
+ * quit and the temp directories are removed however the job ended. It prints nothing of its own on
+ * success, but for --report-bindings and binding warnings. */
 #include "axon_mpirun.h"
 
 #include <errno.h>
@@ -62,16 +63,30 @@ static int axon_mpirun_main_run(const struct axon_mpirun_options *opts, const st
         close(events[1]);
         return 1;
     }
-    struct axon_mpirun_server srv;
     char err[1024];
+    /* The daemon starts after the signal handlers are in place: a Ctrl-C while it starts is then seen by
+     * the launch, which starts no rank, and the daemon is still stopped below. It starts before the PMIx
+     * server, so a job that cannot have MPS costs no server. */
+    struct axon_mpirun_mps mps = {0};
+    if (opts->mps && axon_mpirun_mps_start(&mps, err, sizeof(err)) != 0) {
+        fprintf(stderr, "%s\n", err);
+        axon_mpirun_launch_signals_uninstall();
+        close(events[0]);
+        close(events[1]);
+        return 1;
+    }
+    struct axon_mpirun_server srv;
     int code;
     bool failed = true;
     if (axon_mpirun_server_start(&srv, opts->nranks, events[1], err, sizeof(err)) != 0) {
         fprintf(stderr, "%s\n", err);
         code = 1;
     } else {
-        code = axon_mpirun_launch_run(opts, binding, &srv, events[0], &failed);
+        code = axon_mpirun_launch_run(opts, binding, &mps, &srv, events[0], &failed);
     }
+    /* Every way the job ends comes back here (a failing rank, a signal, --timeout: the launch has reaped
+     * every rank by then), so this is the one place the daemon stops; the ranks, its clients, are gone. */
+    axon_mpirun_mps_stop(&mps);
     *server_down = axon_mpirun_server_stop(&srv, !failed);
     if (!*server_down)
         return code; /* libpmix's thread may still use the pipe and the handlers: leave them */

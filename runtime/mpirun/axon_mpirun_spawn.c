@@ -135,7 +135,8 @@ static int axon_mpirun_spawn_cores(void)
 }
 
 /* mpirun's environment, less the PMIx variables of whatever launched mpirun (but keeping PMIX_MCA_
- * settings), plus -x variables, the rank variables of Open MPI, MPICH and PMI, and then PMIx's own. */
+ * settings), plus the job's MPS daemon (--mps), -x variables (so an explicit -x still wins), the rank
+ * variables of Open MPI, MPICH and PMI, and then PMIx's own. */
 static int axon_mpirun_spawn_env(const struct axon_mpirun_job *job, int rank, char **pmix_env,
                                  struct axon_mpirun_envp *e)
 {
@@ -145,6 +146,11 @@ static int axon_mpirun_spawn_env(const struct axon_mpirun_job *job, int rank, ch
             continue;
         char *copy = strdup(*p);
         rc = copy ? axon_mpirun_envp_put(e, copy) : -1;
+    }
+    if (rc == 0 && job->mps && job->mps->running) {
+        rc = axon_mpirun_envp_set(e, "CUDA_MPS_PIPE_DIRECTORY", axon_mpirun_mps_pipe_dir(job->mps));
+        if (rc == 0)
+            rc = axon_mpirun_envp_set(e, "CUDA_MPS_LOG_DIRECTORY", axon_mpirun_mps_log_dir(job->mps));
     }
     for (size_t i = 0; i < job->opts->nenv && rc == 0; i++)
         rc = axon_mpirun_envp_set(e, job->opts->env[i].name, job->opts->env[i].value);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # mpirun's behaviour on plain programs (no MPI): exit codes and messages of failing ranks, signals to
 # mpirun, time limits, output passed through exactly (whole lines, tags), stdin to rank 0 only, the
-# environment of the ranks, host checks and the working directory; and that mpirun leaves nothing in
-# TMPDIR and no rank behind. Usage: bash tests/mpirun/mpirun_behaviour.sh /path/to/mpirun
+# environment of the ranks, host checks, the working directory and --mps (with a fake MPS control
+# program); and that mpirun leaves nothing in TMPDIR and no rank behind.
+# Usage: bash tests/mpirun/mpirun_behaviour.sh /path/to/mpirun
 set -u
 MPIRUN=${1:?usage: mpirun_behaviour.sh /path/to/mpirun}
 case $MPIRUN in /*) ;; *) MPIRUN=$PWD/$MPIRUN ;; esac
@@ -15,7 +16,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
 export TMPDIR=$work/tmp
 unset MPIEXEC_TIMEOUT PMIX_NAMESPACE PMIX_RANK PMIX_SERVER_URI41 PMIX_SERVER_URI4 PMIX_SERVER_URI3 \
-  PMIX_SERVER_URI2 PMIX_SERVER_URI21
+  PMIX_SERVER_URI2 PMIX_SERVER_URI21 AXON_MPIRUN_MPS AXON_MPS_CONTROL CUDA_MPS_PIPE_DIRECTORY \
+  CUDA_MPS_LOG_DIRECTORY
 
 # run [--stdin FILE] CMD...: sets OUT, ERR (as text), CODE and SECS; the raw stdout stays in $work/out.
 run() {
@@ -170,6 +172,80 @@ CODE=$?
 [ "$CODE" -eq 130 ] || fail "SIGINT to mpirun: exit code $CODE, expected 130"
 no_process "sleep 61.5" "SIGINT to mpirun"
 tmp_empty "signals"
+
+# ---- --mps: a private MPS daemon, started before the ranks and told to quit however the job ends ----
+# The fake control program logs each call: "start PIPE LOG" for -d, else "stdin: INPUT PIPE".
+mpslog=$work/mps.log
+cat >"$work/fake-mps-control" <<EOF
+#!/bin/sh
+if [ "\$1" = -d ]; then
+  echo "start \$CUDA_MPS_PIPE_DIRECTORY \$CUDA_MPS_LOG_DIRECTORY" >>"$mpslog"
+else
+  echo "stdin: \$(cat) \$CUDA_MPS_PIPE_DIRECTORY" >>"$mpslog"
+fi
+exit 0
+EOF
+chmod +x "$work/fake-mps-control"
+export AXON_MPS_CONTROL=$work/fake-mps-control
+# expect_mps_log WHAT: the fake was started once, then told "quit" once, both with the same directory,
+# which is gone; sets mps_pipe.
+expect_mps_log() {
+  local log
+  log=$(cat "$mpslog" 2>/dev/null)
+  [ "$(wc -l <<<"$log")" -eq 2 ] || fail "$1: the MPS control program's calls:"$'\n'"$log"
+  mps_pipe=$(sed -n '1s/^start \([^ ]*\) .*/\1/p' <<<"$log")
+  [ "$(sed -n 1p <<<"$log")" = "start $mps_pipe ${mps_pipe%/pipe}/log" ] || fail "$1: the start was: $log"
+  case $mps_pipe in "$TMPDIR"/axon-mps-*/pipe) ;; *) fail "$1: the pipe directory is '$mps_pipe'" ;; esac
+  [ "$(sed -n 2p <<<"$log")" = "stdin: quit $mps_pipe" ] || fail "$1: no quit after the start: $log"
+  [ ! -e "${mps_pipe%/pipe}" ] || fail "$1: the MPS directory ${mps_pipe%/pipe} is left"
+  rm -f "$mpslog"
+}
+run "$MPIRUN" -n 2 sh -c 'echo "[$CUDA_MPS_PIPE_DIRECTORY]"'
+expect_out $'[]\n[]' "no --mps"
+[ ! -e "$mpslog" ] || fail "no --mps: the MPS control program was called: $(cat "$mpslog")"
+run "$MPIRUN" --mps -n 2 sh -c \
+  'test -d "$CUDA_MPS_PIPE_DIRECTORY" && test -d "$CUDA_MPS_LOG_DIRECTORY" && echo "$CUDA_MPS_PIPE_DIRECTORY"'
+expect_code 0 "--mps"
+expect_no_err "--mps"
+expect_mps_log "--mps"
+expect_out "$mps_pipe"$'\n'"$mps_pipe" "--mps: both ranks see the daemon's pipe directory"
+AXON_MPIRUN_MPS=1 run "$MPIRUN" -n 2 true
+expect_code 0 "AXON_MPIRUN_MPS=1"
+expect_mps_log "AXON_MPIRUN_MPS=1"
+run "$MPIRUN" --mps -n 2 sh -c 'exit 3'
+expect_code 3 "--mps, a rank exits 3"
+expect_mps_log "--mps, a rank exits 3"
+run "$MPIRUN" --mps -n 2 --timeout 1 sleep 61.75
+expect_code 124 "--mps --timeout"
+expect_mps_log "--mps --timeout"
+no_process "sleep 61.75" "--mps --timeout"
+"$MPIRUN" --mps -n 2 sleep 61.75 </dev/null >/dev/null 2>"$work/err" &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+CODE=$?
+[ "$CODE" -eq 143 ] || fail "--mps, SIGTERM to mpirun: exit code $CODE, expected 143"
+expect_mps_log "--mps, SIGTERM to mpirun"
+# A daemon the user runs already: mpirun starts none, and the ranks keep the user's variables.
+CUDA_MPS_PIPE_DIRECTORY=/user/mps/pipe run "$MPIRUN" --mps -n 2 sh -c 'echo "$CUDA_MPS_PIPE_DIRECTORY"'
+expect_code 0 "--mps with the user's daemon"
+expect_out $'/user/mps/pipe\n/user/mps/pipe' "--mps with the user's daemon"
+expect_no_err "--mps with the user's daemon"
+[ ! -e "$mpslog" ] || fail "--mps with the user's daemon: the control program was called: $(cat "$mpslog")"
+# No control program, or one that fails: an error naming --mps, and no rank starts.
+AXON_MPS_CONTROL=/nonexistent run "$MPIRUN" --mps -n 1 sh -c "touch '$work/ran'"
+expect_code 1 "--mps without the control program"
+expect_err "mpirun: --mps: cannot start nvidia-cuda-mps-control" "--mps without the control program"
+[ ! -e "$work/ran" ] || fail "--mps without the control program: a rank ran"
+printf '#!/bin/sh\necho "no GPU here" >&2\nexit 2\n' >"$work/failing-mps-control"
+chmod +x "$work/failing-mps-control"
+AXON_MPS_CONTROL=$work/failing-mps-control run "$MPIRUN" --mps -n 1 sh -c "touch '$work/ran'"
+expect_code 1 "--mps, the control program fails"
+expect_err "mpirun: --mps: .*exited with code 2: no GPU here" "--mps, the control program fails"
+[ ! -e "$work/ran" ] || fail "--mps, the control program fails: a rank ran"
+unset AXON_MPS_CONTROL
+tmp_empty "--mps"
 
 # ---- hosts ----
 printf '# hosts\nlocalhost slots=2\n\n%s\n' "$(hostname)" >"$work/hosts"

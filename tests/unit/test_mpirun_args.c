@@ -1,7 +1,7 @@
 /* Unit tests of mpirun's command line (runtime/mpirun/axon_mpirun_args.c, compiled into this test): every
  * spelling of every option, the defaults, bad values, unknown options, where options end and that the
- * program keeps its own arguments, -x and MPIEXEC_TIMEOUT, --bind-to's levels and qualifiers, and the
- * host checks with real host files. */
+ * program keeps its own arguments, -x and MPIEXEC_TIMEOUT, --bind-to's levels and qualifiers, --mps and
+ * AXON_MPIRUN_MPS, and the host checks with real host files. */
 #include "runtime/mpirun/axon_mpirun.h"
 
 #include <check.h>
@@ -34,6 +34,7 @@ static enum axon_mpirun_args_result parse(const char *first, ...)
 static void setup(void)
 {
     unsetenv("MPIEXEC_TIMEOUT");
+    unsetenv("AXON_MPIRUN_MPS");
     memset(&opts, 0, sizeof(opts));
 }
 
@@ -74,6 +75,7 @@ START_TEST(test_defaults)
     ck_assert(!opts.bind_if_supported);
     ck_assert(!opts.report_bindings);
     ck_assert(!opts.hwthread_cpus);
+    ck_assert(!opts.mps);
     ck_assert_ptr_null(opts.wdir);
     ck_assert_uint_eq(opts.nenv, 0);
     ck_assert_int_eq(opts.prog_argc, 1);
@@ -334,6 +336,44 @@ START_TEST(test_timeout)
 }
 END_TEST
 
+START_TEST(test_mps)
+{
+    ck_assert_int_eq(parse("--mps", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(opts.mps);
+    ck_assert_str_eq(opts.prog_argv[0], "prog");
+    ck_assert_int_eq(parse("-mps", "-n", "2", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(opts.mps);
+    ck_assert_int_eq(opts.nranks, 2);
+    ck_assert_int_eq(parse("--mps=yes", "prog", NULL), AXON_MPIRUN_ARGS_ERROR);
+    /* After the program's name, --mps is the program's. */
+    ck_assert_int_eq(parse("prog", "--mps", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(!opts.mps);
+    ck_assert_int_eq(opts.prog_argc, 2);
+    /* AXON_MPIRUN_MPS: the library's boolean words; empty is off; anything else is an error. */
+    static const char *const on[] = {"1", "yes", "ON", "true"};
+    for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+        setenv("AXON_MPIRUN_MPS", on[i], 1);
+        ck_assert_int_eq(parse("prog", NULL), AXON_MPIRUN_ARGS_RUN);
+        ck_assert(opts.mps);
+    }
+    static const char *const off[] = {"0", "no", "off", ""};
+    for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+        setenv("AXON_MPIRUN_MPS", off[i], 1);
+        ck_assert_int_eq(parse("prog", NULL), AXON_MPIRUN_ARGS_RUN);
+        ck_assert(!opts.mps);
+    }
+    ck_assert_int_eq(parse("--mps", "prog", NULL), AXON_MPIRUN_ARGS_RUN); /* the flag wins over "0" */
+    ck_assert(opts.mps);
+    setenv("AXON_MPIRUN_MPS", "sometimes", 1);
+    ck_assert_int_eq(parse("prog", NULL), AXON_MPIRUN_ARGS_ERROR);
+    ck_assert_ptr_nonnull(strstr(err, "AXON_MPIRUN_MPS"));
+    unsetenv("AXON_MPIRUN_MPS");
+    ck_assert_int_eq(parse("prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(!opts.mps);
+    ck_assert_ptr_nonnull(strstr(axon_mpirun_args_usage(), "--mps"));
+}
+END_TEST
+
 START_TEST(test_wdir)
 {
     static const char *const names[] = {"-wdir", "--wdir", "-wd", "--wd"};
@@ -420,6 +460,7 @@ int main(void)
     tcase_add_test(tc, test_flags_accepted);
     tcase_add_test(tc, test_bind_to);
     tcase_add_test(tc, test_timeout);
+    tcase_add_test(tc, test_mps);
     tcase_add_test(tc, test_wdir);
     tcase_add_test(tc, test_hosts_local);
     tcase_add_test(tc, test_hosts_remote);
