@@ -31,6 +31,8 @@ const char *axon_cuda_status(void)
 
 #if AXON_HAVE_CUDA_H
 
+static void axon_cuda_copy_streams_finalize(void);
+
 struct axon_cuda_state axon_cuda;
 
 static void *axon_cuda_lib;                       /* the driver, kept open once opened */
@@ -86,6 +88,9 @@ static const struct axon_cuda_entry axon_cuda_entries[] = {
     AXON_CUDA_ENTRY(mem_copy_dtoh, "cuMemcpyDtoH", "cuMemcpyDtoH_v2", false),
     AXON_CUDA_ENTRY(mem_copy_htod, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", false),
     AXON_CUDA_ENTRY(stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize", true),
+    AXON_CUDA_ENTRY(stream_create, "cuStreamCreate", "cuStreamCreate", false),
+    AXON_CUDA_ENTRY(stream_destroy, "cuStreamDestroy", "cuStreamDestroy_v2", false),
+    AXON_CUDA_ENTRY(mem_copy_async, "cuMemcpyAsync", "cuMemcpyAsync", false),
     AXON_CUDA_ENTRY(mem_host_alloc, "cuMemHostAlloc", "cuMemHostAlloc", false),
     AXON_CUDA_ENTRY(mem_free_host, "cuMemFreeHost", "cuMemFreeHost", false),
     AXON_CUDA_ENTRY(mem_host_register, "cuMemHostRegister", "cuMemHostRegister_v2", false),
@@ -218,6 +223,7 @@ void axon_cuda_driver_uninstall(void)
     const struct axon_cuda_driver *d = axon_cuda.drv;
     if (d) {
         axon_cuda_ipc_finalize(); /* in the contexts released below */
+        axon_cuda_copy_streams_finalize();
         axon_cuda_window_finalize();
         axon_cuda_bounce_finalize();
         axon_cuda_scratch_finalize();
@@ -341,11 +347,60 @@ enum axon_cuda_side axon_cuda_side_of(const struct axon_cuda_memtype_info *info)
     }
 }
 
-/* Why not always cuMemcpy, which reads the direction from unified addresses: on the H200, Axon's
- * messages read from a peer's memory opened through CUDA IPC with cuMemcpy ran at 5.4 GB/s and cost
- * ~70 us at 8 bytes, where bench/gpu_reference's cuMemcpyDtoD from such a mapping ran at 1.6 TB/s and
- * cost 8.6 us (8 bytes and a wait). Where the caller knows both sides, the call that names the
- * direction leaves the driver nothing to infer. Host to host is not a GPU copy: memcpy. */
+/* Copy streams: one non-blocking stream per context, made on first use, for AXON_CUDA_COPY_STREAM=1.
+ * Its copies wait for nothing the program queued (as other CUDA-aware MPIs' copies do: a buffer handed
+ * to MPI must be ready); each copy is waited for before the call returns, as on the legacy stream. */
+#define AXON_CUDA_COPY_STREAMS 16
+static struct {
+    pthread_mutex_t lock;
+    int n;
+    CUcontext ctx[AXON_CUDA_COPY_STREAMS];
+    CUstream stream[AXON_CUDA_COPY_STREAMS];
+} axon_cuda_copy_streams = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The current context's copy stream; NULL: the legacy stream serves (knob off, no context, no room). */
+static CUstream axon_cuda_copy_stream(void)
+{
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    CUcontext ctx = NULL;
+    if (!axon_config.cuda_copy_stream || !d->stream_create || !d->mem_copy_async ||
+        d->ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx)
+        return NULL;
+    CUstream s = NULL;
+    pthread_mutex_lock(&axon_cuda_copy_streams.lock);
+    for (int i = 0; i < axon_cuda_copy_streams.n && !s; i++)
+        if (axon_cuda_copy_streams.ctx[i] == ctx)
+            s = axon_cuda_copy_streams.stream[i];
+    if (!s && axon_cuda_copy_streams.n < AXON_CUDA_COPY_STREAMS &&
+        d->stream_create(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS) {
+        axon_cuda_copy_streams.ctx[axon_cuda_copy_streams.n] = ctx;
+        axon_cuda_copy_streams.stream[axon_cuda_copy_streams.n++] = s;
+    }
+    pthread_mutex_unlock(&axon_cuda_copy_streams.lock);
+    return s;
+}
+
+/* Destroys the copy streams, each in its context (MPI_Finalize, before the contexts go). */
+static void axon_cuda_copy_streams_finalize(void)
+{
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    pthread_mutex_lock(&axon_cuda_copy_streams.lock);
+    for (int i = 0; i < axon_cuda_copy_streams.n; i++) {
+        CUcontext popped;
+        if (d->stream_destroy && d->ctx_push_current(axon_cuda_copy_streams.ctx[i]) == CUDA_SUCCESS) {
+            d->stream_destroy(axon_cuda_copy_streams.stream[i]);
+            d->ctx_pop_current(&popped);
+        }
+    }
+    axon_cuda_copy_streams.n = 0;
+    pthread_mutex_unlock(&axon_cuda_copy_streams.lock);
+}
+
+/* Why not always cuMemcpy, which reads the direction from unified addresses: where the caller knows
+ * both sides, the call that names the direction leaves the driver nothing to infer (measured on the
+ * H200, it changed nothing: the slow IPC copies seen there were pinning and time slicing, not the
+ * call). Host to host is not a GPU copy: memcpy. With a copy stream (AXON_CUDA_COPY_STREAM=1), one
+ * asynchronous copy on it and a wait for it instead. */
 CUresult axon_cuda_copy_sync(void *dst, enum axon_cuda_side dside, const void *src, enum axon_cuda_side sside,
                              size_t bytes)
 {
@@ -357,6 +412,11 @@ CUresult axon_cuda_copy_sync(void *dst, enum axon_cuda_side dside, const void *s
     if (dside == AXON_CUDA_SIDE_HOST && sside == AXON_CUDA_SIDE_HOST) {
         memmove(dst, src, bytes);
         return CUDA_SUCCESS;
+    }
+    CUstream stream = axon_cuda_copy_stream();
+    if (stream) {
+        cr = d->mem_copy_async(dp, sp, bytes, stream);
+        return cr == CUDA_SUCCESS ? d->stream_synchronize(stream) : cr;
     }
     if (dside == AXON_CUDA_SIDE_DEVICE && sside == AXON_CUDA_SIDE_DEVICE && d->mem_copy_dtod)
         cr = d->mem_copy_dtod(dp, sp, bytes);

@@ -60,6 +60,10 @@ struct axon_cuda_driver {
     CUresult (*ipc_open_mem_handle)(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned int flags);
     CUresult (*ipc_close_mem_handle)(CUdeviceptr ptr);
     CUresult (*stream_synchronize)(CUstream stream);
+    /* Optional (NULL: copies run on the legacy stream whatever AXON_CUDA_COPY_STREAM says). */
+    CUresult (*stream_create)(CUstream *stream, unsigned int flags);
+    CUresult (*stream_destroy)(CUstream stream);
+    CUresult (*mem_copy_async)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
     /* Optional (NULL: VMM memory is staged): IPC of cuMemCreate memory through POSIX fds. */
     CUresult (*mem_export_to_shareable_handle)(void *shareable, CUmemGenericAllocationHandle handle,
                                                CUmemAllocationHandleType type, unsigned long long flags);

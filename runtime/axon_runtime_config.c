@@ -95,6 +95,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_CUDA_PIPELINE_CHUNK", AXON_CONFIG_SIZE, "1m", AXON_CONFIG_FIELD(cuda_pipeline_chunk), NULL,
      "staged GPU messages (another node, or no IPC) longer than this go in chunks of it, the copies off and "
      "onto the GPUs overlapping the wire"},
+    {"AXON_CUDA_COPY_STREAM", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(cuda_copy_stream), NULL,
+     "GPU copies run on a non-blocking stream of Axon's own (one per context), each waited for, instead of "
+     "as synchronous copies on the legacy default stream"},
     {"AXON_CUDA_WINDOW", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(cuda_window), NULL,
      "pipelined GPU messages to ranks of this node go through a pinned window of host memory both processes "
      "map (two DMA copies per chunk, no CPU copy); 0: through the transport"},

@@ -1656,7 +1656,8 @@ CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
 
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
-    CUresult rc = fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, hStream);
+    CUresult rc = fk_fail_now() ? CUDA_ERROR_UNKNOWN
+                                : fk_copy((uintptr_t)dst, (uintptr_t)src, ByteCount, FK_ANY, FK_ANY, hStream);
     return fk_ret(FK_cuMemcpyAsync, rc, "%#llx, %#llx, %zu, %p", (unsigned long long)dst, (unsigned long long)src,
                   ByteCount, (void *)hStream);
 }

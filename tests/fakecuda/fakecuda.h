@@ -21,8 +21,8 @@ void fakecuda_copy_stats(struct fakecuda_copy_stats *out);
 /* Sets every count back to 0 (allocations, contexts and ids are untouched). */
 void fakecuda_reset_stats(void);
 
-/* Makes the synchronous copies (cuMemcpy, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD; not the async
- * forms) fail with CUDA_ERROR_UNKNOWN, copying nothing: after skip more successful calls, the next
+/* Makes the synchronous copies (cuMemcpy, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD) and cuMemcpyAsync
+ * (Axon's copy stream; not the other async forms) fail with CUDA_ERROR_UNKNOWN, copying nothing: after skip more successful calls, the next
  * count calls. A test brackets the MPI call it means with it, making no copies of its own meanwhile. */
 void fakecuda_fail_memcpy(unsigned long long skip, unsigned long long count);
 

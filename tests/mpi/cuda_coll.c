@@ -776,8 +776,9 @@ static fakecuda_copy_stats_fn fake_stats;
 
 static unsigned long long copies_since(void)
 {
+    /* Synchronous copies, or asynchronous ones on Axon's copy stream (AXON_CUDA_COPY_STREAM=1). */
     unsigned long long n = fake_calls("cuMemcpy") + fake_calls("cuMemcpyDtoD") + fake_calls("cuMemcpyHtoD") +
-                           fake_calls("cuMemcpyDtoH");
+                           fake_calls("cuMemcpyDtoH") + fake_calls("cuMemcpyAsync");
     fake_reset();
     return n;
 }
