@@ -923,7 +923,10 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
     s->req = req;
     axon_ucx_lock();
     bool moved = false;
-    if (!s->handoff && axon_coll_advance(s, &moved)) {
+    /* Handed off only to a thread with CPUs of its own: one that shares the program's core would take
+     * the same time from it later, and slower (at 16 ranks on 16 cores, 1.7% overlap against 9.5%). */
+    bool handoff = s->handoff && axon_ucx_progress_thread_has_cpus();
+    if (!handoff && axon_coll_advance(s, &moved)) {
         axon_coll_end(s);
     } else {
         /* Appended at the tail: older schedules go first in the hook. */

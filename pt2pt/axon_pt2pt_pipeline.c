@@ -16,8 +16,8 @@
  * window instead (cuda_support/axon_cuda_window.c: pinned host memory both processes map): the sender
  * copies a chunk off its GPU into a slot of its window and sends only where it is; the receiver copies it
  * from there onto its GPU and gives the slot back, which ends the chunk's flight. Two DMA copies and no
- * CPU copy per chunk. When every slot is taken (several messages at once) a chunk goes the transport's
- * way rather than wait. */
+ * CPU copy per chunk. A message that finds every slot taken by others (a window of 64 sends) waits in
+ * line for one: some slot is always held by a chunk in flight, whose return pumps the line. */
 #include "pt2pt/axon_pt2pt_internal.h"
 #include "pt2pt/axon_pt2pt_shm.h"
 
@@ -31,6 +31,7 @@
                              * struct axon_pipe_slot_chunk alone (the chunk is in the sender's window) */
 #define AXON_AM_PIPE_FREE 5 /* receiver -> sender: header struct axon_pipe_slot_free */
 #define AXON_PIPE_SLOTS 8   /* slots of a staging window, of a chunk each */
+#define AXON_PIPE_LINE 4096 /* sends waiting for a slot (beyond it, the transport's way) */
 
 struct axon_pipe_cts {
     uint32_t sender_index;
@@ -75,6 +76,8 @@ static struct {
     struct axon_cuda_window_id id;
     uint64_t slot_bytes;
     struct axon_pipe_flight *held[AXON_PIPE_SLOTS];
+    uint32_t line[AXON_PIPE_LINE]; /* request indices waiting for a slot, oldest first (a ring) */
+    int line_head, line_len;
 } axon_pipe_win;
 
 static uint64_t axon_pipe_chunk_bytes(void)
@@ -154,6 +157,11 @@ static void axon_pipe_pump(struct axon_request *req)
         int slot = window ? axon_pipe_slot_take() : -1;
         if (window && slot < 0 && req->pipe_inflight > 0)
             return; /* a slot of ours comes back with each of its chunks: wait for one */
+        if (window && slot < 0 && axon_pipe_win.line_len < AXON_PIPE_LINE) {
+            /* Others hold every slot: in line, pumped when one comes back. */
+            axon_pipe_win.line[(axon_pipe_win.line_head + axon_pipe_win.line_len++) % AXON_PIPE_LINE] = req->index;
+            return;
+        }
         struct axon_pipe_flight *f = malloc(sizeof(*f));
         if (!f)
             axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for a chunk of a GPU message");
@@ -353,6 +361,14 @@ static ucs_status_t axon_pipe_am_free(void *arg, const void *header, size_t head
     }
     axon_pipe_win.held[fr.slot] = NULL;
     axon_pipe_flight_end(f, fr.ok != 0);
+    /* Slots left free after the flight's own message took its next: the line's. */
+    while (axon_pipe_win.line_len > 0 && axon_pipe_slot_take() >= 0) {
+        struct axon_request *next = axon_request_get(axon_pipe_win.line[axon_pipe_win.line_head]);
+        axon_pipe_win.line_head = (axon_pipe_win.line_head + 1) % AXON_PIPE_LINE;
+        axon_pipe_win.line_len--;
+        if (next && next->pipe)
+            axon_pipe_pump(next);
+    }
     return UCS_OK;
 }
 

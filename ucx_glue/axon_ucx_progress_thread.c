@@ -140,9 +140,17 @@ static void axon_ucx_pt_atexit(void)
 /* Puts the thread on the CPUs that mpirun left free of ranks (AXON_SPARE_CPUS, a list like "8-15,20"), so
  * that it does not take its time from the rank's own core, where the program computes. Without such CPUs
  * (every core has a rank, or another launcher) it shares the rank's. */
+static bool axon_ucx_pt_placed;
+
+bool axon_ucx_progress_thread_has_cpus(void)
+{
+    return axon_ucx_pt.running && axon_ucx_pt_placed;
+}
+
 static void axon_ucx_pt_place(pthread_t thread)
 {
     const char *list = axon_config.spare_cpus;
+    axon_ucx_pt_placed = false;
     if (!*list)
         return;
     enum { MAX_CPUS = 8192 };
@@ -172,6 +180,7 @@ static void axon_ucx_pt_place(pthread_t thread)
     }
     int rc = ok ? pthread_setaffinity_np(thread, size, set) : EINVAL;
     CPU_FREE(set);
+    axon_ucx_pt_placed = rc == 0;
     if (rc == 0)
         axon_runtime_log_debug(1, "progress thread runs on CPUs %s (no rank is bound there)", list);
     else

@@ -79,6 +79,9 @@ ucs_status_t axon_ucx_request_wait(ucs_status_ptr_t request);
  * traffic and at once when an operation starts. */
 int axon_ucx_progress_thread_start(void);
 void axon_ucx_progress_thread_stop(void);
+/* Whether the progress thread runs, on CPUs of its own (AXON_SPARE_CPUS): work handed to it then does
+ * not take the program's time. */
+bool axon_ucx_progress_thread_has_cpus(void);
 /* The count of operations in flight that the progress thread polls for: the engines call begin when a
  * nonblocking operation starts (it wakes a sleeping thread) and end when it completes. Only with
  * axon_ucx.async_progress. */
