@@ -111,6 +111,11 @@ static int64_t axon_shm_chunk_for(int size)
     return chunk;
 }
 
+int64_t axon_coll_shm_slot_for(int size)
+{
+    return axon_shm_chunk_for(size);
+}
+
 static char *axon_shm_slot(const struct axon_coll_shm *shm, uint64_t seq, int rank)
 {
     return shm->slots + ((int64_t)(seq & 1) * shm->size + rank) * shm->slot;

@@ -34,6 +34,8 @@ void axon_coll_shm_destroy(struct axon_coll_shm *shm);
 int64_t axon_coll_shm_limit(void);
 int64_t axon_coll_shm_chunk(void);
 /* Whether a reduction of count elements of the datatype under op may run here (see the top). */
+/* The bytes of each member's slot in the segment of a communicator of size members. */
+int64_t axon_coll_shm_slot_for(int size);
 bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt);
 
 int axon_coll_shm_barrier(struct axon_coll_shm *shm);

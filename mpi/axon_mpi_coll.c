@@ -274,6 +274,15 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
  * 21.7 us at 1 KiB (1.35x) and 21.8 us at 2 KiB (1.15x); at 4 KiB and more point-to-point was level
  * with Open MPI or ahead. */
 #define AXON_COLL_SHM_ALLTOALL_BLOCK_MAX ((int64_t)2 * 1024)
+/* A reduce among more than AXON_COLL_SHM_REDUCE_WIDE ranks of more than a slot, up to this size, runs as
+ * a schedule: in chunks through shared memory every member copies its whole vector in and waits for
+ * every chunk's fold, where rabenseifner's halving reads the peers' buffers in place. On the H200
+ * machine at 16 ranks (slots of 128 KiB; Open MPI 4.1.6 in the same run): shared memory 111 us at
+ * 256 KiB (1.89x), 219 at 512 KiB, 562 at 1 MiB (2.47x), 909 at 2 MiB, but 1929 at 4 MiB (0.63x);
+ * the forced rabenseifner schedule 358 us at 1 MiB (bench/validate-model, same session), and ~79 us
+ * at 256 KiB (1.34x, the session before). */
+#define AXON_COLL_SHM_REDUCE_WIDE 8
+#define AXON_COLL_SHM_REDUCE_SCHED_MAX ((int64_t)2 * 1024 * 1024)
 /* Reductions above this many bytes take no shared-memory path while CUDA support is on (below, the
  * round trip through host memory costs less than the kernel's launch and wait). */
 #define AXON_COLL_SHM_GPU_REDUCTION_MAX ((int64_t)64 * 1024)
@@ -306,6 +315,10 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
     }
     case AXON_MPI_COLL_REDUCTION:
         if (p->red == AXON_MPI_RED_ALLREDUCE && n == 2 && p->count * p->dt.size > AXON_COLL_SHM_PAIR_ALLREDUCE_MAX)
+            return false;
+        if (p->red == AXON_MPI_RED_REDUCE && n > AXON_COLL_SHM_REDUCE_WIDE &&
+            p->count * p->dt.size > axon_coll_shm_slot_for((int)n) &&
+            p->count * p->dt.size <= AXON_COLL_SHM_REDUCE_SCHED_MAX)
             return false;
         /* With CUDA support on, any member's buffers may be on a GPU, where a large reduction runs with
          * kernels (mpi/axon_mpi_coll_stage.c), not staged through this path's host slots: such a call
