@@ -53,6 +53,8 @@ struct axon_pipe_slot_chunk {
     struct axon_cuda_window_id window;
     int32_t sender; /* its world rank */
     uint32_t slot;
+    uint32_t failed; /* the copy off the sender's GPU failed: the receive fails too, rather than wait */
+    uint32_t pad;
 };
 
 struct axon_pipe_slot_free {
@@ -174,13 +176,14 @@ static void axon_pipe_pump(struct axon_request *req)
             struct axon_pipe_slot_chunk sc = {.receiver = req->pipe_peer, .offset = req->pipe_next,
                                               .slot_offset = (uint64_t)slot * axon_pipe_win.slot_bytes, .len = len,
                                               .window = axon_pipe_win.id, .sender = axon_runtime_job.rank,
-                                              .slot = (uint32_t)slot};
+                                              .slot = (uint32_t)slot, .failed = !ok};
             req->pipe_next += len;
             req->pipe_inflight++;
             if (!ok) {
+                /* Sent all the same, marked: the receiver counts it and fails, and the send with it. */
                 axon_runtime_log_error("staging a chunk of a GPU message to rank %d failed", world);
-                axon_pipe_flight_end(f, false);
-                return;
+                if (req->status.MPI_ERROR == MPI_SUCCESS)
+                    req->status.MPI_ERROR = MPI_ERR_OTHER;
             }
             /* Held until the receiver gives the slot back (axon_pipe_am_free ends the flight). */
             axon_pipe_win.held[slot] = f;
@@ -327,10 +330,10 @@ static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t head
         struct axon_pipe_slot_chunk sc;
         memcpy(&sc, header, sizeof(sc));
         struct axon_request *req = (struct axon_request *)(uintptr_t)sc.receiver;
-        const char *win = axon_cuda_window_peer(sc.sender, &sc.window, req->pipe_info.device);
+        const char *win = sc.failed ? NULL : axon_cuda_window_peer(sc.sender, &sc.window, req->pipe_info.device);
         if (!win && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
-        struct axon_pipe_slot_free fr = {.slot = sc.slot, .ok = win != NULL};
+        struct axon_pipe_slot_free fr = {.slot = sc.slot, .ok = win != NULL || sc.failed};
         axon_pipe_land(req, sc.offset, win ? win + sc.slot_offset : NULL, sc.len);
         axon_pt2pt_send_control(sc.sender, AXON_AM_PIPE_FREE, &fr, sizeof(fr), "the slot of a GPU message's chunk");
         axon_pipe_count(req, sc.len);
