@@ -66,7 +66,7 @@ static struct {
     uintptr_t lo, hi;
 } axon_cuda_static[AXON_CUDA_MAX_STATIC];
 static int axon_cuda_nstatic;
-static uintptr_t axon_cuda_brk_start; /* 0: unknown, the heap check is skipped */
+uintptr_t axon_cuda_brk_start; /* 0: unknown, the heap check is skipped (read inline: cuda_support.h) */
 static atomic_bool axon_cuda_ctx_seen;
 
 static __thread bool axon_cuda_stack_known;
