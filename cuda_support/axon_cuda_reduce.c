@@ -72,7 +72,7 @@ const char *axon_cuda_reduce_kernel_name(int kernel)
 struct axon_cuda_reduce_module {
     CUcontext ctx;
     CUmodule module;
-    CUfunction fn[AXON_CUDA_NKERNELS];
+    CUfunction fn[2][AXON_CUDA_NKERNELS]; /* [0] the pairwise kernels, [1] the folds */
 };
 
 static struct {
@@ -90,8 +90,9 @@ bool axon_cuda_reduce_available(void)
            d->mem_alloc && d->mem_free;
 }
 
-/* The function of kernel k in the calling thread's current context, the module loaded there first. */
-static int axon_cuda_reduce_function(int k, CUfunction *fn)
+/* The function of kernel k (its fold when fold) in the calling thread's current context, the module
+ * loaded there first. */
+static int axon_cuda_reduce_function(int k, bool fold, CUfunction *fn)
 {
 #if AXON_CUDA_HAVE_KERNELS
     const struct axon_cuda_driver *d = axon_cuda.drv;
@@ -126,23 +127,25 @@ static int axon_cuda_reduce_function(int k, CUfunction *fn)
         m->ctx = ctx;
         m->module = module;
     }
-    if (!m->fn[k]) {
+    CUfunction *slot = &m->fn[fold][k];
+    if (!*slot) {
         char name[64];
-        snprintf(name, sizeof(name), "axon_reduce_%s", axon_cuda_reduce_names[k]);
-        cr = d->module_get_function(&m->fn[k], m->module, name);
+        snprintf(name, sizeof(name), "axon_%s_%s", fold ? "fold" : "reduce", axon_cuda_reduce_names[k]);
+        cr = d->module_get_function(slot, m->module, name);
         if (cr != CUDA_SUCCESS) {
-            m->fn[k] = NULL;
+            *slot = NULL;
             axon_runtime_log_error("reduction kernel %s not found: %s", name, axon_cuda_driver_error_string(cr));
             rc = MPI_ERR_OTHER;
             goto out;
         }
     }
-    *fn = m->fn[k];
+    *fn = *slot;
 out:
     pthread_mutex_unlock(&axon_red.lock);
     return rc;
 #else
     (void)k;
+    (void)fold;
     (void)fn;
     return MPI_ERR_UNSUPPORTED_OPERATION;
 #endif
@@ -182,7 +185,7 @@ int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, in
     if (rc != MPI_SUCCESS)
         return rc;
     CUfunction fn;
-    rc = axon_cuda_reduce_function(kernel, &fn);
+    rc = axon_cuda_reduce_function(kernel, false, &fn);
     if (rc == MPI_SUCCESS) {
         CUdeviceptr a = (CUdeviceptr)(uintptr_t)in, b = (CUdeviceptr)(uintptr_t)inout;
         unsigned long long count = n;
@@ -194,6 +197,47 @@ int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, in
         if (cr != CUDA_SUCCESS) {
             axon_runtime_log_error("reduction kernel %s on %llu elements at %p failed: %s",
                                    axon_cuda_reduce_names[kernel], count, inout, axon_cuda_driver_error_string(cr));
+            rc = MPI_ERR_OTHER;
+        } else {
+            __atomic_add_fetch(&axon_red.launches, 1, __ATOMIC_RELAXED);
+        }
+    }
+    axon_cuda_ctx_leave(pushed);
+    return rc;
+}
+
+int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *out, int nout, uint64_t n, int device)
+{
+    if (kernel < 0 || kernel >= AXON_CUDA_NKERNELS || !axon_cuda_reduce_available() || nin < 1 ||
+        nin > AXON_CUDA_FOLD_MAX || nout < 0 || nout > AXON_CUDA_FOLD_MAX)
+        return MPI_ERR_INTERN;
+    if (n == 0 || nout == 0)
+        return MPI_SUCCESS;
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    bool pushed;
+    int rc = axon_cuda_ctx_enter(device, &pushed);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    CUfunction fn;
+    rc = axon_cuda_reduce_function(kernel, true, &fn);
+    if (rc == MPI_SUCCESS) {
+        struct axon_cuda_fold_args args;
+        memset(&args, 0, sizeof(args));
+        for (int k = 0; k < nin; k++)
+            args.in[k] = in[k];
+        for (int k = 0; k < nout; k++)
+            args.out[k] = out[k];
+        args.nin = (unsigned)nin;
+        args.nout = (unsigned)nout;
+        unsigned long long count = n;
+        void *params[] = {&args, &count};
+        CUresult cr = d->launch_kernel(fn, axon_cuda_reduce_blocks(n, device), 1, 1, AXON_CUDA_REDUCE_THREADS, 1, 1,
+                                       0, CU_STREAM_LEGACY, params, NULL);
+        if (cr == CUDA_SUCCESS)
+            cr = d->stream_synchronize(CU_STREAM_LEGACY);
+        if (cr != CUDA_SUCCESS) {
+            axon_runtime_log_error("fold kernel %s of %d inputs into %d outputs, %llu elements, failed: %s",
+                                   axon_cuda_reduce_names[kernel], nin, nout, count, axon_cuda_driver_error_string(cr));
             rc = MPI_ERR_OTHER;
         } else {
             __atomic_add_fetch(&axon_red.launches, 1, __ATOMIC_RELAXED);
@@ -381,6 +425,12 @@ bool axon_cuda_reduce_available(void)
 int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, int device)
 {
     (void)kernel, (void)in, (void)inout, (void)n, (void)device;
+    return MPI_ERR_INTERN;
+}
+
+int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *out, int nout, uint64_t n, int device)
+{
+    (void)kernel, (void)in, (void)nin, (void)out, (void)nout, (void)n, (void)device;
     return MPI_ERR_INTERN;
 }
 

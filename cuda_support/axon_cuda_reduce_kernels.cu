@@ -1,6 +1,7 @@
 /* The GPU reduction kernels: inout[i] = in[i] op inout[i] over n packed elements, one kernel per
  * (operation, element type) of cuda_support/axon_cuda_reduce_list.h, named axon_reduce_<op>_<type> with
- * C linkage so the library finds them by name (cuModuleGetFunction). nvcc builds this file into a fatbin
+ * C linkage so the library finds them by name (cuModuleGetFunction); and for each the fold
+ * axon_fold_<op>_<type>: out[k][i] = in[0][i] op ... op in[nin - 1][i] for every output k. nvcc builds this file into a fatbin
  * (SASS for the GPUs we test on, PTX for newer ones to compile at load) that the library embeds and
  * loads with cuModuleLoadData (cuda_support/axon_cuda_reduce.c): no CUDA runtime, no host code here.
  *
@@ -167,3 +168,61 @@ __device__ __forceinline__ void axon_reduce_pairs(const void *in_, void *inout_,
 #define AXON_PAIR_IS_MAX_maxloc true
 #define AXON_PAIR_IS_MAX_minloc false
 AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_PAIR_KERNEL)
+
+/* The folds: element i of every input, reduced in the inputs' order, then stored to every output. An
+ * output may be an input (in place): each thread reads all of its element before it writes it. Each
+ * step is the pairwise kernel's, acc = in[k] op acc, so a fold gives the bits that pairwise kernels
+ * applied in the same order give (max of +0 and -0, a sum's rounding). */
+template <class T, class F>
+__device__ __forceinline__ void axon_fold_loop(const axon_cuda_fold_args &a, unsigned long long n)
+{
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        T acc = ((const T *)a.in[0])[i];
+        for (unsigned k = 1; k < a.nin; k++)
+            acc = F::f(((const T *)a.in[k])[i], acc);
+        for (unsigned k = 0; k < a.nout; k++)
+            ((T *)a.out[k])[i] = acc;
+    }
+}
+
+#define AXON_FOLD_KERNEL(op, s)                                                                      \
+    extern "C" __global__ void axon_fold_##op##_##s(axon_cuda_fold_args a, unsigned long long n)     \
+    {                                                                                                \
+        axon_fold_loop<axon_t_##s, axon_f_##op<axon_t_##s> >(a, n);                                   \
+    }
+AXON_CUDA_REDUCE_KERNELS(AXON_FOLD_KERNEL)
+
+template <class V, class I, bool MAX>
+__device__ __forceinline__ void axon_fold_pairs(const axon_cuda_fold_args &a, unsigned long long n)
+{
+    const size_t size = sizeof(V) + sizeof(I);
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+        V av, yv;
+        I ai, yi;
+        memcpy(&av, (const unsigned char *)a.in[0] + k * size, sizeof(V));
+        memcpy(&ai, (const unsigned char *)a.in[0] + k * size + sizeof(V), sizeof(I));
+        for (unsigned j = 1; j < a.nin; j++) {
+            memcpy(&yv, (const unsigned char *)a.in[j] + k * size, sizeof(V));
+            memcpy(&yi, (const unsigned char *)a.in[j] + k * size + sizeof(V), sizeof(I));
+            if (MAX ? yv > av : yv < av) {
+                av = yv;
+                ai = yi;
+            } else if (yv == av && yi < ai) {
+                ai = yi;
+            }
+        }
+        for (unsigned j = 0; j < a.nout; j++) {
+            memcpy((unsigned char *)a.out[j] + k * size, &av, sizeof(V));
+            memcpy((unsigned char *)a.out[j] + k * size + sizeof(V), &ai, sizeof(I));
+        }
+    }
+}
+
+#define AXON_FOLD_PAIR_KERNEL(op, s, V, I)                                                           \
+    extern "C" __global__ void axon_fold_##op##_##s(axon_cuda_fold_args a, unsigned long long n)     \
+    {                                                                                                \
+        axon_fold_pairs<V, I, AXON_PAIR_IS_MAX_##op>(a, n);                                          \
+    }
+AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_FOLD_PAIR_KERNEL)

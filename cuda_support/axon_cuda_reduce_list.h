@@ -31,6 +31,17 @@
     AXON_CUDA_REDUCE_ORDERED(X, f64) AXON_CUDA_REDUCE_ARITH(X, f64)                                  \
     AXON_CUDA_REDUCE_ARITH(X, c32) AXON_CUDA_REDUCE_ARITH(X, c64)
 
+/* The folds (axon_fold_<op>_<type>, one per kernel above): each element of nin inputs reduced in their
+ * order and the result written to each of nout outputs, in one pass: the domain allreduce reads every
+ * member's slice and writes the reduced slice into every member's result with one of them. Passed by
+ * value, the same bytes in C and C++. */
+#define AXON_CUDA_FOLD_MAX 16
+struct axon_cuda_fold_args {
+    const void *in[AXON_CUDA_FOLD_MAX];
+    void *out[AXON_CUDA_FOLD_MAX];
+    unsigned int nin, nout;
+};
+
 #define AXON_CUDA_REDUCE_PAIR(P, s, V, I) P(maxloc, s, V, I) P(minloc, s, V, I)
 #define AXON_CUDA_REDUCE_PAIR_KERNELS(P)                                                             \
     AXON_CUDA_REDUCE_PAIR(P, float_int, float, int32_t)                                              \

@@ -13,6 +13,8 @@
 #ifndef AXON_CUDA_SUPPORT_H
 #define AXON_CUDA_SUPPORT_H
 
+#include "cuda_support/axon_cuda_reduce_list.h"
+
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -299,6 +301,10 @@ bool axon_cuda_reduce_available(void);
 /* inout = in op inout over n packed elements, on the GPU (both pointers GPU memory that device's
  * context reaches; the module is loaded there on first use), complete when it returns. */
 int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, int device);
+/* out[k][i] = in[0][i] op ... op in[nin - 1][i] for each of nout outputs, over n packed elements, in one
+ * pass on the GPU (at most AXON_CUDA_FOLD_MAX of each; an output may be an input), complete when it
+ * returns. */
+int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *out, int nout, uint64_t n, int device);
 /* Kernels run so far (tests). */
 long axon_cuda_reduce_launches(void);
 /* Unloads the modules (MPI_Finalize, before the contexts go). */

@@ -95,6 +95,10 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_CUDA_PIPELINE_CHUNK", AXON_CONFIG_SIZE, "1m", AXON_CONFIG_FIELD(cuda_pipeline_chunk), NULL,
      "staged GPU messages (another node, or no IPC) longer than this go in chunks of it, the copies off and "
      "onto the GPUs overlapping the wire"},
+    {"AXON_COLL_DOMAIN_FUSED", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(coll_domain_fused), NULL,
+     "the domain allreduce folds each slice of every member's input into every member's result with one "
+     "kernel when all results are GPU memory the peers can open; 0: slices reduced into scratch, then "
+     "copied back"},
     {"AXON_CUDA_COPY_STREAM", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(cuda_copy_stream), NULL,
      "GPU copies run on a non-blocking stream of Axon's own (one per context), each waited for, instead of "
      "as synchronous copies on the legacy default stream"},

@@ -38,6 +38,7 @@
 
 #include "tests/fakecuda/fakecuda.h"
 #include "tests/fakecuda/axon_fakecuda_kernels.h"
+#include "cuda_support/axon_cuda_reduce_list.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1906,7 +1907,8 @@ struct CUmod_st {
 
 struct CUfunc_st {
     struct CUmod_st *mod;
-    const struct fk_kernel *kernel;
+    const struct fk_kernel *kernel; /* a fold's: the pairwise kernel of its operation and type */
+    bool fold;                      /* axon_fold_<op>_<type>(struct axon_cuda_fold_args, n) */
     size_t elem;
     struct CUfunc_st *next;
 };
@@ -1967,7 +1969,9 @@ static bool fk_image_has(const struct CUmod_st *m, const char *name)
         const unsigned char *hit = memmem(p, (size_t)(end - p), name, len);
         if (!hit || hit + len >= end)
             return false;
-        if (hit > m->image && hit[-1] == 0 && hit[len] == 0)
+        /* A name of its own in a string table, or a function's section (".text.<name>": the assembler
+         * may keep only that string, the symbol's name sharing its tail), or a PTX entry ("<name>("). */
+        if (hit > m->image && (hit[-1] == 0 || hit[-1] == '.' || hit[-1] == ' ') && (hit[len] == 0 || hit[len] == '('))
             return true;
         p = hit + 1;
     }
@@ -1978,7 +1982,12 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
 {
     CUresult rc = !hfunc || !name ? CUDA_ERROR_INVALID_VALUE : !hmod ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
     const struct fk_kernel *k = NULL;
-    if (rc == CUDA_SUCCESS && (!fk_image_has(hmod, name) || !(k = fk_kernel_find(name))))
+    /* A fold runs its operation's pairwise kernel over its inputs in turn. */
+    bool fold = name && strncmp(name, "axon_fold_", 10) == 0;
+    char pairwise[128];
+    if (fold)
+        snprintf(pairwise, sizeof(pairwise), "axon_reduce_%s", name + 10);
+    if (rc == CUDA_SUCCESS && (!fk_image_has(hmod, name) || !(k = fk_kernel_find(fold ? pairwise : name))))
         rc = CUDA_ERROR_NOT_FOUND;
     struct CUfunc_st *f = NULL;
     if (rc == CUDA_SUCCESS && !(f = calloc(1, sizeof(*f))))
@@ -1986,6 +1995,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
     if (rc == CUDA_SUCCESS) {
         f->mod = hmod;
         f->kernel = k;
+        f->fold = fold;
         f->elem = fk_kernel_element_size(k);
         pthread_mutex_lock(&fk_lock);
         f->next = hmod->funcs;
@@ -2001,6 +2011,47 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
 static bool fk_kernel_reaches(uintptr_t p, size_t len, struct fk_span *s, const struct CUctx_st *ctx)
 {
     return len == 0 || (p && fk_span_of(p, len, s) && s->n > 0 && fk_span_accessible(s, ctx));
+}
+
+/* A fold (struct axon_cuda_fold_args, unsigned long long n): the first input copied aside, each other
+ * folded into the copy by the pairwise kernel (every operation with a kernel commutes), the copy stored
+ * to every output; each operand opened for the CPU alone, so outputs may be inputs. Under the lock. */
+static CUresult fk_fold(const struct CUfunc_st *f, void **kernelParams, const struct CUctx_st *ctx)
+{
+    struct axon_cuda_fold_args a;
+    unsigned long long n;
+    memcpy(&a, kernelParams[0], sizeof(a));
+    memcpy(&n, kernelParams[1], sizeof(n));
+    if (a.nin < 1 || a.nin > AXON_CUDA_FOLD_MAX || a.nout > AXON_CUDA_FOLD_MAX)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t len = (size_t)n * f->elem;
+    struct fk_span s;
+    for (unsigned k = 0; k < a.nin + a.nout; k++) {
+        uintptr_t p = (uintptr_t)(k < a.nin ? a.in[k] : a.out[k - a.nin]);
+        if (!fk_kernel_reaches(p, len, &s, ctx))
+            return CUDA_ERROR_ILLEGAL_ADDRESS;
+    }
+    if (len == 0)
+        return CUDA_SUCCESS;
+    unsigned char *acc = malloc(len);
+    if (!acc)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult rc = CUDA_SUCCESS;
+    for (unsigned k = 0; k < a.nin + a.nout && rc == CUDA_SUCCESS; k++) {
+        uintptr_t p = (uintptr_t)(k < a.nin ? a.in[k] : a.out[k - a.nin]);
+        fk_span_of(p, len, &s);
+        if (!fk_span_access(&s, NULL, true))
+            rc = CUDA_ERROR_UNKNOWN;
+        else if (k == 0)
+            memcpy(acc, (const void *)p, len);
+        else if (k < a.nin)
+            f->kernel->run((const void *)p, acc, n);
+        else
+            memcpy((void *)p, acc, len);
+        fk_span_access(&s, NULL, false);
+    }
+    free(acc);
+    return rc;
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
@@ -2019,7 +2070,9 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
          (unsigned long long)blockDimX * blockDimY * blockDimZ > 1024 || sharedMemBytes > 48 * 1024 ||
          !kernelParams || extra))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS) {
+    if (rc == CUDA_SUCCESS && f->fold) {
+        rc = fk_fold(f, kernelParams, ctx);
+    } else if (rc == CUDA_SUCCESS) {
         /* (const void *in, void *inout, unsigned long long n) */
         CUdeviceptr in, io;
         unsigned long long n;

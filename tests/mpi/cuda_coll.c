@@ -876,8 +876,13 @@ static void t_copy_errors(void)
     struct buf s, r;
     buf_make(&s, cnt, true, 23);
     buf_make(&r, cnt, true, 24);
+    /* The domain allreduce folding into every result makes no copy at all on GPU buffers: nothing to fail. */
+    const char *fused = getenv("AXON_COLL_DOMAIN_FUSED");
+    bool no_copy = domain_forced() && !(fused && strcmp(fused, "0") == 0);
     for (int nb = 0; nb < 2; nb++)
         for (int which = 0; which < (staged && !nb ? 2 : 1); which++) {
+            if (nb && no_copy)
+                continue;
             snprintf(what, sizeof(what), "%s allreduce whose copy %s fails on rank 0", nb ? "nonblocking" : "blocking",
                      which ? "back to the GPU" : "to the host");
             buf_reset(&s);
