@@ -173,30 +173,26 @@ static unsigned axon_cuda_reduce_blocks(uint64_t n, int device)
     return (unsigned)(want < most ? want : most);
 }
 
-int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, int device)
+/* Runs kernel (its fold when fold) over n elements with params, in device's context, and waits for it;
+ * a failure is logged with what it was doing (what). */
+static int axon_cuda_reduce_launch(int kernel, bool fold, uint64_t n, void **params, int device, const char *what)
 {
-    if (kernel < 0 || kernel >= AXON_CUDA_NKERNELS || !axon_cuda_reduce_available())
-        return MPI_ERR_INTERN;
-    if (n == 0)
-        return MPI_SUCCESS;
     const struct axon_cuda_driver *d = axon_cuda.drv;
     bool pushed;
     int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
     CUfunction fn;
-    rc = axon_cuda_reduce_function(kernel, false, &fn);
+    rc = axon_cuda_reduce_function(kernel, fold, &fn);
     if (rc == MPI_SUCCESS) {
-        CUdeviceptr a = (CUdeviceptr)(uintptr_t)in, b = (CUdeviceptr)(uintptr_t)inout;
-        unsigned long long count = n;
-        void *params[] = {&a, &b, &count};
         CUresult cr = d->launch_kernel(fn, axon_cuda_reduce_blocks(n, device), 1, 1, AXON_CUDA_REDUCE_THREADS, 1, 1,
                                        0, CU_STREAM_LEGACY, params, NULL);
         if (cr == CUDA_SUCCESS)
             cr = d->stream_synchronize(CU_STREAM_LEGACY);
         if (cr != CUDA_SUCCESS) {
-            axon_runtime_log_error("reduction kernel %s on %llu elements at %p failed: %s",
-                                   axon_cuda_reduce_names[kernel], count, inout, axon_cuda_driver_error_string(cr));
+            axon_runtime_log_error("%s kernel %s on %llu elements (%s) failed: %s", fold ? "fold" : "reduction",
+                                   axon_cuda_reduce_names[kernel], (unsigned long long)n, what,
+                                   axon_cuda_driver_error_string(cr));
             rc = MPI_ERR_OTHER;
         } else {
             __atomic_add_fetch(&axon_red.launches, 1, __ATOMIC_RELAXED);
@@ -206,6 +202,20 @@ int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, in
     return rc;
 }
 
+int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, int device)
+{
+    if (kernel < 0 || kernel >= AXON_CUDA_NKERNELS || !axon_cuda_reduce_available())
+        return MPI_ERR_INTERN;
+    if (n == 0)
+        return MPI_SUCCESS;
+    CUdeviceptr a = (CUdeviceptr)(uintptr_t)in, b = (CUdeviceptr)(uintptr_t)inout;
+    unsigned long long count = n;
+    void *params[] = {&a, &b, &count};
+    char what[64];
+    snprintf(what, sizeof(what), "into %p", inout);
+    return axon_cuda_reduce_launch(kernel, false, n, params, device, what);
+}
+
 int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *out, int nout, uint64_t n, int device)
 {
     if (kernel < 0 || kernel >= AXON_CUDA_NKERNELS || !axon_cuda_reduce_available() || nin < 1 ||
@@ -213,38 +223,19 @@ int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *
         return MPI_ERR_INTERN;
     if (n == 0 || nout == 0)
         return MPI_SUCCESS;
-    const struct axon_cuda_driver *d = axon_cuda.drv;
-    bool pushed;
-    int rc = axon_cuda_ctx_enter(device, &pushed);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    CUfunction fn;
-    rc = axon_cuda_reduce_function(kernel, true, &fn);
-    if (rc == MPI_SUCCESS) {
-        struct axon_cuda_fold_args args;
-        memset(&args, 0, sizeof(args));
-        for (int k = 0; k < nin; k++)
-            args.in[k] = in[k];
-        for (int k = 0; k < nout; k++)
-            args.out[k] = out[k];
-        args.nin = (unsigned)nin;
-        args.nout = (unsigned)nout;
-        unsigned long long count = n;
-        void *params[] = {&args, &count};
-        CUresult cr = d->launch_kernel(fn, axon_cuda_reduce_blocks(n, device), 1, 1, AXON_CUDA_REDUCE_THREADS, 1, 1,
-                                       0, CU_STREAM_LEGACY, params, NULL);
-        if (cr == CUDA_SUCCESS)
-            cr = d->stream_synchronize(CU_STREAM_LEGACY);
-        if (cr != CUDA_SUCCESS) {
-            axon_runtime_log_error("fold kernel %s of %d inputs into %d outputs, %llu elements, failed: %s",
-                                   axon_cuda_reduce_names[kernel], nin, nout, count, axon_cuda_driver_error_string(cr));
-            rc = MPI_ERR_OTHER;
-        } else {
-            __atomic_add_fetch(&axon_red.launches, 1, __ATOMIC_RELAXED);
-        }
-    }
-    axon_cuda_ctx_leave(pushed);
-    return rc;
+    struct axon_cuda_fold_args args;
+    memset(&args, 0, sizeof(args));
+    for (int k = 0; k < nin; k++)
+        args.in[k] = in[k];
+    for (int k = 0; k < nout; k++)
+        args.out[k] = out[k];
+    args.nin = (unsigned)nin;
+    args.nout = (unsigned)nout;
+    unsigned long long count = n;
+    void *params[] = {&args, &count};
+    char what[64];
+    snprintf(what, sizeof(what), "%d inputs into %d outputs", nin, nout);
+    return axon_cuda_reduce_launch(kernel, true, n, params, device, what);
 }
 
 long axon_cuda_reduce_launches(void)
