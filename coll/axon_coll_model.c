@@ -78,6 +78,7 @@ static const struct axon_coll_model_key axon_coll_model_keys[] = {
     {"copy_beta", offsetof(struct axon_coll_model, copy_beta), false},
     {"call", offsetof(struct axon_coll_model, call), false},
     {"eager_max", offsetof(struct axon_coll_model, eager_max), true},
+    {"host.capacity", offsetof(struct axon_coll_model, host_capacity), false},
 };
 enum { AXON_COLL_MODEL_NKEYS = sizeof(axon_coll_model_keys) / sizeof(axon_coll_model_keys[0]) };
 

@@ -54,6 +54,8 @@ struct axon_coll_model {
     double copy_beta;  /* s per byte of a local copy */
     double call;       /* s of CPU per call, before its steps */
     int64_t eager_max; /* larger messages start once both sides are posted (rendezvous) */
+    double host_capacity; /* bytes/s every transfer on one machine shares, whatever its level, where
+                           * several nodes share it (nodes_per_host > 1: synthetic nodes); 0: none */
 };
 
 /* Plausible values for the host path of a GPU cluster: shared memory in a node (0.3 us, 10 GB/s a

@@ -90,7 +90,7 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
         return known;
 
     pthread_once(&axon_select_model_once, axon_select_model_load);
-    struct axon_runtime_topo_spec t = {nodes->nnodes, nodes->max_per_node, 1, 1};
+    struct axon_runtime_topo_spec t = {nodes->nnodes, nodes->max_per_node, 1, 1, 1};
     struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST, .max_steps = AXON_MODEL_MAX_STEPS};
     const struct axon_coll_desc *d = axon_coll_desc_of(kind);
     int best = rules;

@@ -251,7 +251,8 @@ struct sim_step {
     uint8_t round_end;
 };
 
-enum { SIM_OUT, SIM_IN, SIM_LOCAL, SIM_NLISTS }; /* a node's lists of transfers that share a capacity */
+/* A node's lists of transfers that share a capacity; a host's list is kept at its first node. */
+enum { SIM_OUT, SIM_IN, SIM_LOCAL, SIM_HOST, SIM_NLISTS };
 
 /* A message: its send and receive sides, which meet in the matching queue of (source, destination), and
  * its transfer. */
@@ -262,7 +263,7 @@ struct sim_xfer {
     int32_t src, dst;
     int32_t next;                 /* the queue's (or the free list's) next */
     int32_t heap;                 /* position of its event in the heap, -1 */
-    int32_t prev_link[2], next_link[2]; /* in the node lists: [0] out or local, [1] in */
+    int32_t prev_link[3], next_link[3]; /* in the node lists: [0] out or local, [1] in, [2] host */
     uint8_t has_send, has_recv, ended, level, listed;
 };
 
@@ -576,9 +577,15 @@ static void sim_launch(struct sim *S, int32_t xi, double start)
     sim_push(S, EV_BEGIN, xi, start + S->m->level[x->level].alpha);
 }
 
+/* The link slot a list uses in its transfers. */
+static int sim_list_slot(int list)
+{
+    return list == SIM_IN ? 1 : list == SIM_HOST ? 2 : 0;
+}
+
 static void sim_list_add(struct sim *S, int node, int list, int32_t xi)
 {
-    int slot = list == SIM_IN;
+    int slot = sim_list_slot(list);
     struct sim_node *N = &S->nodes[node];
     struct sim_xfer *x = &S->x[xi];
     x->prev_link[slot] = -1;
@@ -595,7 +602,7 @@ static void sim_list_add(struct sim *S, int node, int list, int32_t xi)
 
 static void sim_list_remove(struct sim *S, int node, int list, int32_t xi)
 {
-    int slot = list == SIM_IN;
+    int slot = sim_list_slot(list);
     struct sim_node *N = &S->nodes[node];
     struct sim_xfer *x = &S->x[xi];
     if (x->prev_link[slot] >= 0)
@@ -611,6 +618,19 @@ static void sim_list_remove(struct sim *S, int node, int list, int32_t xi)
     }
 }
 
+/* Whether every transfer shares its machine's capacity: several nodes on one host, and a capacity. */
+static bool sim_host_shared(const struct sim *S)
+{
+    return S->topo->nodes_per_host > 1 && S->m->host_capacity > 0;
+}
+
+/* The first node of the host of rank r, where the host's list lives. */
+static int sim_host_node(const struct sim *S, int r)
+{
+    int node = axon_runtime_topo_spec_node(S->topo, r);
+    return node - node % S->topo->nodes_per_host;
+}
+
 /* Bytes/s of a shared transfer now: its share of every capacity it draws on, at most one link's. */
 static double sim_rate(const struct sim *S, const struct sim_xfer *x)
 {
@@ -621,9 +641,13 @@ static double sim_rate(const struct sim *S, const struct sim_xfer *x)
         const struct sim_node *from = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         const struct sim_node *to = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->dst)];
         rate = fmin(rate, fmin(cap / from->count[SIM_OUT], cap / to->count[SIM_IN]));
-    } else {
+    } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
         const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
+    }
+    if (sim_host_shared(S)) {
+        const struct sim_node *host = &S->nodes[sim_host_node(S, x->src)];
+        rate = fmin(rate, S->m->host_capacity / host->count[SIM_HOST]);
     }
     return rate;
 }
@@ -639,16 +663,21 @@ static void sim_xfer_begin(struct sim *S, int32_t xi, double t)
         return;
     }
     int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
+    bool host = sim_host_shared(S);
     if (x->level == AXON_COLL_LEVEL_FABRIC) {
         sim_list_add(S, from, SIM_OUT, xi);
         sim_list_add(S, to, SIM_IN, xi);
     } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
         sim_list_add(S, from, SIM_LOCAL, xi);
-    } else {
+    } else if (!host) {
         /* Unshared: its end is known now. */
         sim_push(S, EV_END, xi, t + (double)x->bytes * lv->beta);
         return;
     }
+    /* Synthetic nodes of one machine: every transfer also draws on the machine's memory (the sender's
+     * host; a transfer between hosts draws on the sender's alone). */
+    if (host)
+        sim_list_add(S, sim_host_node(S, x->src), SIM_HOST, xi);
     x = &S->x[xi];
     x->listed = 1;
     x->remaining = (double)x->bytes;
@@ -663,12 +692,15 @@ static void sim_xfer_end(struct sim *S, int32_t xi, double t)
     struct sim_xfer *x = &S->x[xi];
     if (x->listed) {
         int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
+        const struct axon_coll_model_level *lv = &S->m->level[x->level];
         if (x->level == AXON_COLL_LEVEL_FABRIC) {
             sim_list_remove(S, from, SIM_OUT, xi);
             sim_list_remove(S, to, SIM_IN, xi);
-        } else {
+        } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
             sim_list_remove(S, from, SIM_LOCAL, xi);
         }
+        if (sim_host_shared(S))
+            sim_list_remove(S, sim_host_node(S, x->src), SIM_HOST, xi);
         x->listed = 0;
     }
     sim_complete(S, x->src, t);
@@ -702,7 +734,7 @@ static void sim_recompute(struct sim *S, double t)
         struct sim_node *N = &S->nodes[S->dirty[i]];
         N->dirty = 0;
         for (int list = 0; list < SIM_NLISTS; list++) {
-            int slot = list == SIM_IN;
+            int slot = sim_list_slot(list);
             for (int32_t xi = N->head[list]; xi >= 0; xi = S->x[xi].next_link[slot])
                 sim_xfer_update(S, xi, t);
         }

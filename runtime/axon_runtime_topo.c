@@ -48,8 +48,8 @@ static bool axon_topo_number(const char *p, const char *end, int *out)
 int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, char *why, size_t whylen)
 {
     static const char *const keys[] = {"nodes", "ranks_per_node", "domains_per_node", "nics_per_node",
-                                       "ranks_per_domain"};
-    enum { NKEYS = 5 };
+                                       "ranks_per_domain", "nodes_per_host"};
+    enum { NKEYS = 6 };
     int val[NKEYS] = {0};
     if (!text || !*text) {
         axon_runtime_why(why, whylen, "empty topology; expected " AXON_RUNTIME_TOPO_FORM);
@@ -85,7 +85,7 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
             break;
         p = comma + 1;
     }
-    struct axon_runtime_topo_spec r = {val[0], val[1], val[2] ? val[2] : 1, val[3] ? val[3] : 1};
+    struct axon_runtime_topo_spec r = {val[0], val[1], val[2] ? val[2] : 1, val[3] ? val[3] : 1, val[5] ? val[5] : 1};
     if (val[4]) {
         long long rpn = (long long)r.domains_per_node * val[4];
         if (rpn > INT_MAX || (r.ranks_per_node && r.ranks_per_node != rpn)) {
@@ -100,6 +100,11 @@ int axon_runtime_topo_parse(const char *text, struct axon_runtime_topo_spec *t, 
     if (!r.nodes || !r.ranks_per_node) {
         axon_runtime_why(why, whylen, "%s missing; expected " AXON_RUNTIME_TOPO_FORM,
                             !r.nodes ? "nodes" : "ranks_per_node");
+        return MPI_ERR_ARG;
+    }
+    if (r.nodes % r.nodes_per_host != 0) {
+        axon_runtime_why(why, whylen, "nodes_per_host=%d does not divide nodes=%d; expected " AXON_RUNTIME_TOPO_FORM,
+                            r.nodes_per_host, r.nodes);
         return MPI_ERR_ARG;
     }
     if (r.ranks_per_node % r.domains_per_node != 0) {

@@ -19,12 +19,14 @@
  * r / ranks_per_node, in domain (r % ranks_per_node) / (ranks_per_node / domains_per_node) of it. */
 struct axon_runtime_topo_spec {
     int nodes, ranks_per_node, domains_per_node, nics_per_node;
+    int nodes_per_host; /* nodes that share one machine's memory (synthetic nodes of one host), default 1 */
 };
 
 /* The expected form of a description, for messages. */
 #define AXON_RUNTIME_TOPO_FORM                                                                               \
-    "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K] (or ranks_per_domain=P instead of "   \
-    "ranks_per_node: R = D*P), positive integers, D dividing R, e.g. nodes=4,ranks_per_node=4"
+    "nodes=N,ranks_per_node=R[,domains_per_node=D][,nics_per_node=K][,nodes_per_host=H] (or "              \
+    "ranks_per_domain=P instead of ranks_per_node: R = D*P), positive integers, D dividing R, H dividing N, " \
+    "e.g. nodes=4,ranks_per_node=4"
 
 /* Writes a message into why (of whylen bytes; nothing when why is NULL): the pure-logic readers (this
  * one, the cost model's) explain a refusal this way. */

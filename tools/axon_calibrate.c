@@ -12,6 +12,9 @@
  *  - overhead: what a send costs its sender in a window of 64 small sends (the receiver keeps up);
  *  - node.capacity: the bytes per second of all of node 0's ranks exchanging 4 MiB messages in pairs at
  *    once (kept at the default with one rank on node 0);
+ *  - host.capacity: the same for all the ranks of rank 0's machine, when it holds more than node 0
+ *    (synthetic nodes, AXON_TOPO: their transfers, the "fabric" between them included, share its
+ *    memory; topologies with nodes_per_host > 1 use it);
  *  - gamma: MPI_Reduce_local of floats with MPI_SUM, per byte; copy_beta: memcpy, per byte;
  *  - eager_max: the largest message the node's rings take (AXON_PT2PT_SHM_MAX as the job runs it);
  *  - call: what a collective call costs beyond its steps: an MPI_Iallreduce of 8 bytes on all ranks as
@@ -102,7 +105,7 @@ static double measure_call(struct axon_coll_model *m, double measured)
         return 0;
     if (!job->topo[0])
         t = (struct axon_runtime_topo_spec){.nodes = job->num_nodes, .ranks_per_node = job->size / job->num_nodes,
-                                            .domains_per_node = 1, .nics_per_node = 1};
+                                            .domains_per_node = 1, .nics_per_node = 1, .nodes_per_host = 1};
     struct axon_coll_model zero = *m;
     zero.call = 0;
     struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8};
@@ -163,7 +166,8 @@ static double measure_overhead(int peer)
     return median(v, REPS);
 }
 
-/* Bytes per second of node 0's ranks exchanging large messages in pairs, all at once. */
+/* Bytes per second of the ranks in local (node 0's, or its machine's) exchanging large messages in
+ * pairs, all at once. */
 static double measure_capacity(char *buf, char *buf2, const int *local, int nlocal)
 {
     enum { BYTES = 4 * 1024 * 1024, ITERS = 10 };
@@ -215,9 +219,13 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct axon_runtime_job *job = &axon_runtime_job;
-    int node_peer = -1, fabric_peer = -1, nlocal = 0;
-    int *local = malloc(sizeof(int) * (size_t)n);
+    int node_peer = -1, fabric_peer = -1, nlocal = 0, nhost = 0;
+    int *local = malloc(sizeof(int) * (size_t)n), *host = malloc(sizeof(int) * (size_t)n);
+    if (!local || !host)
+        MPI_Abort(MPI_COMM_WORLD, 1);
     for (int r = 0; r < n; r++) {
+        if (job->host_of_rank[r] == job->host_of_rank[0])
+            host[nhost++] = r;
         if (job->node_of_rank[r] == job->node_of_rank[0]) {
             local[nlocal++] = r;
             if (r != 0 && node_peer < 0)
@@ -241,6 +249,7 @@ int main(int argc, char **argv)
     if (fabric_peer >= 0)
         measure_level(buf, fabric_peer, m.overhead, &m.level[AXON_COLL_LEVEL_FABRIC]);
     double capacity = nlocal >= 2 ? measure_capacity(buf, buf2, local, nlocal) : 0;
+    double host_capacity = nhost > nlocal && nhost >= 2 ? measure_capacity(buf, buf2, host, nhost) : 0;
     double small = allreduce_small();
     if (me == 0) {
         double g[REPS], c[REPS];
@@ -260,6 +269,7 @@ int main(int argc, char **argv)
         m.copy_beta = median(c, REPS);
         if (capacity > 0)
             m.level[AXON_COLL_LEVEL_NODE].capacity = capacity;
+        m.host_capacity = host_capacity;
         if (axon_config.pt2pt_shm_max > 0)
             m.eager_max = axon_config.pt2pt_shm_max;
         m.call = measure_call(&m, small);
@@ -270,15 +280,17 @@ int main(int argc, char **argv)
         }
         fprintf(out, "# axon_calibrate on %s: %d ranks, %d node(s)%s%s\n", job->hostname, n, job->num_nodes,
                 job->topo[0] ? ", AXON_TOPO=" : "", job->topo);
-        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max, call%s\n",
+        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max, call%s%s\n",
                 capacity > 0 ? ", capacity" : " (capacity: the default, one rank on node 0)",
-                fabric_peer >= 0 ? "; fabric alpha, beta" : "");
+                fabric_peer >= 0 ? "; fabric alpha, beta" : "",
+                host_capacity > 0 ? "; host capacity (synthetic nodes of one machine)" : "");
         fprintf(out, "# defaults kept: domain level%s\n", fabric_peer >= 0 ? "" : ", fabric level (one node)");
         axon_coll_model_print(&m, out);
         if (path)
             fclose(out);
     }
     free(local);
+    free(host);
     free(buf);
     free(buf2);
     free(fa);

@@ -175,6 +175,12 @@ START_TEST(topo_parse)
         axon_runtime_topo_parse("nodes=2,ranks_per_node=6,domains_per_node=3,ranks_per_domain=2", &t, why, sizeof(why)),
         MPI_SUCCESS);
     ck_assert_int_eq(t.ranks_per_node, 6);
+    /* Synthetic nodes of one machine: the nodes that share its memory (default 1). */
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=4,ranks_per_node=4", &t, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(t.nodes_per_host, 1);
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=4,ranks_per_node=4,nodes_per_host=4", &t, why, sizeof(why)),
+                     MPI_SUCCESS);
+    ck_assert_int_eq(t.nodes_per_host, 4);
 
     static const char *const bad[] = {
         "",
@@ -195,6 +201,8 @@ START_TEST(topo_parse)
         "nodes=65536,ranks_per_node=65536",
         "nodes=99999999999,ranks_per_node=1",
         " nodes=4,ranks_per_node=4",
+        "nodes=4,ranks_per_node=4,nodes_per_host=3",
+        "nodes=4,ranks_per_node=4,nodes_per_host=0",
     };
     struct axon_runtime_topo_spec keep = t;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

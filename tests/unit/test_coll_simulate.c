@@ -50,7 +50,7 @@ static void agree(enum axon_coll_kind kind, int alg, int n, int64_t bytes)
     struct vcall v = {.call = {kind, alg, bytes, reduction ? axon_coll_op_get(MPI_SUM) : NULL}};
     /* Two nodes when n is even, so the levels differ (and the compositions apply); the counts must not
      * care. The exact run gets the same node map as the simulation. */
-    struct axon_runtime_topo_spec t = {n % 2 ? 1 : 2, n % 2 ? n : n / 2, 1, 1};
+    struct axon_runtime_topo_spec t = {n % 2 ? 1 : 2, n % 2 ? n : n / 2, 1, 1, 1};
     int ids[MAXN];
     for (int r = 0; r < n; r++)
         ids[r] = axon_runtime_topo_spec_node(&t, r);
@@ -198,6 +198,34 @@ START_TEST(doubling_shares_nics)
 }
 END_TEST
 
+START_TEST(host_shares_memory)
+{
+    struct axon_coll_model m;
+    closed_model(&m);
+    const double G = 3e-10, Af = 5e-6, Bf = 2e-9, O = 1e-7, C = 5e-10, S = 8192;
+    /* 2 nodes of 1 rank exchange once through the fabric, each on its own NIC: a full link each. When
+     * the two nodes are one machine's (synthetic nodes: nodes_per_host=2), both transfers also share
+     * its memory; at a host capacity of one link's rate each gets half. Without a host capacity, or with
+     * a host per node, nothing is shared. */
+    struct {
+        const char *topo;
+        double host_capacity, share;
+    } cases[] = {
+        {"nodes=2,ranks_per_node=1", 1 / Bf, 1},
+        {"nodes=2,ranks_per_node=1,nodes_per_host=2", 0, 1},
+        {"nodes=2,ranks_per_node=1,nodes_per_host=2", 1 / Bf, 2},
+        {"nodes=2,ranks_per_node=1,nodes_per_host=2", 4 / Bf, 1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        m.host_capacity = cases[i].host_capacity;
+        double expect = C * S + (2 * O + Af + S * Bf * cases[i].share + G * S) + C * S;
+        double t = simulate(cases[i].topo, &m, AXON_COLL_KIND_ALLREDUCE, "recursive_doubling", (int64_t)S);
+        ck_assert_msg(fabs(t - expect) < 1e-12, "%s, host capacity %g: %.15g s, closed form %.15g s", cases[i].topo,
+                      cases[i].host_capacity, t, expect);
+    }
+}
+END_TEST
+
 START_TEST(staggered_sharing)
 {
     /* A binomial bcast on 4 nodes of 1 rank (1 NIC each): the root sends to rank 2, then to rank 1, in
@@ -284,7 +312,7 @@ END_TEST
 
 START_TEST(refuses_beyond_limit)
 {
-    struct axon_runtime_topo_spec t = {64, 64, 1, 1};
+    struct axon_runtime_topo_spec t = {64, 64, 1, 1, 1};
     struct axon_coll_model m;
     axon_coll_model_defaults(&m);
     struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 1000000};
@@ -332,6 +360,7 @@ int main(void)
     tcase_add_loop_test(tc, agrees_with_exact_runs, 0, NKINDS);
     tcase_add_test(tc, ring_allreduce_closed_form);
     tcase_add_test(tc, doubling_shares_nics);
+    tcase_add_test(tc, host_shares_memory);
     tcase_add_test(tc, staggered_sharing);
     tcase_add_test(tc, dry_placeholders);
     tcase_add_test(tc, dry_large);
