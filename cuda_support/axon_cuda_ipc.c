@@ -236,6 +236,38 @@ static int axon_cuda_ipc_make_room(void)
     return MPI_SUCCESS;
 }
 
+/* The device attribute of drivers since 12.x saying contexts on a GPU go through MPS, by number (older
+ * cuda.h lack the name). */
+#define AXON_CUDA_DEVICE_ATTRIBUTE_MPS_ENABLED ((CUdevice_attribute)133)
+
+/* Says once per process, on the first peer memory it opens, that two ranks exchange GPU memory on one
+ * GPU without MPS (the receiving side opens, so a pair that only sends one way hears it once): the GPU then time-slices between their processes' contexts, and each message waits for a switch
+ * (~150 us on the H200, against ~10 us under MPS: bench/gpu_reference's ipc_pingpong_us), which no
+ * protocol of ours can avoid. Silent when the driver cannot say (older drivers) or with
+ * AXON_CUDA_MPS_WARN=0. local is the peer's memory opened in device's context. */
+static void axon_cuda_ipc_mps_check(int peer, CUdeviceptr local, int device)
+{
+    static atomic_bool said;
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    if (!axon_config.cuda_mps_warn || atomic_load(&said) ||
+        !d->device_get_attribute || device < 0 || device >= axon_cuda.ndevices)
+        return;
+    int ordinal = -1, mps = 0;
+    if (d->pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, local) != CUDA_SUCCESS ||
+        ordinal != device ||
+        d->device_get_attribute(&mps, AXON_CUDA_DEVICE_ATTRIBUTE_MPS_ENABLED, axon_cuda.devices[device]) !=
+            CUDA_SUCCESS ||
+        mps)
+        return;
+    if (atomic_exchange(&said, true))
+        return;
+    axon_runtime_log_error("warning: rank %d and this rank share GPU %d without MPS: every GPU message between "
+                           "ranks of one GPU waits for it to switch between their processes (~150 us each on an "
+                           "H200); start the job with `mpirun --mps` (or under an MPS daemon) to avoid it "
+                           "(AXON_CUDA_MPS_WARN=0 silences this)",
+                           peer, device);
+}
+
 /* The local address of peer's allocation d (opened now or found in the cache). Under the lock. */
 static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local)
 {
@@ -268,6 +300,7 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
     axon_ipc.opened[axon_ipc.nopened++] = (struct axon_cuda_ipc_open){
         .peer = peer, .id = d->id, .remote_base = d->base, .size = d->size, .local = *local, .device = device,
         .used = ++axon_ipc.clock};
+    axon_cuda_ipc_mps_check(peer, *local, device);
     return MPI_SUCCESS;
 }
 

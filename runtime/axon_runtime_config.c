@@ -99,6 +99,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "the domain allreduce folds each slice of every member's input into every member's result with one "
      "kernel when all results are GPU memory the peers can open; 0: slices reduced into scratch, then "
      "copied back"},
+    {"AXON_CUDA_MPS_WARN", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(cuda_mps_warn), NULL,
+     "a rank says once when it reads a peer's GPU memory on its own GPU without NVIDIA MPS (each "
+     "message then waits for the GPU to switch processes: mpirun --mps avoids it)"},
     {"AXON_CUDA_COPY_STREAM", AXON_CONFIG_BOOL, "0", AXON_CONFIG_FIELD(cuda_copy_stream), NULL,
      "GPU copies run on a non-blocking stream of Axon's own (one per context), each waited for, instead of "
      "as synchronous copies on the legacy default stream"},

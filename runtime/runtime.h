@@ -55,6 +55,7 @@ struct axon_config {
     long cuda_bounce_cache; /* bytes of pinned staging buffers kept for reuse */
     long cuda_pipeline_chunk; /* staged GPU messages above it go in chunks of it */
     long cuda_copy_stream;    /* 1: GPU copies on a non-blocking stream of our own */
+    long cuda_mps_warn;       /* 1: say when ranks share a GPU without MPS */
     long coll_domain_fused;   /* 1: the domain allreduce folds into every result in one kernel */
     long cuda_window;         /* 1: node peers' chunks go through the sender's pinned staging window */
     long cuda_pipeline_depth; /* chunks in flight */

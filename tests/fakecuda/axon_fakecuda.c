@@ -606,6 +606,8 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevi
         case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 132; break;
         case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
         case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *pi = 0x10 + (int)dev; break;
+        /* FAKECUDA_MPS=0: a GPU without MPS (default: with, so that ranks sharing it are quiet). */
+        case (CUdevice_attribute)133: *pi = fk_env_flag("FAKECUDA_MPS", true); break;
         default:
             if ((int)attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
                 rc = CUDA_ERROR_INVALID_VALUE;
