@@ -97,6 +97,7 @@ struct axon_comm {
     MPI_Info info;                 /* MPI_Comm_set_info's hints, or MPI_INFO_NULL */
     struct axon_comm *zombie_next; /* freed, waiting for its last request */
     atomic_uint coll_seq;          /* collectives started on it: their tags (mpi/axon_mpi_coll.c) */
+    atomic_uint idup_seq;          /* MPI_Comm_idup calls on it: their rounds' tags (axon_mpi_comm_idup.c) */
     struct axon_coll_shm *shm;     /* its node's shared segment for small blocking collectives, made at
                                     * the first that may use one (coll/axon_coll_shm.h) */
     int shm_state;                 /* 0 not tried yet, 1 shm is set, -1 none */

@@ -156,6 +156,13 @@ int axon_ctx_lowest(const uint32_t *mask, int words); /* lowest set bit, or -1 *
  * the collectives. */
 int axon_comm_context_alloc(const struct axon_comm_team *t, const struct axon_comm_bridge *b, uint64_t priority,
                             uint32_t *id);
+/* For agreements that never hold the bitmap across communication (MPI_Comm_idup's, whose rounds may
+ * wait for members that have not called yet): a copy of the free ids now; and the reservation of one,
+ * which succeeds only while it is free and no blocking agreement holds the bitmap (whose owner counts
+ * on its bits staying as it sent them). A reservation that the members do not all make is given back
+ * with axon_comm_context_free. */
+void axon_comm_context_snapshot(uint32_t *mask);
+bool axon_comm_context_reserve(uint32_t id);
 void axon_comm_context_free(uint32_t id);
 void axon_comm_context_init(void);
 /* Logs the agreement statistics (AXON_VERBOSE >= 1). */
@@ -183,6 +190,14 @@ int axon_comm_new(const struct axon_comm_spec *spec, struct axon_comm **out);
 void axon_comm_release(struct axon_comm *c);
 /* Destroys a communicator that never got to the user (a failed creation). */
 void axon_comm_discard(struct axon_comm *c);
+/* Builds the communicator over group (and remote_group) with the agreed id, inheriting from parent
+ * (error handler, info hints); frees the id when it fails (the error raised on parent, as func). */
+int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, struct axon_group *group,
+                   struct axon_group *remote_group, struct axon_comm **out);
+/* MPI_Comm_dup's work, intra- and intercommunicators alike (blocking), and with info's hints (checked)
+ * replacing the parent's. */
+int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm);
+int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI_Comm *newcomm);
 bool axon_comm_is_predefined(const struct axon_comm *c);
 
 /* MPI_Comm_split and MPI_Comm_create of an intercommunicator (axon_mpi_comm_inter.c); the arguments are

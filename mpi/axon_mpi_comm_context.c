@@ -20,7 +20,14 @@
  * create_group's tag): the highest-priority operation waiting in a process gets the bitmap as soon as it
  * is free. So the globally highest-priority pending operation eventually owns the bitmap on all its
  * members at once and succeeds; no livelock, and an id is reserved only by an operation that all
- * members agreed on. */
+ * members agreed on.
+ *
+ * Nonblocking agreements (MPI_Comm_idup) cannot hold the bitmap across a round: a round waits for
+ * members that may not have called yet, and a blocking creation on this process meanwhile would wait
+ * for the bitmap for ever. They take two steps per round instead, holding nothing in between: the AND
+ * of copies of the bitmaps gives a candidate (the lowest id free everywhere), each member reserves it if
+ * it is still free and no blocking agreement holds the bitmap, and the AND of those votes says whether
+ * all did; if not, the reservations are given back and another round starts. */
 #include "mpi/axon_mpi_comm.h"
 
 #include "runtime/runtime.h"
@@ -129,6 +136,23 @@ void axon_comm_context_report(void)
 {
     axon_runtime_log_debug(1, "context ids: %lu agreements, %lu extra rounds (contention between threads)",
                            axon_ctx_agreements, axon_ctx_extra_rounds);
+}
+
+void axon_comm_context_snapshot(uint32_t *mask)
+{
+    pthread_mutex_lock(&axon_ctx_lock);
+    memcpy(mask, axon_ctx.free_mask, sizeof(axon_ctx.free_mask));
+    pthread_mutex_unlock(&axon_ctx_lock);
+}
+
+bool axon_comm_context_reserve(uint32_t id)
+{
+    pthread_mutex_lock(&axon_ctx_lock);
+    bool ok = id < AXON_CTX_IDS && !axon_ctx.mask_in_use && (axon_ctx.free_mask[id / 32] >> (id % 32) & 1u);
+    if (ok)
+        axon_ctx.free_mask[id / 32] &= ~(1u << (id % 32));
+    pthread_mutex_unlock(&axon_ctx_lock);
+    return ok;
 }
 
 void axon_comm_context_free(uint32_t id)

@@ -1,5 +1,5 @@
 /* Making and freeing intracommunicators, and the calls that describe one: MPI_Comm_dup (also of an
- * intercommunicator), _idup, _dup_with_info, _idup_with_info, _split, _split_type, _create, _create_group, _free,
+ * intercommunicator), _dup_with_info, _split, _split_type, _create, _create_group, _free,
  * _compare, _group, _set_name, _get_name, _set_info and _get_info. Each creation agrees on a context id
  * over the parent (axon_mpi_comm_context.c), through the parent's internal context, then builds the
  * object (axon_mpi_comm_table.c). A new communicator inherits its parent's error handler and info hints;
@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Builds the communicator over group (and remote_group) with the agreed id, inheriting from parent;
- * frees the id when it fails. */
-static int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, struct axon_group *group,
+int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, struct axon_group *group,
                           struct axon_group *remote_group, struct axon_comm **out)
 {
     struct axon_comm_spec spec = {
@@ -36,8 +34,7 @@ static int axon_comm_context_error(const char *func, struct axon_comm *c, int rc
     return axon_mpi_error(c, func, rc, "the agreement on a context id failed");
 }
 
-/* MPI_Comm_dup and its forms: intra- and intercommunicators alike. */
-static int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm)
+int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm)
 {
     struct axon_comm_team t;
     struct axon_comm_bridge b;
@@ -75,8 +72,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return axon_comm_dup_common(func, c, newcomm);
 }
 
-/* A duplicate whose hints are info's (checked), replacing the parent's. */
-static int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI_Comm *newcomm)
+int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI_Comm *newcomm)
 {
     int rc = axon_comm_dup_common(func, c, newcomm);
     if (rc != MPI_SUCCESS)
@@ -102,56 +98,6 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
         return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
     return axon_comm_dup_info(func, c, info, newcomm);
-}
-
-AXON_MPI_WEAK(Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    static const char func[] = "MPI_Comm_idup";
-    struct axon_comm *c;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    if (!newcomm || !request)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm or request is a NULL pointer");
-    /* Done at once, blocking inside: the request is born complete. (A program that makes the other
-     * members wait for it before they call MPI_Comm_idup themselves would deadlock; the standard's
-     * nonblocking duplication allows it, Axon does not yet.) */
-    struct axon_request *req;
-    int rc = axon_request_alloc_complete(AXON_REQUEST_DONE, &req);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(c, func, rc, "out of requests");
-    rc = axon_comm_dup_common(func, c, newcomm);
-    if (rc != MPI_SUCCESS) {
-        axon_request_free(req);
-        return rc;
-    }
-    *request = axon_mpi_request_handle(req);
-    return MPI_SUCCESS;
-}
-
-AXON_MPI_WEAK(Comm_idup_with_info)
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
-{
-    static const char func[] = "MPI_Comm_idup_with_info";
-    struct axon_comm *c;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    if (!newcomm || !request)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm or request is a NULL pointer");
-    if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
-    /* Done at once, as MPI_Comm_idup is. */
-    struct axon_request *req;
-    int rc = axon_request_alloc_complete(AXON_REQUEST_DONE, &req);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(c, func, rc, "out of requests");
-    rc = axon_comm_dup_info(func, c, info, newcomm);
-    if (rc != MPI_SUCCESS) {
-        axon_request_free(req);
-        return rc;
-    }
-    *request = axon_mpi_request_handle(req);
-    return MPI_SUCCESS;
 }
 
 /* ---- split ---------------------------------------------------------------------------------------- */
