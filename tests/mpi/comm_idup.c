@@ -6,7 +6,7 @@
  * duplications of one communicator outstanding at once, with a nonblocking allreduce between them, and
  * MPI_Comm_idup_with_info's hints; (5) a duplication pending on some ranks while all of them make a
  * communicator by a blocking call (the others start their duplication after it). Every new
- * communicator then carries an allreduce. Any number of ranks from 2. */
+ * communicator then carries an allreduce. Then the bad arguments' errors. Any number of ranks from 2. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +171,29 @@ int main(int argc, char **argv)
     check_sum(split, "the split beside it");
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
+
+    /* Bad arguments: the error classes the standard names, nothing started. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls, rc;
+    rc = MPI_Comm_idup(MPI_COMM_NULL, &dup, &req);
+    MPI_Error_class(rc, &cls);
+    if (cls != MPI_ERR_COMM) {
+        printf("rank %d FAILED: MPI_Comm_idup(MPI_COMM_NULL) gave class %d\n", rank, cls);
+        failures++;
+    }
+    rc = MPI_Comm_idup(MPI_COMM_WORLD, &dup, NULL);
+    MPI_Error_class(rc, &cls);
+    if (cls != MPI_ERR_ARG) {
+        printf("rank %d FAILED: MPI_Comm_idup with a NULL request gave class %d\n", rank, cls);
+        failures++;
+    }
+    rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)0x12345, &dup, &req);
+    MPI_Error_class(rc, &cls);
+    if (cls != MPI_ERR_INFO) {
+        printf("rank %d FAILED: MPI_Comm_idup_with_info with a bad info gave class %d\n", rank, cls);
+        failures++;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
