@@ -241,9 +241,10 @@ static int axon_cuda_ipc_make_room(void)
 #define AXON_CUDA_DEVICE_ATTRIBUTE_MPS_ENABLED ((CUdevice_attribute)133)
 
 /* Says once per process, on the first peer memory it opens, that two ranks exchange GPU memory on one
- * GPU without MPS (the receiving side opens, so a pair that only sends one way hears it once): the GPU then time-slices between their processes' contexts, and each message waits for a switch
- * (~150 us on the H200, against ~10 us under MPS: bench/gpu_reference's ipc_pingpong_us), which no
- * protocol of ours can avoid. Silent when the driver cannot say (older drivers) or with
+ * GPU without MPS (the receiving side opens, so a pair that only sends one way hears it once): the GPU
+ * then time-slices between their processes' contexts, and each message waits for a switch (~150 us on
+ * the H200, against ~10 us under MPS: bench/gpu_reference's ipc_pingpong_us), which no protocol of ours
+ * can avoid. Silent when the driver cannot say (older drivers) or with
  * AXON_CUDA_MPS_WARN=0. local is the peer's memory opened in device's context. */
 static void axon_cuda_ipc_mps_check(int peer, CUdeviceptr local, int device)
 {

@@ -95,20 +95,6 @@ static int axon_cuda_memtype_phdr(struct dl_phdr_info *info, size_t size, void *
     return 1; /* the program comes first; shared objects may be unloaded, so they are not counted */
 }
 
-/* The current break without a system call (see the top of the file). */
-#if defined(__GLIBC__)
-extern void *__curbrk;
-static inline uintptr_t axon_cuda_memtype_break(void)
-{
-    return (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
-}
-#else
-static inline uintptr_t axon_cuda_memtype_break(void)
-{
-    return (uintptr_t)sbrk(0);
-}
-#endif
-
 /* start_brk is field 47 of /proc/self/stat (Linux 3.3 and later). */
 static uintptr_t axon_cuda_memtype_read_start_brk(void)
 {
@@ -158,7 +144,7 @@ static bool axon_cuda_memtype_surely_host(uintptr_t a)
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     if (sp >= axon_cuda_stack_lo && sp < axon_cuda_stack_hi && a >= sp && a < axon_cuda_stack_hi)
         return true;
-    if (axon_cuda_brk_start && a >= axon_cuda_brk_start && a < axon_cuda_memtype_break())
+    if (axon_cuda_memtype_in_heap((const void *)a))
         return true;
     for (int i = 0; i < axon_cuda_nstatic; i++)
         if (a >= axon_cuda_static[i].lo && a < axon_cuda_static[i].hi)

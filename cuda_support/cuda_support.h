@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the layer (axon_cuda_driver.c) --------------------------------------------------------------- */
 
@@ -112,6 +113,27 @@ static inline void axon_cuda_memtype_set_host(struct axon_cuda_memtype_info *inf
 /* The classification behind axon_cuda_memtype_of, for when CUDA support is on. */
 int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info);
 
+/* Where the program's heap (brk) starts, 0 when unknown (axon_cuda_memtype.c). */
+extern uintptr_t axon_cuda_brk_start;
+#if defined(__GLIBC__)
+extern void *__curbrk;
+#endif
+
+/* Whether ptr lies in the brk heap: host memory, whatever else is true of it. Inline, and the first test
+ * of axon_cuda_memtype_of: every message of a CUDA-aware rank asks, and a call into the classification
+ * cost 5-10 ns of an 80-250 ns host message. The current break is glibc's __curbrk, what sbrk(0)
+ * returns, read without the call (axon_cuda_memtype.c says why). */
+static inline bool axon_cuda_memtype_in_heap(const void *ptr)
+{
+    uintptr_t a = (uintptr_t)ptr, lo = axon_cuda_brk_start;
+#if defined(__GLIBC__)
+    uintptr_t brk = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+#else
+    uintptr_t brk = (uintptr_t)sbrk(0);
+#endif
+    return lo && a >= lo && a < brk;
+}
+
 /* What memory ptr points to. With CUDA support off this is a load and a store. On, a host buffer on the
  * caller's stack, in the heap's brk area or in the program's static data costs a few comparisons (any
  * host buffer does while no CUDA context exists); a cached GPU range costs one driver call (the
@@ -119,26 +141,6 @@ int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *i
  * MPI_ERR_BUFFER when ptr lies in GPU address space where nothing is mapped, and, with support off in
  * a process that uses CUDA (axon_cuda_watching), when it is GPU memory (logged, naming the buffer);
  * MPI_ERR_OTHER when the driver fails (its message is logged). */
-/* Where the program's heap (brk) starts, 0 when unknown (axon_cuda_memtype.c). */
-extern uintptr_t axon_cuda_brk_start;
-#if defined(__GLIBC__)
-extern void *__curbrk;
-#endif
-
-/* Whether ptr lies in the brk heap: host memory, whatever else is true of it (the test of
- * axon_cuda_memtype_classify, inline: every message of a CUDA-aware rank asks, and the call and the
- * rest of the tests cost 5-10 ns of a 80-250 ns host message). */
-static inline bool axon_cuda_memtype_in_heap(const void *ptr)
-{
-#if defined(__GLIBC__)
-    uintptr_t a = (uintptr_t)ptr, lo = axon_cuda_brk_start;
-    return lo && a >= lo && a < (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
-#else
-    (void)ptr;
-    return false;
-#endif
-}
-
 static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
 {
     if (!axon_cuda_watching() || axon_cuda_memtype_in_heap(ptr)) {

@@ -33,10 +33,12 @@
 enum { AXON_IDUP_MASK = AXON_CTX_WORDS, AXON_IDUP_VOTE = 1 };
 
 /* One AND over the members: this process's words, the AND, and the other group's (an
- * intercommunicator's leaders). */
+ * intercommunicator's leaders); rank 0 gathers the others' words into gathered (members - 1 rows of
+ * AXON_IDUP_MASK words, shared by the AND steps, which run one after the other). */
 struct axon_idup_and {
     uint32_t mine[AXON_IDUP_MASK], all[AXON_IDUP_MASK], other[AXON_IDUP_MASK];
-    int words;
+    int words, members;
+    uint32_t *gathered;
 };
 
 struct axon_idup {
@@ -53,45 +55,26 @@ struct axon_idup {
     struct axon_idup_and mask, vote;
     int candidate;              /* the round's id, -1: none is free on every member */
     bool reserved;              /* this process reserved it */
-    uint32_t *gathered;         /* rank 0's copies of the others' words (size - 1 of AXON_IDUP_MASK) */
 };
 
 static int axon_idup_round(struct axon_idup *op);
 
 /* Rank 0's step: the AND of every member's words (its own in all already). */
-static int axon_idup_and_group(struct axon_idup *op, struct axon_idup_and *x)
+static int axon_idup_and_group(void *arg)
 {
-    for (int j = 1; j < op->t.size; j++)
+    struct axon_idup_and *x = arg;
+    for (int j = 1; j < x->members; j++)
         for (int k = 0; k < x->words; k++)
-            x->all[k] &= op->gathered[(size_t)(j - 1) * AXON_IDUP_MASK + (size_t)k];
+            x->all[k] &= x->gathered[(size_t)(j - 1) * AXON_IDUP_MASK + (size_t)k];
     return MPI_SUCCESS;
-}
-
-static int axon_idup_and_group_mask(void *arg)
-{
-    struct axon_idup *op = arg;
-    return axon_idup_and_group(op, &op->mask);
-}
-
-static int axon_idup_and_group_vote(void *arg)
-{
-    struct axon_idup *op = arg;
-    return axon_idup_and_group(op, &op->vote);
 }
 
 /* An intercommunicator's leader: the other group's AND into ours. */
-static int axon_idup_and_other_mask(void *arg)
+static int axon_idup_and_other(void *arg)
 {
-    struct axon_idup *op = arg;
-    for (int k = 0; k < op->mask.words; k++)
-        op->mask.all[k] &= op->mask.other[k];
-    return MPI_SUCCESS;
-}
-
-static int axon_idup_and_other_vote(void *arg)
-{
-    struct axon_idup *op = arg;
-    op->vote.all[0] &= op->vote.other[0];
+    struct axon_idup_and *x = arg;
+    for (int k = 0; k < x->words; k++)
+        x->all[k] &= x->other[k];
     return MPI_SUCCESS;
 }
 
@@ -106,23 +89,22 @@ static int axon_idup_reserve(void *arg)
 }
 
 /* Appends one AND of x over the members (and the other group) to s. */
-static void axon_idup_add_and(struct axon_coll_sched *s, struct axon_idup *op, struct axon_idup_and *x,
-                              int (*and_group)(void *), int (*and_other)(void *))
+static void axon_idup_add_and(struct axon_coll_sched *s, struct axon_idup *op, struct axon_idup_and *x)
 {
     const struct axon_comm_team *t = &op->t;
     int64_t bytes = x->words * (int64_t)sizeof(uint32_t);
     if (t->rank == 0) {
         for (int j = 1; j < t->size; j++)
-            axon_coll_sched_recv(s, op->gathered + (size_t)(j - 1) * AXON_IDUP_MASK, bytes, &axon_coll_bytes, j);
+            axon_coll_sched_recv(s, x->gathered + (size_t)(j - 1) * AXON_IDUP_MASK, bytes, &axon_coll_bytes, j);
         axon_coll_sched_round(s);
-        axon_coll_sched_call(s, and_group, op, bytes * t->size);
+        axon_coll_sched_call(s, axon_idup_and_group, x, bytes * t->size);
         axon_coll_sched_round(s);
         if (op->inter) {
             axon_coll_sched_set_group(s, op->b.pc, t->rank, op->remote_size);
             axon_coll_sched_send(s, x->all, bytes, &axon_coll_bytes, op->b.remote_leader);
             axon_coll_sched_recv(s, x->other, bytes, &axon_coll_bytes, op->b.remote_leader);
             axon_coll_sched_round(s);
-            axon_coll_sched_call(s, and_other, op, bytes);
+            axon_coll_sched_call(s, axon_idup_and_other, x, bytes);
             axon_coll_sched_round(s);
             axon_coll_sched_set_group(s, t->pc, t->rank, t->size);
         }
@@ -170,7 +152,7 @@ static void axon_idup_finish(struct axon_idup *op, int rc, uint32_t id)
     if (op->inter)
         atomic_fetch_sub(&c->local_comm->coll.busy, 1);
     axon_request_coll_complete(op->req, rc);
-    free(op->gathered);
+    free(op->mask.gathered);
     free(op);
 }
 
@@ -202,8 +184,6 @@ static int axon_idup_round_end(void *arg, int err)
 static int axon_idup_round(struct axon_idup *op)
 {
     op->rounds++;
-    op->mask.words = AXON_IDUP_MASK;
-    op->vote.words = AXON_IDUP_VOTE;
     axon_comm_context_snapshot(op->mask.mine);
     memcpy(op->mask.all, op->mask.mine, sizeof(op->mask.all));
     op->candidate = -1;
@@ -213,10 +193,10 @@ static int axon_idup_round(struct axon_idup *op)
     int rc = axon_coll_sched_create(t->pc, t->rank, t->size, t->tag, &s);
     if (rc != MPI_SUCCESS)
         return rc;
-    axon_idup_add_and(s, op, &op->mask, axon_idup_and_group_mask, axon_idup_and_other_mask);
+    axon_idup_add_and(s, op, &op->mask);
     axon_coll_sched_call(s, axon_idup_reserve, op, 0);
     axon_coll_sched_round(s);
-    axon_idup_add_and(s, op, &op->vote, axon_idup_and_group_vote, axon_idup_and_other_vote);
+    axon_idup_add_and(s, op, &op->vote);
     axon_coll_sched_on_end(s, axon_idup_round_end, op);
     rc = axon_coll_sched_start(s, NULL);
     if (rc != MPI_SUCCESS)
@@ -236,11 +216,11 @@ static int axon_comm_idup_start(const char *func, struct axon_comm *c, bool with
     /* Rank 0's copies of the others' words. */
     int others = c->is_inter ? c->local_comm->size - 1 : c->size - 1;
     if (op && others > 0)
-        op->gathered = malloc(sizeof(uint32_t) * AXON_IDUP_MASK * (size_t)others);
-    if (!op || (others > 0 && !op->gathered) ||
+        op->mask.gathered = op->vote.gathered = malloc(sizeof(uint32_t) * AXON_IDUP_MASK * (size_t)others);
+    if (!op || (others > 0 && !op->mask.gathered) ||
         (with_info && info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &hints) != MPI_SUCCESS)) {
         if (op)
-            free(op->gathered);
+            free(op->mask.gathered);
         free(op);
         axon_request_coll_complete(req, MPI_SUCCESS);
         axon_request_free(req);
@@ -252,6 +232,9 @@ static int axon_comm_idup_start(const char *func, struct axon_comm *c, bool with
     op->with_info = with_info;
     op->req = req;
     axon_comm_team_of(c, &op->t);
+    op->mask.words = AXON_IDUP_MASK;
+    op->vote.words = AXON_IDUP_VOTE;
+    op->mask.members = op->vote.members = op->t.size;
     op->t.tag = AXON_COMM_TAG_IDUP + (int)(atomic_fetch_add(&c->idup_seq, 1u) % AXON_COMM_IDUP_TAGS);
     op->inter = c->is_inter;
     if (op->inter) {

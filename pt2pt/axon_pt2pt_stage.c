@@ -27,6 +27,15 @@ static void axon_pt2pt_stage_span(const struct axon_request *req, int64_t *lo, i
     *len = (stride < 0 ? -stride : stride) + dt->true_extent;
 }
 
+/* host (a copy of the span stage_lo/stage_len describe) stands in for the user's buffer: the engine
+ * addresses data as buf + offset, so buf moves by the span's offset. */
+static void axon_pt2pt_stage_stand_in(struct axon_request *req, char *host)
+{
+    req->stage = host;
+    req->stage_ipc = false;
+    req->buf = (void *)((uintptr_t)host - (uintptr_t)req->stage_lo);
+}
+
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 {
     req->stage_pending = false;
@@ -62,10 +71,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         axon_cuda_bounce_put(host, (size_t)len);
         return rc;
     }
-    req->stage = host;
-    req->stage_ipc = false;
-    /* The engine addresses data as buf + offset: the copy stands in at the same offsets. */
-    req->buf = (void *)((uintptr_t)host - (uintptr_t)lo);
+    axon_pt2pt_stage_stand_in(req, host);
     return MPI_SUCCESS;
 }
 
@@ -88,9 +94,7 @@ void axon_pt2pt_stage_attach(struct axon_request *req)
         if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = rc;
     }
-    req->stage = host;
-    req->stage_ipc = false;
-    req->buf = (void *)((uintptr_t)host - (uintptr_t)lo);
+    axon_pt2pt_stage_stand_in(req, host);
 }
 
 void axon_pt2pt_stage_end(struct axon_request *req)
