@@ -36,6 +36,63 @@ struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index)
     return axon_runtime_pool_get(&axon_unexpected_pool, index);
 }
 
+void axon_pt2pt_unexpected_drop(struct axon_pt2pt_unexpected *ux)
+{
+    /* A rendezvous message's descriptor given back unread tells its sender's UCX that the send is over. */
+    if (ux->rndv && ux->data) {
+        ucp_am_data_release(axon_ucx.worker, ux->data);
+        ux->data = NULL;
+    }
+    axon_pt2pt_unexpected_release(ux);
+}
+
+/* Whether an unexpected message is the send that a cancellation names. Only messages whose sender waits
+ * for us (rendezvous, synchronous, a descriptor to read, a pipeline's request to send) are named: such a
+ * sender's request is alive until we answer, so its pool index names one message; an eager message's
+ * request may have completed and its index gone to a later send. */
+static bool axon_pt2pt_unexpected_is(const struct axon_match_entry *e, const void *arg)
+{
+    const struct axon_pt2pt_unexpected *ux = axon_container_of(e, struct axon_pt2pt_unexpected, match);
+    const struct axon_pt2pt_send_name *name = arg;
+    if (ux->hdr.context_id != name->context_id || ux->hdr.source != name->source ||
+        ux->hdr.sync_world_rank != name->sender_world)
+        return false;
+    if (ux->hdr.flags & AXON_PT2PT_FLAG_PIPE) {
+        /* The ring does not carry the index in the header: the request to send names its send. */
+        struct axon_pt2pt_pipe_rts rts;
+        if (ux->length != sizeof(rts))
+            return false;
+        memcpy(&rts, ux->data, sizeof(rts));
+        return rts.sender_index == name->sender_index;
+    }
+    return (ux->rndv || (ux->hdr.flags & AXON_PT2PT_FLAG_SYNC)) && ux->hdr.sync_index == name->sender_index;
+}
+
+struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_withdraw(const struct axon_pt2pt_send_name *name)
+{
+    struct axon_pt2pt_comm *comm = axon_pt2pt_context_find(name->context_id);
+    if (comm) {
+        struct axon_match_entry *e =
+            axon_pt2pt_match_find_unexpected(&comm->queues, name->source, axon_pt2pt_unexpected_is, name);
+        if (!e)
+            return NULL;
+        axon_pt2pt_match_withdraw_unexpected(&comm->queues, e);
+        return axon_container_of(e, struct axon_pt2pt_unexpected, match);
+    }
+    /* Its communicator is not made here yet: the message waits in the early list. */
+    struct axon_pt2pt_unexpected **link = &axon_pt2pt_early_head, *last = NULL;
+    for (; *link; last = *link, link = &(*link)->early_next) {
+        struct axon_pt2pt_unexpected *ux = *link;
+        if (axon_pt2pt_unexpected_is(&ux->match, name)) {
+            *link = ux->early_next;
+            if (axon_pt2pt_early_tail == ux)
+                axon_pt2pt_early_tail = last;
+            return ux;
+        }
+    }
+    return NULL;
+}
+
 bool axon_pt2pt_arrive(const struct axon_pt2pt_hdr *hdr, void *data, size_t length, unsigned how)
 {
     bool rndv = (how & AXON_ARRIVE_RNDV) != 0;
@@ -163,6 +220,8 @@ int axon_pt2pt_init(void)
     if (rc == MPI_SUCCESS)
         rc = axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, axon_pt2pt_am_sync_ack, NULL);
     if (rc == MPI_SUCCESS)
+        rc = axon_pt2pt_cancel_init();
+    if (rc == MPI_SUCCESS)
         rc = axon_pt2pt_pipe_init();
     /* The node's rings: the segment now, its name published with the UCX address. */
     if (rc == MPI_SUCCESS)
@@ -183,6 +242,7 @@ void axon_pt2pt_finalize(void)
     /* From here a message (only an erroneous program sends one) finds no handler: UCX drops it. */
     axon_ucx_am_set_handler(AXON_AM_PT2PT, NULL, NULL);
     axon_ucx_am_set_handler(AXON_AM_SYNC_ACK, NULL, NULL);
+    axon_pt2pt_cancel_finalize();
     axon_pt2pt_pipe_finalize();
     while (axon_pt2pt_early_head) {
         struct axon_pt2pt_unexpected *ux = axon_pt2pt_early_head;
@@ -231,7 +291,7 @@ void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm)
     /* Messages nobody received are dropped with the communicator (the program was erroneous). */
     struct axon_match_entry *e;
     while ((e = axon_pt2pt_match_take_unexpected(&comm->queues, MPI_ANY_SOURCE, MPI_ANY_TAG)) != NULL)
-        axon_pt2pt_unexpected_release(axon_container_of(e, struct axon_pt2pt_unexpected, match));
+        axon_pt2pt_unexpected_drop(axon_container_of(e, struct axon_pt2pt_unexpected, match));
     axon_ucx_unlock();
     axon_pt2pt_match_fini(&comm->queues);
 }

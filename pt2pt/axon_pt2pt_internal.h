@@ -16,13 +16,16 @@
 #define AXON_PT2PT_FLAG_CMA 4u  /* the payload is a struct axon_pt2pt_cma_desc: read the sender's memory */
 #define AXON_PT2PT_FLAG_PIPE 8u /* the payload is a struct axon_pt2pt_pipe_rts: GPU data follows in chunks */
 
+#define AXON_PT2PT_NO_REQUEST UINT32_MAX
+
 /* MPI's envelope, as the active message's header. */
 struct axon_pt2pt_hdr {
     uint32_t context_id;
     int32_t source;          /* rank in the communicator */
     int32_t tag;
     uint32_t flags;
-    uint32_t sync_index;     /* sender's request, for the acknowledgement of a synchronous send */
+    uint32_t sync_index;     /* sender's request, for the acknowledgement of a synchronous send (and a
+                              * cancellation); AXON_PT2PT_NO_REQUEST from a send without one */
     int32_t sync_world_rank; /* the sender's rank in MPI_COMM_WORLD: where that acknowledgement goes */
     uint32_t shm_before;     /* messages the sender had sent us through the node's rings before this one
                               * (pt2pt/axon_pt2pt_shm.h), for MPI's order across the two paths */
@@ -49,6 +52,21 @@ struct axon_pt2pt_unexpected {
 
 /* The unexpected message of a pool index (a matched probe's handle), or NULL. */
 struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_get(uint32_t index);
+/* An unexpected message nobody will receive (a cancelled send's, one left on a freed communicator): a
+ * rendezvous sender is told its send is over. Under the transport lock. */
+void axon_pt2pt_unexpected_drop(struct axon_pt2pt_unexpected *ux);
+
+/* What a cancellation names: the send's envelope and its sender's request. */
+struct axon_pt2pt_send_name {
+    uint32_t context_id;
+    int32_t source;       /* rank in the communicator */
+    int32_t sender_world;
+    uint32_t sender_index;
+};
+/* Takes the named message out of the unexpected messages (its communicator's queue, or the list of
+ * messages for a communicator not made yet) and returns it; NULL when it is not there (it matched, or
+ * its sender does not wait for it). Under the transport lock. */
+struct axon_pt2pt_unexpected *axon_pt2pt_unexpected_withdraw(const struct axon_pt2pt_send_name *name);
 
 #define axon_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
@@ -144,6 +162,10 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
                              const struct axon_pt2pt_pipe_rts *rts);
 int axon_pt2pt_pipe_init(void);
 void axon_pt2pt_pipe_finalize(void);
+
+/* Cancellation's active messages (axon_pt2pt_cancel.c). */
+int axon_pt2pt_cancel_init(void);
+void axon_pt2pt_cancel_finalize(void);
 
 /* Putting a set-up request's operation in motion (axon_pt2pt_send.c, axon_pt2pt_recv.c). */
 int axon_pt2pt_send_post(struct axon_request *req);

@@ -143,10 +143,27 @@ struct axon_match_entry *axon_pt2pt_match_peek_unexpected(struct axon_match_queu
 struct axon_match_entry *axon_pt2pt_match_take_unexpected(struct axon_match_queues *q, int source, int tag)
 {
     struct axon_match_entry *e = axon_pt2pt_match_peek_unexpected(q, source, tag);
-    if (e) {
-        axon_match_unlink(&q->unexpected[e->source], e);
-        axon_match_all_unlink(&q->unexpected_all, e);
-        q->unexpected_count--;
-    }
+    if (e)
+        axon_pt2pt_match_withdraw_unexpected(q, e);
     return e;
+}
+
+struct axon_match_entry *axon_pt2pt_match_find_unexpected(struct axon_match_queues *q, int source,
+                                                          bool (*which)(const struct axon_match_entry *e,
+                                                                        const void *arg),
+                                                          const void *arg)
+{
+    if (source < 0 || source >= q->nsources)
+        return NULL;
+    for (struct axon_match_entry *e = q->unexpected[source].head; e; e = e->next)
+        if (which(e, arg))
+            return e;
+    return NULL;
+}
+
+void axon_pt2pt_match_withdraw_unexpected(struct axon_match_queues *q, struct axon_match_entry *e)
+{
+    axon_match_unlink(&q->unexpected[e->source], e);
+    axon_match_all_unlink(&q->unexpected_all, e);
+    q->unexpected_count--;
 }

@@ -51,5 +51,13 @@ void axon_pt2pt_match_add_unexpected(struct axon_match_queues *q, struct axon_ma
  * none. take also removes it; peek (probe) leaves it queued. */
 struct axon_match_entry *axon_pt2pt_match_take_unexpected(struct axon_match_queues *q, int source, int tag);
 struct axon_match_entry *axon_pt2pt_match_peek_unexpected(struct axon_match_queues *q, int source, int tag);
+/* The earliest unexpected message from source (a concrete rank) that `which` picks: a cancelled send
+ * names its message by what only the engine reads (its sender's request); NULL if none. */
+struct axon_match_entry *axon_pt2pt_match_find_unexpected(struct axon_match_queues *q, int source,
+                                                          bool (*which)(const struct axon_match_entry *e,
+                                                                        const void *arg),
+                                                          const void *arg);
+/* Takes a queued unexpected message out (a cancelled send's, or a matched one). */
+void axon_pt2pt_match_withdraw_unexpected(struct axon_match_queues *q, struct axon_match_entry *e);
 
 #endif

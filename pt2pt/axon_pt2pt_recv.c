@@ -1,6 +1,6 @@
 /* The receiving side: posting a receive (matching the unexpected queue first), delivering a matched
  * message (eager data unpacked at once, rendezvous data fetched with ucp_am_recv_data_nbx), probing,
- * cancelling, and the acknowledgement of synchronous sends. */
+ * and the acknowledgement of synchronous sends. */
 #include "pt2pt/axon_pt2pt_internal.h"
 #include "pt2pt/axon_pt2pt_shm.h"
 
@@ -413,17 +413,5 @@ int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *
     axon_pt2pt_unexpected_release(ux);
     axon_ucx_unlock();
     *reqp = req;
-    return MPI_SUCCESS;
-}
-
-int axon_pt2pt_cancel(struct axon_request *req)
-{
-    axon_ucx_lock();
-    if (req->kind == AXON_REQUEST_RECV && !atomic_load(&req->complete) &&
-        axon_pt2pt_match_unpost(&req->comm->queues, &req->match)) {
-        req->cancelled = true;
-        axon_pt2pt_request_event(req);
-    }
-    axon_ucx_unlock();
     return MPI_SUCCESS;
 }

@@ -86,6 +86,7 @@ int axon_pt2pt_start(struct axon_request *req)
     }
     req->status.MPI_ERROR = MPI_SUCCESS;
     req->cancelled = false;
+    req->cancel_asked = false;
     req->bytes = 0;
     req->ucx_request = NULL;
     req->pending = 1;

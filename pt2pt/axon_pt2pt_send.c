@@ -121,6 +121,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
      * goes only after the receiver matched. */
     bool acked = (req->mode == AXON_SEND_SYNC || ipc) && !pipe;
     req->pending = acked || pipe ? 2 : 1;
+    req->awaits_receiver = acked || pipe;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
@@ -154,6 +155,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
         struct axon_pt2pt_hdr chdr = hdr;
         chdr.flags |= AXON_PT2PT_FLAG_CMA | AXON_PT2PT_FLAG_SYNC;
         req->pending = 2;
+        req->awaits_receiver = true;
         rc = axon_pt2pt_send_shm(peer, &chdr, &desc, sizeof(desc), &axon_pt2pt_bytes_layout);
         if (rc == MPI_SUCCESS) {
             peer->cma_pending++;
@@ -162,6 +164,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
             return MPI_SUCCESS;
         }
         req->pending = acked ? 2 : 1;
+        req->awaits_receiver = acked;
         if (rc != MPI_ERR_PENDING) {
             atomic_store(&req->complete, 1);
             return rc;
@@ -269,6 +272,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         .context_id = comm->context_id,
         .source = comm->rank,
         .tag = tag,
+        .sync_index = AXON_PT2PT_NO_REQUEST,
         .sync_world_rank = axon_runtime_job.rank,
     };
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, bytes);

@@ -64,6 +64,9 @@ struct axon_request {
     MPI_Status status;         /* MPI_SOURCE, MPI_TAG, MPI_ERROR and the byte count when complete */
     int64_t bytes;             /* bytes received (recv) */
     bool cancelled;
+    bool cancel_asked;         /* a send's receiver was asked to drop its message (MPI_Cancel) */
+    bool awaits_receiver;      /* a send: one of the pending events comes from the receiver after it matched
+                                * (the acknowledgement, or the pipeline's last chunk) */
     bool async_counted;        /* in the progress thread's count of operations in flight */
     bool user_freed;           /* MPI_Request_free came first: free the request when it completes */
 
@@ -167,7 +170,9 @@ bool axon_pt2pt_message_valid(uint32_t message);
 /* Receives a message taken by a matched probe. */
 int axon_pt2pt_imrecv(void *buf, int64_t count, const struct axon_dtype_layout *dt, uint32_t message,
                       struct axon_request **req);
-/* Cancels a receive that has not matched (sends are not cancelled: the standard allows that). */
+/* Marks an operation for cancellation: a receive that has not matched is cancelled at once; a send whose
+ * receiver holds its message unreceived (and whose completion waits for the receiver) is cancelled when
+ * the receiver drops it; an eager send is not cancelled (it completed as it left). */
 int axon_pt2pt_cancel(struct axon_request *req);
 
 /* A request born complete, of the kind given (a buffered send, whose data is already copied). */

@@ -228,6 +228,43 @@ static void ipc_cache(void)
     test_cuda_free(dbuf);
 }
 
+/* Sends from GPU buffers that nobody receives are cancelled, whatever their path (an IPC descriptor, a
+ * pipeline's request to send, a staged synchronous message): their waits return, and the receiver's next
+ * message on the tag is the one sent after them. */
+static void cancel_device(void)
+{
+    enum { N = 3, BIG = 4 << 20, TAG = 960 };
+    if (sender) {
+        void *buf = test_cuda_malloc(BIG);
+        MPI_Request req[N];
+        MPI_Status st[N];
+        MPI_Isend(buf, BIG, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[0]);
+        MPI_Issend(buf, 100, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[1]);
+        MPI_Issend(buf, BIG, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[2]);
+        for (int i = 0; i < N; i++)
+            MPI_Cancel(&req[i]);
+        MPI_Waitall(N, req, st);
+        for (int i = 0; i < N; i++) {
+            int flag = 0;
+            MPI_Test_cancelled(&st[i], &flag);
+            if (!flag)
+                printf("rank %d FAILED: GPU send %d not cancelled\n", rank, i);
+            failures += !flag;
+        }
+        int go = 1;
+        MPI_Send(&go, 1, MPI_INT, peer, TAG + 1, MPI_COMM_WORLD);
+        MPI_Send(&go, 1, MPI_INT, peer, TAG, MPI_COMM_WORLD);
+        test_cuda_free(buf);
+    } else {
+        int go = 0, value = 0, count = -1;
+        MPI_Status st;
+        MPI_Recv(&go, 1, MPI_INT, peer, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&value, 1, MPI_INT, peer, TAG, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_INT, &count);
+        EXPECT(count == 1 && value == 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     test_cuda_setup();
@@ -253,8 +290,10 @@ int main(int argc, char **argv)
                         one(si, sizes[si], sdev, rdev, call);
         }
     }
-    if (peer < size)
+    if (peer < size) {
+        cancel_device();
         ipc_cache();
+    }
     else
         for (int gen = 0; gen < 2; gen++)
             MPI_Barrier(MPI_COMM_WORLD);

@@ -67,6 +67,39 @@ START_TEST(test_unpost)
 }
 END_TEST
 
+/* A cancelled send's message leaves the unexpected queues from the middle: the others keep their order,
+ * for a receive from that source and for one from any source. */
+static bool tag_is(const struct axon_match_entry *e, const void *arg)
+{
+    return e->tag == *(const int *)arg;
+}
+
+START_TEST(test_withdraw_unexpected)
+{
+    struct axon_match_queues q;
+    ck_assert_int_eq(axon_pt2pt_match_init(&q, 3), MPI_SUCCESS);
+    struct axon_match_entry *a = entry(1, 7), *b = entry(1, 8), *c = entry(2, 8), *d = entry(1, 9);
+    axon_pt2pt_match_add_unexpected(&q, a);
+    axon_pt2pt_match_add_unexpected(&q, b);
+    axon_pt2pt_match_add_unexpected(&q, c);
+    axon_pt2pt_match_add_unexpected(&q, d);
+    int tag = 8;
+    ck_assert_ptr_eq(axon_pt2pt_match_find_unexpected(&q, 1, tag_is, &tag), b);
+    ck_assert_ptr_eq(axon_pt2pt_match_find_unexpected(&q, 2, tag_is, &tag), c);
+    ck_assert_ptr_null(axon_pt2pt_match_find_unexpected(&q, 0, tag_is, &tag));
+    ck_assert_ptr_null(axon_pt2pt_match_find_unexpected(&q, 3, tag_is, &tag)); /* no such source */
+    axon_pt2pt_match_withdraw_unexpected(&q, b);
+    ck_assert_uint_eq(q.unexpected_count, 3);
+    ck_assert_ptr_null(axon_pt2pt_match_find_unexpected(&q, 1, tag_is, &tag));
+    ck_assert_ptr_eq(axon_pt2pt_match_take_unexpected(&q, MPI_ANY_SOURCE, MPI_ANY_TAG), a);
+    ck_assert_ptr_eq(axon_pt2pt_match_take_unexpected(&q, MPI_ANY_SOURCE, MPI_ANY_TAG), c);
+    ck_assert_ptr_eq(axon_pt2pt_match_take_unexpected(&q, 1, MPI_ANY_TAG), d);
+    ck_assert_ptr_null(axon_pt2pt_match_take_unexpected(&q, MPI_ANY_SOURCE, MPI_ANY_TAG));
+    free(a), free(b), free(c), free(d);
+    axon_pt2pt_match_fini(&q);
+}
+END_TEST
+
 /* The model: arrays in order; matching is "first that fits". */
 #define N 4000
 struct model {
@@ -161,6 +194,7 @@ int main(void)
     tcase_add_test(tc, test_posted_order_any_source);
     tcase_add_test(tc, test_unexpected_order);
     tcase_add_test(tc, test_unpost);
+    tcase_add_test(tc, test_withdraw_unexpected);
     tcase_add_test(tc, test_random_against_model);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
