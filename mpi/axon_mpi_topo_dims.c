@@ -1,9 +1,8 @@
 /* MPI_Dims_create: a balanced grid of nnodes processes in ndims dimensions, some of them fixed by the
  * caller. The free dimensions get the most balanced factorization of what the fixed ones leave, in
  * non-increasing order (the standard asks for both): the least difference between the largest and the
- * smallest dimension, then the largest smallest one, then the larger dimensions first (MPICH's choices
- * too); found by a search over the divisors of the rest,
- * pruned by the best difference so far. Handing prime factors out largest first to the smallest
+ * smallest dimension, then the larger dimensions from the smallest one up (MPICH's choices too); found
+ * by a search over the divisors of the rest, pruned by the best difference so far. Handing prime factors out largest first to the smallest
  * dimension, as this did before, is not balanced: 72 in 2 gave 12x6, not 9x8, and 34425 in 3 gave
  * 45x45x17 where 51x27x25 differs by less (MPICH's topo/dims5 caught both). axon_topo_dims_balance is
  * pure and unit-tested. */
@@ -34,10 +33,12 @@ static int64_t axon_dims_root_floor(int64_t n, int m)
     return x;
 }
 
-/* Whether a is greater than b in the first place they differ (the larger dimensions first). */
-static bool axon_dims_lex_greater(const int *a, const int *b, int k)
+/* Whether a is greater than b in the last place they differ: of two grids equally spread, the one whose
+ * smallest dimensions are larger (MPICH's choice too: its topo/dims5 lists 75,000 grids, all of which
+ * this order reproduces; 98784 in 5 is 14x14x9x8x7, not 14x12x12x7x7). */
+static bool axon_dims_tail_greater(const int *a, const int *b, int k)
 {
-    for (int i = 0; i < k; i++)
+    for (int i = k - 1; i >= 0; i--)
         if (a[i] != b[i])
             return a[i] > b[i];
     return false;
@@ -47,7 +48,7 @@ struct axon_dims_search {
     const int *divs;
     int ndivs, k;
     int *cur, *best;
-    int64_t best_spread, best_min;
+    int64_t best_spread;
 };
 
 /* cur[level..k-1] from rem, each at most cap, non-increasing; keeps the best complete one. */
@@ -58,12 +59,10 @@ static void axon_dims_search(struct axon_dims_search *x, int64_t rem, int level,
             return;
         x->cur[level] = (int)rem;
         int64_t spread = x->cur[0] - rem;
-        bool better = spread < x->best_spread || (spread == x->best_spread && rem > x->best_min);
-        if (!better && spread == x->best_spread && rem == x->best_min)
-            better = axon_dims_lex_greater(x->best, x->cur, x->k);
+        bool better = spread < x->best_spread ||
+                      (spread == x->best_spread && axon_dims_tail_greater(x->cur, x->best, x->k));
         if (better) {
             x->best_spread = spread;
-            x->best_min = rem;
             memcpy(x->best, x->cur, sizeof(int) * (size_t)x->k);
         }
         return;
@@ -125,7 +124,7 @@ int axon_topo_dims_balance(int nnodes, int ndims, int *dims)
     for (int i = low - 1; i >= 0; i--)
         if ((int64_t)divs[i] * divs[i] != rest)
             divs[ndivs++] = rest / divs[i];
-    struct axon_dims_search x = {divs, ndivs, nfree, cur, free_dims, INT64_MAX, 0};
+    struct axon_dims_search x = {divs, ndivs, nfree, cur, free_dims, INT64_MAX};
     axon_dims_search(&x, rest, 0, rest);
     free(divs);
     free(cur);

@@ -32,6 +32,11 @@ START_TEST(balanced_grids)
     expect(34425, 3, (int[]){0, 0, 0}, (int[]){51, 27, 25});
     expect(100320, 3, (int[]){0, 0, 0}, (int[]){57, 44, 40});
     expect(72, 3, (int[]){0, 2, 0}, (int[]){6, 2, 6});
+    /* Equally spread grids: the one whose smaller dimensions are larger (not the lexicographically
+     * larger or smaller one: 17x16x9x7x7 and 17x12x12x7x7 lose to 17x14x9x8x7). */
+    expect(98784, 5, (int[]){0, 0, 0, 0, 0}, (int[]){14, 14, 9, 8, 7});
+    expect(119952, 5, (int[]){0, 0, 0, 0, 0}, (int[]){17, 14, 9, 8, 7});
+    expect(134064, 5, (int[]){0, 0, 0, 0, 0}, (int[]){19, 14, 9, 8, 7});
 }
 END_TEST
 
