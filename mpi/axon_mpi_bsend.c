@@ -6,14 +6,19 @@
  * block's size and the next block in address order) followed by the packed data, so a message costs at
  * most MPI_BSEND_OVERHEAD bytes beyond its data, as the standard lets programs assume. Blocks are taken
  * first-fit from the gaps between live blocks and given back when their send completes; sends are reaped
- * lazily, whenever a new one needs room and when the buffer is detached. */
+ * lazily, whenever a new one needs room and when the buffer is detached. A message that finds no room
+ * waits a while for messages in flight to give theirs back, then is MPI_ERR_BUFFER (the standard's
+ * error: waiting longer could be forever). */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
+#include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define AXON_BSEND_ALIGN 16
 
@@ -105,20 +110,37 @@ static void axon_bsend_pack(void *packed, const void *buf, int64_t count, const 
     axon_dloop_cursor_fini(&cursor);
 }
 
+/* How many blocks are live. Called with the lock held. */
+static int axon_bsend_live(void)
+{
+    int n = 0;
+    for (struct axon_bsend_block *b = axon_bsend.blocks; b; b = b->next)
+        n++;
+    return n;
+}
+
 struct axon_bsend_room {
     size_t need;
     struct axon_bsend_block *block;
+    struct timespec deadline;
 };
 
-/* Whether the wait for room can end: room was found (then the lock stays held, and the block is taken),
- * or nothing is in flight any more (the lock stays held too, with no block). */
+static bool axon_bsend_past(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+/* Whether the wait for room can end: room was found, nothing is in flight any more, or the wait is over
+ * (the lock then stays held; block is the room, or NULL). */
 static bool axon_bsend_room_found(void *arg)
 {
     struct axon_bsend_room *room = arg;
     pthread_mutex_lock(&axon_bsend.lock);
     axon_bsend_reap();
     room->block = axon_bsend_take(room->need);
-    if (room->block || !axon_bsend.blocks)
+    if (room->block || !axon_bsend.blocks || axon_bsend_past(&room->deadline))
         return true;
     pthread_mutex_unlock(&axon_bsend.lock);
     return false;
@@ -141,16 +163,36 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
     axon_bsend_reap();
     struct axon_bsend_block *b = axon_bsend_take(need);
     if (!b && axon_bsend.blocks) {
-        /* Messages in flight will give their room back: wait for them, as a standard send waits for its
-         * receiver, and fail only when the buffer is empty and still too small. */
+        /* No room while earlier messages are in flight. Those received give their room back as soon as
+         * their senders hear of it; those whose receives are not posted may never (a program that sends
+         * to itself and receives afterwards), and the standard makes a buffered send without room an
+         * error. So wait a while (AXON_BSEND_WAIT_MS) for the room, then fail rather than hang. */
         pthread_mutex_unlock(&axon_bsend.lock);
-        struct axon_bsend_room room = {need, NULL};
+        struct axon_bsend_room room = {.need = need};
+        clock_gettime(CLOCK_MONOTONIC, &room.deadline);
+        room.deadline.tv_sec += axon_config.bsend_wait_ms / 1000;
+        room.deadline.tv_nsec += axon_config.bsend_wait_ms % 1000 * 1000000L;
+        if (room.deadline.tv_nsec >= 1000000000L) {
+            room.deadline.tv_sec++;
+            room.deadline.tv_nsec -= 1000000000L;
+        }
         axon_ucx_wait(axon_bsend_room_found, &room);
         b = room.block; /* returned with the lock held */
     }
     if (!b) {
+        static __thread char reason[256];
+        int live = axon_bsend_live();
+        if (live)
+            snprintf(reason, sizeof(reason),
+                     "the attached buffer (%d bytes) has no room for %zu more: %d buffered message%s still "
+                     "wait%s for %s receive%s after %ld ms (AXON_BSEND_WAIT_MS)",
+                     axon_bsend.user_size, need, live, live == 1 ? "" : "s", live == 1 ? "s" : "",
+                     live == 1 ? "its" : "their", live == 1 ? "" : "s", axon_config.bsend_wait_ms);
+        else
+            snprintf(reason, sizeof(reason), "the attached buffer (%d bytes) is smaller than the %zu the message needs",
+                     axon_bsend.user_size, need);
         pthread_mutex_unlock(&axon_bsend.lock);
-        *why = "the attached buffer has no room for the message";
+        *why = reason;
         return MPI_ERR_BUFFER;
     }
     void *packed = (char *)b + AXON_BSEND_HEADER;

@@ -36,6 +36,8 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_PT2PT_CMA_SPLIT", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(pt2pt_cma_split), NULL,
      "from this size, such a message is copied by both sides at once: the receiver asks the sender to write "
      "the second half into its buffer (process_vm_writev) while it reads the first; 0: the receiver copies all"},
+    {"AXON_BSEND_WAIT_MS", AXON_CONFIG_INT, "2000", AXON_CONFIG_FIELD(bsend_wait_ms), NULL,
+     "milliseconds a buffered send waits for room that earlier buffered messages hold, then MPI_ERR_BUFFER"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
      "blocking collectives run through the node's shared memory when the communicator's ranks share it: "
      "barrier, and bcast, reduce, allreduce, gather, allgather of any size (in chunks beyond a slot); "

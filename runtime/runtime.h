@@ -43,6 +43,7 @@ struct axon_config {
     long pt2pt_cma;     /* larger messages on a node: one copy from the sender's memory (process_vm_readv) */
     long pt2pt_cma_split; /* from this size, the sender writes half of such a message while the receiver
                            * reads the other half */
+    long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else

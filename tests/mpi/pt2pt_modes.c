@@ -83,6 +83,39 @@ static void test_bsend(void)
     free(in);
 }
 
+/* A buffered send that finds no room while an earlier buffered message waits for its receive fails with
+ * MPI_ERR_BUFFER instead of waiting (here the receive comes only after the call returns: a wait would be
+ * forever). A message of 1 MiB to the next rank waits for its receive on every path (single copy,
+ * rendezvous). Once it is received, the room is there again. */
+static void test_bsend_full(void)
+{
+    enum { N = 1 << 20 };
+    int bufsize = N + MPI_BSEND_OVERHEAD;
+    char *attached = malloc((size_t)bufsize), *msg = malloc(N), *in = malloc(N);
+    MPI_Buffer_attach(attached, bufsize);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    memset(msg, rank + 1, N);
+    CHECK(MPI_Bsend(msg, N, MPI_CHAR, right(1), 60, MPI_COMM_WORLD) == MPI_SUCCESS, "the first MPI_Bsend failed");
+    int rc = MPI_Bsend(msg, N, MPI_CHAR, right(1), 61, MPI_COMM_WORLD), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_BUFFER, "MPI_Bsend into a full buffer gave class %d, not MPI_ERR_BUFFER", cls);
+    MPI_Barrier(MPI_COMM_WORLD); /* no receive before every rank has had its error */
+    MPI_Recv(in, N, MPI_CHAR, left(1), 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(in[0] == (char)(left(1) + 1) && in[N - 1] == (char)(left(1) + 1), "the buffered message arrived wrong");
+    /* Sent and received, each rank's message leaves the buffer: room for the next one. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_Bsend(msg, N, MPI_CHAR, right(1), 62, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "MPI_Bsend after the buffer emptied failed");
+    MPI_Recv(in, N, MPI_CHAR, left(1), 62, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    void *back;
+    int backsize;
+    MPI_Buffer_detach(&back, &backsize);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    free(attached);
+    free(msg);
+    free(in);
+}
+
 static void test_persistent(void)
 {
     enum { ROUNDS = 50, N = 4096 };
@@ -255,6 +288,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_bsend();
+    test_bsend_full();
     test_persistent();
     test_mprobe();
     test_sendrecv_replace();
