@@ -6,8 +6,8 @@
  * Keyval handles follow MPICH's encoding: direct kind, object type 9 (keyval), the object kind the
  * keyval is for in bits 22-25 (1 communicator, 3 datatype), so 0xa4400000 | index for communicators
  * and 0xa4c00000 | index for datatypes. One table of indices serves both kinds, and a keyval of one
- * kind is MPI_ERR_KEYVAL on an object of the other. A keyval lives until its handle is freed and no
- * attribute uses it.
+ * kind is MPI_ERR_KEYVAL on an object of the other. A keyval, and its handle, live until the handle is
+ * freed and no attribute uses it.
  *
  * The callbacks of the two kinds have the same C type (handles are ints), so one pointer type holds
  * either. One mutex guards keyvals and every list, and it is never held while a user callback runs:
@@ -29,7 +29,8 @@ struct axon_keyval {
     axon_attr_delete_fn *del;
     void *extra_state;
     int handle;
-    int refcount; /* the handle, and each attribute that uses it */
+    int refcount; /* the handle (until freed), and each attribute that uses it */
+    bool freed;   /* the handle was freed: it still names the keyval while attributes use it */
 };
 
 struct axon_attr {
@@ -122,10 +123,14 @@ int axon_attr_keyval_free(enum axon_attr_kind kind, int handle)
 {
     pthread_mutex_lock(&axon_attr_lock);
     struct axon_keyval *kv = axon_keyval_lookup(kind, handle);
-    if (kv) {
-        /* The handle goes now; the keyval stays for the attributes that still use it (their callbacks
-         * still get the old handle's value, as MPICH's do). */
-        axon_keyval_slots[(uint32_t)kv->handle & AXON_KEYVAL_INDEX_MAX] = NULL;
+    if (kv && !kv->freed) {
+        /* The keyval stays while attributes use it, and so does its handle: the standard has a program
+         * delete those attributes with MPI_Comm_delete_attr, which needs the (copied) handle, and their
+         * callbacks still get its value. So the index is not given to a new keyval until the last
+         * attribute goes (handing it out again made a freed key's MPI_Comm_delete_attr delete nothing,
+         * and the stale attribute lived on). A second free meanwhile does nothing, as in MPICH (a delete
+         * callback that frees its keyval runs once per attribute). */
+        kv->freed = true;
         axon_keyval_unref(kv);
     }
     pthread_mutex_unlock(&axon_attr_lock);

@@ -134,15 +134,37 @@ int main(int argc, char **argv)
     EXPECT(rc != MPI_SUCCESS && a != MPI_COMM_NULL);
     cnt.fail_delete = 0;
 
-    /* 4. The freed keyval: its handle is invalid, its attribute still deleted when a goes. */
+    /* 4. The freed keyval lives while an attribute uses it, and so does its handle (the standard has a
+     * program delete such attributes with MPI_Comm_delete_attr): a copy of the handle still reads the
+     * attribute, a new keyval gets another handle, a second free does nothing; its attribute is deleted
+     * when a goes, and then the handle is invalid. */
     int kv_saved = kv;
     EXPECT(MPI_Comm_free_keyval(&kv) == MPI_SUCCESS && kv == MPI_KEYVAL_INVALID);
-    rc = MPI_Comm_get_attr(a, kv_saved, &val, &flag);
-    MPI_Error_class(rc, &cls);
-    EXPECT(cls == MPI_ERR_KEYVAL);
+    EXPECT(MPI_Comm_get_attr(a, kv_saved, &val, &flag) == MPI_SUCCESS && flag && (intptr_t)val == 200);
+    int kv_other;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv_other, NULL);
+    EXPECT(kv_other != kv_saved);
+    MPI_Comm_free_keyval(&kv_other);
+    int kv_again = kv_saved;
+    EXPECT(MPI_Comm_free_keyval(&kv_again) == MPI_SUCCESS);
     int deletes_before = cnt.deletes;
     EXPECT(MPI_Comm_free(&a) == MPI_SUCCESS && a == MPI_COMM_NULL);
     EXPECT(cnt.deletes == deletes_before + 1 && cnt.last_deleted == 200);
+    rc = MPI_Comm_get_attr(MPI_COMM_WORLD, kv_saved, &val, &flag);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_KEYVAL);
+    /* Deleted by its freed handle, an attribute goes at once (on MPI_COMM_WORLD, which is never freed). */
+    int kw;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &kw, &cnt);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, kw, (void *)(intptr_t)300);
+    int kw_saved = kw;
+    MPI_Comm_free_keyval(&kw);
+    deletes_before = cnt.deletes;
+    EXPECT(MPI_Comm_delete_attr(MPI_COMM_WORLD, kw_saved) == MPI_SUCCESS);
+    EXPECT(cnt.deletes == deletes_before + 1 && cnt.last_deleted == 300);
+    rc = MPI_Comm_delete_attr(MPI_COMM_WORLD, kw_saved);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_KEYVAL);
 
     /* 5. MPI_COMM_NULL_COPY_FN: not copied; MPI_COMM_DUP_FN: copied as it is. */
     int knull, kdup;

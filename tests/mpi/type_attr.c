@@ -118,14 +118,16 @@ int main(int argc, char **argv)
     EXPECT(class_of(MPI_Type_free_keyval(&comm_kv)) == MPI_ERR_KEYVAL);
     EXPECT(MPI_Comm_free_keyval(&comm_kv) == MPI_SUCCESS);
 
-    /* A freed keyval: the attributes that use it live on until deleted. */
+    /* A freed keyval: the attributes that use it live on until deleted, and its handle still names it
+     * meanwhile; after the last, the handle is invalid. */
     MPI_Datatype t;
     MPI_Type_contiguous(4, MPI_CHAR, &t);
     EXPECT(MPI_Type_set_attr(t, kv, (void *)(intptr_t)70) == MPI_SUCCESS);
     int kv_saved = kv;
     EXPECT(MPI_Type_free_keyval(&kv) == MPI_SUCCESS && kv == MPI_KEYVAL_INVALID);
-    EXPECT(class_of(MPI_Type_get_attr(t, kv_saved, &v, &flag)) == MPI_ERR_KEYVAL);
+    EXPECT(MPI_Type_get_attr(t, kv_saved, &v, &flag) == MPI_SUCCESS && flag && (intptr_t)v == 70);
     EXPECT(MPI_Type_free(&t) == MPI_SUCCESS && deletes == 7 && last_deleted_value == 70);
+    EXPECT(class_of(MPI_Type_get_attr(MPI_INT, kv_saved, &v, &flag)) == MPI_ERR_KEYVAL);
     EXPECT(MPI_Type_free_keyval(&kv_null) == MPI_SUCCESS && MPI_Type_free_keyval(&kv_dup) == MPI_SUCCESS);
 
     printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");
