@@ -6,12 +6,13 @@
  *   MAX, MIN            C integer, Fortran integer, floating point (with MPIX_C_FLOAT16 and
  *                       MPIX_BFLOAT16), multi-language (AINT, OFFSET, COUNT)
  *   SUM, PROD           the same and complex
- *   LAND, LOR, LXOR     C integer, logical (C_BOOL, CXX_BOOL, LOGICAL)
+ *   LAND, LOR, LXOR     C integer, logical (C_BOOL, CXX_BOOL, LOGICAL), and multi-language (an
+ *                       extension, as in MPICH: they are C integers, and MPICH's tests use them so)
  *   BAND, BOR, BXOR     C integer, Fortran integer, byte, multi-language
  *   MAXLOC, MINLOC      the pair types
  *
- * Fortran integers and the multi-language types share the C integers' loops but have kinds of their
- * own, so the table refuses them the logical operations. Sums, products, bitwise and logical
+ * Fortran integers share the C integers' loops but have kinds of their own, so the table refuses them
+ * the logical operations; the multi-language types are C integers here. Sums, products, bitwise and logical
  * operations on integers run on the unsigned type of the same width: the bits are the same in two's
  * complement and there is no signed overflow. Pairs are packed (value then index, no padding), so their
  * loops load and store through memcpy, which the compiler turns into plain moves. */
@@ -297,9 +298,9 @@ static const struct axon_op_type axon_op_builtin_kinds[256] = {
     AXON_OP_TYPE(MPI_UINT16_T, AXON_KIND_U16),
     AXON_OP_TYPE(MPI_UINT32_T, AXON_KIND_U32),
     AXON_OP_TYPE(MPI_UINT64_T, AXON_KIND_U64),
-    AXON_OP_TYPE(MPI_AINT, AXON_FKIND(sizeof(MPI_Aint))),
-    AXON_OP_TYPE(MPI_OFFSET, AXON_FKIND(sizeof(MPI_Offset))),
-    AXON_OP_TYPE(MPI_COUNT, AXON_FKIND(sizeof(MPI_Count))),
+    AXON_OP_TYPE(MPI_AINT, AXON_SKIND(sizeof(MPI_Aint))),
+    AXON_OP_TYPE(MPI_OFFSET, AXON_SKIND(sizeof(MPI_Offset))),
+    AXON_OP_TYPE(MPI_COUNT, AXON_SKIND(sizeof(MPI_Count))),
     AXON_OP_TYPE(MPI_INTEGER, AXON_KIND_FI32),
     AXON_OP_TYPE(MPI_INTEGER1, AXON_KIND_FI8),
     AXON_OP_TYPE(MPI_INTEGER2, AXON_KIND_FI16),

@@ -109,7 +109,7 @@ static bool allowed(MPI_Op op, enum cls c)
     if (op == MPI_SUM || op == MPI_PROD)
         return m & (ints | 1u << FLOATING | 1u << COMPLEX);
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return m & (1u << C_INT | 1u << LOGICAL);
+        return m & (1u << C_INT | 1u << LOGICAL | 1u << MULTI); /* MULTI: MPICH's extension */
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return m & (ints | 1u << BYTE);
     if (op == MPI_MAXLOC || op == MPI_MINLOC)
@@ -229,9 +229,9 @@ START_TEST(integers)
     CHECK_INT(int16_t, MPI_INTEGER2, false);
     CHECK_INT(int32_t, MPI_INTEGER4, false);
     CHECK_INT(int64_t, MPI_INTEGER8, false);
-    CHECK_INT(MPI_Aint, MPI_AINT, false);
-    CHECK_INT(MPI_Offset, MPI_OFFSET, false);
-    CHECK_INT(MPI_Count, MPI_COUNT, false);
+    CHECK_INT(MPI_Aint, MPI_AINT, true);
+    CHECK_INT(MPI_Offset, MPI_OFFSET, true);
+    CHECK_INT(MPI_Count, MPI_COUNT, true);
 }
 END_TEST
 
