@@ -1,6 +1,7 @@
-/* The large-count (_c) point-to-point calls of MPI 4, and MPI_Get_count_c, MPI_Get_elements_c and the
- * buffer calls' _c forms. Each is its int twin when every count fits in an int, MPI_ERR_COUNT when one
- * does not (mpi/axon_mpi_bigcount.h); errors the int call finds are raised under its own name. The four
+/* The large-count (_c) point-to-point calls of MPI 4, and MPI_Get_count_c and the buffer calls' _c
+ * forms. Each is its int twin when every count fits in an int, MPI_ERR_COUNT when one
+ * does not (mpi/axon_mpi_bigcount.h); errors the int call finds are raised under its own name.
+ * (MPI_Get_elements_c is with the other element counts, in mpi/axon_mpi_datatype_query.c.) The four
  * send modes, and their nonblocking and persistent forms, take the same arguments, so they share one
  * narrowing function per signature, handed the int call to end in. */
 #include "mpi/axon_mpi_bigcount.h"
@@ -252,12 +253,4 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
     if (rc == MPI_SUCCESS)
         *count = n;
     return rc;
-}
-
-/* MPI_Get_elements_x already answers in MPI_Count. */
-AXON_MPI_WEAK(Get_elements_c)
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    AXON_MPI_REQUIRE_ACTIVE("MPI_Get_elements_c");
-    return PMPI_Get_elements_x(status, datatype, count);
 }

@@ -117,9 +117,15 @@ static void check_bigcount(int rank, int size)
     EXPECT(MPI_Alltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
            MPI_ERR_COUNT);
     MPI_Datatype t;
-    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 40, MPI_INT, &t) == MPI_ERR_COUNT);
-    EXPECT(MPI_Type_contiguous_c(3, MPI_INT, &t) == MPI_SUCCESS);
+    /* A type of 2^42 bytes is fine (its int size is MPI_UNDEFINED); one beyond 2^63 bytes is not. */
     MPI_Count tsize = 0;
+    int isize = 0;
+    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 40, MPI_INT, &t) == MPI_SUCCESS);
+    EXPECT(MPI_Type_size_c(t, &tsize) == MPI_SUCCESS && tsize == (MPI_Count)1 << 42);
+    EXPECT(MPI_Type_size(t, &isize) == MPI_SUCCESS && isize == MPI_UNDEFINED);
+    MPI_Type_free(&t);
+    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 62, MPI_INT, &t) == MPI_ERR_ARG);
+    EXPECT(MPI_Type_contiguous_c(3, MPI_INT, &t) == MPI_SUCCESS);
     EXPECT(MPI_Type_size_c(t, &tsize) == MPI_SUCCESS && tsize == 12);
     MPI_Type_free(&t);
     free(sbuf), free(rbuf), free(counts), free(displs);
