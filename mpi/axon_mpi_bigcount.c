@@ -1,16 +1,22 @@
-/* The narrowing that every large-count (_c) call shares (mpi/axon_mpi_bigcount.h says why it narrows):
- * sizing a call's arrays from its communicator or topology, and turning MPI_Count and MPI_Aint values
- * into ints, or MPI_ERR_COUNT when one does not fit. */
+/* The narrowing that the large-count (_c) calls of the collectives and a few others share
+ * (mpi/axon_mpi_bigcount.h says which, and why they narrow): sizing a call's arrays from its communicator
+ * or topology, and turning MPI_Count and MPI_Aint values into ints, or MPI_ERR_COUNT when one does not
+ * fit. */
 #include "mpi/axon_mpi_bigcount.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Said of a value beyond INT_MAX: which calls narrow, and that the others do not. */
+#define AXON_BIGCOUNT_TOO_LARGE                                                                      \
+    "%s is %lld: this call takes counts up to INT_MAX in Axon (the point-to-point and datatype calls take " \
+    "any)"
+
 static int axon_bigcount_raise(struct axon_bigcount *bc, int errclass, const char *fmt, const char *what,
                                long long value)
 {
-    char text[160];
+    char text[256];
     snprintf(text, sizeof(text), fmt, what, value);
     return axon_mpi_error(axon_mpi_comm_get(bc->comm), bc->func, errclass, "%s", text);
 }
@@ -75,7 +81,7 @@ int axon_bigcount_begin(struct axon_bigcount *bc, const char *func, MPI_Comm com
 int axon_bigcount_int(struct axon_bigcount *bc, const char *what, MPI_Count value, int *out)
 {
     if (value > INT_MAX || value < INT_MIN)
-        return axon_bigcount_raise(bc, MPI_ERR_COUNT, "%s is %lld: Axon takes counts up to INT_MAX", what,
+        return axon_bigcount_raise(bc, MPI_ERR_COUNT, AXON_BIGCOUNT_TOO_LARGE, what,
                                    (long long)value);
     *out = (int)value;
     return MPI_SUCCESS;
@@ -104,7 +110,7 @@ int axon_bigcount_ints(struct axon_bigcount *bc, const char *what, const MPI_Cou
         if (values[i] > INT_MAX || values[i] < INT_MIN) {
             char name[64];
             snprintf(name, sizeof(name), "%s[%d]", what, i);
-            return axon_bigcount_raise(bc, MPI_ERR_COUNT, "%s is %lld: Axon takes counts up to INT_MAX", name,
+            return axon_bigcount_raise(bc, MPI_ERR_COUNT, AXON_BIGCOUNT_TOO_LARGE, name,
                                        (long long)values[i]);
         }
         t[i] = (int)values[i];

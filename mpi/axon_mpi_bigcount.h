@@ -1,11 +1,13 @@
-/* Internal header of the large-count (_c) calls of MPI 4 (axon_mpi_bigcount*.c): the narrowing of their
+/* Internal header of the large-count (_c) calls that narrow (axon_mpi_bigcount*.c): the narrowing of their
  * MPI_Count scalars and MPI_Count/MPI_Aint arrays to the int arguments of the int calls they delegate to.
  *
- * Axon's engines take int counts at the API, so a _c call is its int twin whenever every value fits in
- * an int; a value that does not is MPI_ERR_COUNT, raised on the call's communicator (MPI_COMM_WORLD's
- * handler for calls without one), with a message naming the argument. Arrays are converted into
- * temporaries freed at axon_bigcount_end: the int calls, nonblocking and persistent ones included, copy
- * what they need into their schedules and plans before they return. */
+ * The collectives (and MPI_Reduce_local_c, MPI_Buffer_attach_c, the external32 calls) take int counts at
+ * the API, so such a _c call is its int twin whenever every value fits in an int; a value that does not
+ * is MPI_ERR_COUNT, raised on the call's communicator (MPI_COMM_WORLD's handler for calls without one),
+ * with a message naming the argument. Arrays are converted into temporaries freed at axon_bigcount_end:
+ * the int calls, nonblocking and persistent ones included, copy what they need into their schedules and
+ * plans before they return. The point-to-point and datatype _c calls do not narrow: each shares one
+ * function taking 64-bit counts with its int call, in that call's file. */
 #ifndef AXON_MPI_BIGCOUNT_H
 #define AXON_MPI_BIGCOUNT_H
 

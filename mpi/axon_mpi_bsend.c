@@ -1,5 +1,6 @@
-/* Buffered sends: MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend, and the copy step of
- * persistent buffered sends (MPI_Bsend_init + MPI_Start).
+/* Buffered sends: MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend (and their large-count
+ * _c forms, sharing their functions), and the copy step of persistent buffered sends (MPI_Bsend_init +
+ * MPI_Start).
  *
  * A buffered send packs its data into the buffer the user attached and sends from there, so it completes
  * at once. The buffer holds a block per message in flight: a small header (the request that sends it, the
@@ -281,7 +282,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     return MPI_SUCCESS;
 }
 
-static int axon_mpi_bsend_common(const char *func, const void *buf, int count, MPI_Datatype datatype, int dest,
+static int axon_mpi_bsend_common(const char *func, const void *buf, int64_t count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm)
 {
     struct axon_comm *c;
@@ -301,11 +302,9 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return axon_mpi_bsend_common("MPI_Bsend", buf, count, datatype, dest, tag, comm);
 }
 
-AXON_MPI_WEAK(Ibsend)
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
+static int axon_mpi_ibsend(const char *func, const void *buf, int64_t count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request)
 {
-    static const char func[] = "MPI_Ibsend";
     if (!request) {
         AXON_MPI_REQUIRE_ACTIVE(func);
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer");
@@ -320,4 +319,24 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
         return axon_mpi_error(axon_mpi_comm_get(comm), func, rc, "out of requests");
     *request = axon_mpi_request_handle(req);
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Ibsend)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return axon_mpi_ibsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Bsend_c)
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return axon_mpi_bsend_common("MPI_Bsend_c", buf, count, datatype, dest, tag, comm);
+}
+
+AXON_MPI_WEAK(Ibsend_c)
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return axon_mpi_ibsend("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, request);
 }

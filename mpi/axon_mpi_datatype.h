@@ -45,11 +45,14 @@ struct axon_datatype {
     atomic_bool committed;
     struct axon_dtype_desc desc;     /* desc.loop is a reference owned by the object */
     struct axon_dtype_layout layout; /* what the engine gets (loop is desc.loop, or NULL when contig) */
-    /* MPI_Type_get_envelope / MPI_Type_get_contents: the constructor and its arguments. */
+    /* MPI_Type_get_envelope(_c) / MPI_Type_get_contents(_c): the constructor and its arguments. A type
+     * made by a large-count (_c) constructor keeps its counts, displacements and bounds as large counts
+     * (MPI 4.0 section 5.1.13), and only the _c queries describe it. */
     int combiner;
-    int nints, naddrs, ntypes;
+    int nints, naddrs, nlarge, ntypes;
     int *ints;
     MPI_Aint *addrs;
+    MPI_Count *large;
     MPI_Datatype *types;             /* derived ones are retained */
     char name[MPI_MAX_OBJECT_NAME];  /* read and written under the table's name lock */
     struct axon_attr *attrs;         /* cached attributes (mpi/axon_mpi_type_attr.c) */
@@ -90,10 +93,22 @@ void axon_mpi_datatype_table_finalize(void);
 struct axon_datatype *axon_mpi_datatype_lookup(MPI_Datatype handle);
 /* Any valid type, committed or not (the constructors and queries accept uncommitted types). */
 bool axon_mpi_datatype_describe(MPI_Datatype handle, struct axon_dtype_desc *desc);
+/* What MPI_Type_get_contents(_c) gives back of a type: its constructor and the arguments it took. */
+struct axon_dtype_contents {
+    int combiner;
+    int nints;
+    const int *ints;
+    int naddrs;
+    const MPI_Aint *addrs;
+    int nlarge;
+    const MPI_Count *large;
+    int ntypes;
+    const MPI_Datatype *types;
+};
+
 /* A new derived type from desc (its loop reference passes to the object, even on failure), with its
  * contents (copied; derived types among them are retained). Returns an error class. */
-int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, int nints, const int *ints,
-                             int naddrs, const MPI_Aint *addrs, int ntypes, const MPI_Datatype *types,
+int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, const struct axon_dtype_contents *contents,
                              MPI_Datatype *newtype);
 /* References on a type handle; no-ops for predefined types. */
 void axon_mpi_datatype_retain(MPI_Datatype handle);
@@ -129,6 +144,9 @@ int axon_dtype_build_vector(int64_t count, int64_t blocklen, int64_t stride_byte
 int axon_dtype_build_blocks(int64_t n, const struct axon_dtype_block *blocks, bool pad, struct axon_dtype_desc *out);
 int axon_dtype_build_resized(const struct axon_dtype_desc *child, int64_t lb, int64_t extent,
                              struct axon_dtype_desc *out);
+/* n ints as a new array of int64_t (malloc'd, at least one entry; NULL when out of memory): an int
+ * constructor's arrays for the 64-bit function it shares with its large-count twin. */
+int64_t *axon_dtype_widen(const int *v, int64_t n);
 /* out->contig from out->loop, size and extent (for types whose bounds were changed afterwards). */
 void axon_dtype_set_contig(struct axon_dtype_desc *out);
 

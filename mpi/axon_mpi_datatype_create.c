@@ -1,6 +1,7 @@
 /* The datatype constructors: MPI_Type_contiguous, _vector, _create_hvector, _indexed, _create_hindexed,
- * _create_indexed_block, _create_hindexed_block, _create_struct, _create_resized and MPI_Type_dup (whose
- * attribute copy callbacks are run by mpi/axon_mpi_type_attr.c).
+ * _create_indexed_block, _create_hindexed_block, _create_struct, _create_resized, each with its
+ * large-count (_c) form of MPI 4, and MPI_Type_dup (whose attribute copy callbacks are run by
+ * mpi/axon_mpi_type_attr.c). Counts are 64-bit from the call on: a type may hold more than INT_MAX bytes.
  *
  * Each one describes the new type from its old types' descriptions with the pure functions at the top
  * (size, bounds with the standard's rules, alignment, data layout, contiguity), then registers it with
@@ -222,13 +223,12 @@ static int axon_dt_oldtype(const char *func, MPI_Datatype handle, struct axon_dt
     return MPI_SUCCESS;
 }
 
-/* Registers the built type; *built's loop passes to the new object. */
-static int axon_dt_register(const char *func, int rc, struct axon_dtype_desc *built, int combiner, int nints,
-                            const int *ints, int naddrs, const MPI_Aint *addrs, int ntypes, const MPI_Datatype *types,
-                            MPI_Datatype *newtype)
+/* Registers the built type with its contents; *built's loop passes to the new object. */
+static int axon_dt_register(const char *func, int rc, struct axon_dtype_desc *built,
+                            const struct axon_dtype_contents *contents, MPI_Datatype *newtype)
 {
     if (rc == MPI_SUCCESS)
-        rc = axon_mpi_datatype_create(built, combiner, nints, ints, naddrs, addrs, ntypes, types, newtype);
+        rc = axon_mpi_datatype_create(built, contents, newtype);
     if (rc == MPI_ERR_ARG)
         return axon_mpi_error(NULL, func, rc, "the datatype's size or bounds do not fit in an MPI_Aint");
     if (rc != MPI_SUCCESS)
@@ -239,13 +239,13 @@ static int axon_dt_register(const char *func, int rc, struct axon_dtype_desc *bu
 #define AXON_DT_CHECK_COUNT(func, count)                                                             \
     do {                                                                                             \
         if ((count) < 0)                                                                             \
-            return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %d is negative", (count));       \
+            return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is negative", (long long)(count)); \
     } while (0)
 
 #define AXON_DT_CHECK_BLOCKLEN(func, blocklen)                                                       \
     do {                                                                                             \
         if ((blocklen) < 0)                                                                          \
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "blocklength %d is negative", (blocklen)); \
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "blocklength %lld is negative", (long long)(blocklen)); \
     } while (0)
 
 #define AXON_DT_CHECK_OUT(func, ptr, what)                                                           \
@@ -254,10 +254,20 @@ static int axon_dt_register(const char *func, int rc, struct axon_dtype_desc *bu
             return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%s is a NULL pointer", what);            \
     } while (0)
 
-AXON_MPI_WEAK(Type_contiguous)
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* Each constructor is one function taking 64-bit counts, which its int call (widening) and its
+ * large-count _c call share; large says which of them it serves, for the contents it keeps. */
+
+int64_t *axon_dtype_widen(const int *v, int64_t n)
 {
-    static const char func[] = "MPI_Type_contiguous";
+    int64_t *w = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; w && v && i < n; i++)
+        w[i] = v[i];
+    return w;
+}
+
+static int axon_dt_contiguous(const char *func, int64_t count, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                              bool large)
+{
     struct axon_dtype_desc old, built;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_DT_CHECK_COUNT(func, count);
@@ -266,194 +276,318 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     AXON_DT_CHECK_OUT(func, newtype, "newtype");
     rc = axon_dtype_build_vector(1, count, 0, &old, &built);
-    return axon_dt_register(func, rc, &built, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &oldtype, newtype);
+    int icount = (int)count;
+    MPI_Count lcount = count;
+    struct axon_dtype_contents k = {.combiner = MPI_COMBINER_CONTIGUOUS, .ntypes = 1, .types = &oldtype};
+    if (large)
+        k.nlarge = 1, k.large = &lcount;
+    else
+        k.nints = 1, k.ints = &icount;
+    return axon_dt_register(func, rc, &built, &k, newtype);
+}
+
+AXON_MPI_WEAK(Type_contiguous)
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return axon_dt_contiguous("MPI_Type_contiguous", count, oldtype, newtype, false);
+}
+
+AXON_MPI_WEAK(Type_contiguous_c)
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return axon_dt_contiguous("MPI_Type_contiguous_c", count, oldtype, newtype, true);
+}
+
+/* MPI_Type_vector (stride in extents of the old type) and MPI_Type_create_hvector (in bytes). */
+static int axon_dt_vector(const char *func, int64_t count, int64_t blocklength, int64_t stride, bool hvector,
+                          MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
+{
+    struct axon_dtype_desc old, built;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_DT_CHECK_COUNT(func, count);
+    AXON_DT_CHECK_BLOCKLEN(func, blocklength);
+    int rc = axon_dt_oldtype(func, oldtype, &old);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    AXON_DT_CHECK_OUT(func, newtype, "newtype");
+    /* A stride in extents may reach 2^63 times 2^63: computed wide, checked by the bounds. */
+    axon_wide stride_bytes = hvector ? (axon_wide)stride : (axon_wide)stride * (old.ub - old.lb);
+    rc = axon_fits(stride_bytes) ? axon_dtype_build_vector(count, blocklength, (int64_t)stride_bytes, &old, &built)
+                                 : MPI_ERR_ARG;
+    int ints[3] = {(int)count, (int)blocklength, (int)stride};
+    MPI_Aint addr = stride;
+    MPI_Count lc[3] = {count, blocklength, stride};
+    struct axon_dtype_contents k = {.combiner = hvector ? MPI_COMBINER_HVECTOR : MPI_COMBINER_VECTOR, .ntypes = 1,
+                                    .types = &oldtype};
+    if (large)
+        k.nlarge = 3, k.large = lc;
+    else if (hvector)
+        k.nints = 2, k.ints = ints, k.naddrs = 1, k.addrs = &addr;
+    else
+        k.nints = 3, k.ints = ints;
+    return axon_dt_register(func, rc, &built, &k, newtype);
 }
 
 AXON_MPI_WEAK(Type_vector)
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_vector";
-    struct axon_dtype_desc old, built;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_DT_CHECK_COUNT(func, count);
-    AXON_DT_CHECK_BLOCKLEN(func, blocklength);
-    int rc = axon_dt_oldtype(func, oldtype, &old);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    AXON_DT_CHECK_OUT(func, newtype, "newtype");
-    /* The stride counts extents of the old type: at most 2^31 times 2^63, checked by the bounds. */
-    axon_wide stride_bytes = (axon_wide)stride * (old.ub - old.lb);
-    rc = axon_fits(stride_bytes)
-             ? axon_dtype_build_vector(count, blocklength, (int64_t)stride_bytes, &old, &built)
-             : MPI_ERR_ARG;
-    int ints[3] = {count, blocklength, stride};
-    return axon_dt_register(func, rc, &built, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &oldtype, newtype);
+    return axon_dt_vector("MPI_Type_vector", count, blocklength, stride, false, oldtype, newtype, false);
+}
+
+AXON_MPI_WEAK(Type_vector_c)
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    return axon_dt_vector("MPI_Type_vector_c", count, blocklength, stride, false, oldtype, newtype, true);
 }
 
 AXON_MPI_WEAK(Type_create_hvector)
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_create_hvector";
-    struct axon_dtype_desc old, built;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_DT_CHECK_COUNT(func, count);
-    AXON_DT_CHECK_BLOCKLEN(func, blocklength);
-    int rc = axon_dt_oldtype(func, oldtype, &old);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    AXON_DT_CHECK_OUT(func, newtype, "newtype");
-    rc = axon_dtype_build_vector(count, blocklength, stride, &old, &built);
-    int ints[2] = {count, blocklength};
-    return axon_dt_register(func, rc, &built, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &oldtype, newtype);
+    return axon_dt_vector("MPI_Type_create_hvector", count, blocklength, stride, true, oldtype, newtype, false);
 }
 
-/* The indexed family: n blocks of one old type. blocklens NULL: every block has blocklen copies;
- * displacements in bytes (haddrs) or in extents of the old type (idispls). */
-static int axon_dt_indexed(const char *func, int count, const int *blocklens, int blocklen, const int *idispls,
-                           const MPI_Aint *haddrs, MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner)
+AXON_MPI_WEAK(Type_create_hvector_c)
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    return axon_dt_vector("MPI_Type_create_hvector_c", count, blocklength, stride, true, oldtype, newtype, true);
+}
+
+/* The contents of an indexed type (MPI 3.1 section 4.1.13, MPI 4.0 section 5.1.13 for the large-count
+ * forms): the int form keeps counts as ints and byte displacements as addresses, the large form all of
+ * them as large counts, in the same order. n arrays of n entries, or one value (blocklen). */
+static int axon_dt_indexed_contents(int combiner, int64_t count, const int64_t *blocklens, int64_t blocklen,
+                                    const int64_t *displs, bool large, struct axon_dtype_contents *k, int **ints,
+                                    MPI_Count **lc)
+{
+    bool h = combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    int64_t n = blocklens ? 2 * count + 1 : count + 2; /* every value, counts and displacements */
+    int64_t nints = large ? 0 : h ? n - count : n;
+    *ints = malloc(sizeof(int) * (size_t)(nints > 0 ? nints : 1));
+    *lc = malloc(sizeof(MPI_Count) * (size_t)(large ? n : 1));
+    if (!*ints || !*lc)
+        return MPI_ERR_NO_MEM;
+    int64_t at = 0;
+    MPI_Count *to = *lc;
+    if (large) {
+        to[at++] = count;
+        for (int64_t i = 0; blocklens && i < count; i++)
+            to[at++] = blocklens[i];
+        if (!blocklens)
+            to[at++] = blocklen;
+        for (int64_t i = 0; i < count; i++)
+            to[at++] = displs[i];
+        k->nlarge = (int)n, k->large = to;
+        return MPI_SUCCESS;
+    }
+    int *ti = *ints;
+    ti[at++] = (int)count;
+    for (int64_t i = 0; blocklens && i < count; i++)
+        ti[at++] = (int)blocklens[i];
+    if (!blocklens)
+        ti[at++] = (int)blocklen;
+    for (int64_t i = 0; !h && i < count; i++)
+        ti[at++] = (int)displs[i];
+    k->nints = (int)at, k->ints = ti;
+    if (h)
+        k->naddrs = (int)count, k->addrs = displs;
+    return MPI_SUCCESS;
+}
+
+/* The indexed family: count blocks of one old type. blocklens NULL: every block has blocklen copies;
+ * displacements in bytes (the h- forms) or in extents of the old type. */
+static int axon_dt_indexed(const char *func, int64_t count, const int64_t *blocklens, int64_t blocklen,
+                           const int64_t *displs, MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner,
+                           bool large)
 {
     struct axon_dtype_desc old, built;
-    AXON_MPI_REQUIRE_ACTIVE(func);
+    bool h = combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
     AXON_DT_CHECK_COUNT(func, count);
     if (!blocklens)
         AXON_DT_CHECK_BLOCKLEN(func, blocklen);
     if (count > 0 && ((combiner == MPI_COMBINER_INDEXED || combiner == MPI_COMBINER_HINDEXED) && !blocklens))
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_blocklengths is a NULL pointer");
-    if (count > 0 && !idispls && !haddrs)
+    if (count > 0 && !displs)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
-    for (int i = 0; blocklens && i < count; i++)
+    for (int64_t i = 0; blocklens && i < count; i++)
         if (blocklens[i] < 0)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_blocklengths[%d] = %d is negative", i,
-                                  blocklens[i]);
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_blocklengths[%lld] = %lld is negative",
+                                  (long long)i, (long long)blocklens[i]);
     int rc = axon_dt_oldtype(func, oldtype, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     AXON_DT_CHECK_OUT(func, newtype, "newtype");
     if (count > (INT_MAX - 2) / 2)
-        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %d is too large for the type's contents", count);
+        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is too large for the type's contents",
+                              (long long)count);
 
     struct axon_dtype_block *blocks = malloc(sizeof(*blocks) * (size_t)(count > 0 ? count : 1));
-    /* The contents, as MPI_Type_get_contents gives them back (MPI 3.1 section 4.1.13). */
-    int nints = combiner == MPI_COMBINER_INDEXED         ? 2 * count + 1
-                : combiner == MPI_COMBINER_HINDEXED      ? count + 1
-                : combiner == MPI_COMBINER_INDEXED_BLOCK ? count + 2
-                                                         : 2;
-    int *ints = malloc(sizeof(int) * (size_t)nints);
-    if (!blocks || !ints) {
+    struct axon_dtype_contents k = {.combiner = combiner, .ntypes = 1, .types = &oldtype};
+    int *ints = NULL;
+    MPI_Count *lc = NULL;
+    rc = blocks ? axon_dt_indexed_contents(combiner, count, blocklens, blocklen, displs, large, &k, &ints, &lc)
+                : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
         free(blocks);
         free(ints);
+        free(lc);
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
     }
-    ints[0] = count;
-    rc = MPI_SUCCESS;
-    for (int i = 0; i < count; i++) {
-        axon_wide disp = haddrs ? (axon_wide)haddrs[i] : (axon_wide)idispls[i] * (old.ub - old.lb);
+    for (int64_t i = 0; i < count; i++) {
+        axon_wide disp = h ? (axon_wide)displs[i] : (axon_wide)displs[i] * (old.ub - old.lb);
         if (!axon_fits(disp))
             rc = MPI_ERR_ARG;
         blocks[i] = (struct axon_dtype_block){.blocklen = blocklens ? blocklens[i] : blocklen,
                                               .disp = (int64_t)disp, .child = &old};
     }
-    switch (combiner) {
-    case MPI_COMBINER_INDEXED:
-        for (int i = 0; i < count; i++) {
-            ints[1 + i] = blocklens[i];
-            ints[1 + count + i] = idispls[i];
-        }
-        break;
-    case MPI_COMBINER_HINDEXED:
-        for (int i = 0; i < count; i++)
-            ints[1 + i] = blocklens[i];
-        break;
-    case MPI_COMBINER_INDEXED_BLOCK:
-        ints[1] = blocklen;
-        for (int i = 0; i < count; i++)
-            ints[2 + i] = idispls[i];
-        break;
-    default: /* MPI_COMBINER_HINDEXED_BLOCK */
-        ints[1] = blocklen;
-        break;
-    }
     if (rc == MPI_SUCCESS)
         rc = axon_dtype_build_blocks(count, blocks, false, &built);
-    rc = axon_dt_register(func, rc, &built, combiner, nints, ints, haddrs ? count : 0, haddrs, 1, &oldtype, newtype);
+    rc = axon_dt_register(func, rc, &built, &k, newtype);
     free(blocks);
     free(ints);
+    free(lc);
     return rc;
 }
+
+/* An int call of the indexed family: its int arrays widened (NULL stays NULL, for the checks). */
+static int axon_dt_indexed_int(const char *func, int count, const int *blocklens, int blocklen, const int *idispls,
+                               const MPI_Aint *haddrs, MPI_Datatype oldtype, MPI_Datatype *newtype, int combiner)
+{
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t n = count > 0 ? count : 0;
+    int64_t *bl = blocklens ? axon_dtype_widen(blocklens, n) : NULL;
+    int64_t *id = idispls ? axon_dtype_widen(idispls, n) : NULL;
+    if ((blocklens && !bl) || (idispls && !id)) {
+        free(bl);
+        free(id);
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    }
+    int rc = axon_dt_indexed(func, count, bl, blocklen, haddrs ? haddrs : id, oldtype, newtype, combiner, false);
+    free(bl);
+    free(id);
+    return rc;
+}
+
+/* MPI_Count arrays are int64_t arrays in the MPICH ABI of x86-64 Linux. */
+_Static_assert(sizeof(MPI_Count) == sizeof(int64_t), "MPI_Count is not 64 bits");
+#define AXON_DT_LARGE(a) ((const int64_t *)(const void *)(a))
 
 AXON_MPI_WEAK(Type_indexed)
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return axon_dt_indexed("MPI_Type_indexed", count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype,
-                           newtype, MPI_COMBINER_INDEXED);
+    return axon_dt_indexed_int("MPI_Type_indexed", count, array_of_blocklengths, 0, array_of_displacements, NULL,
+                               oldtype, newtype, MPI_COMBINER_INDEXED);
+}
+
+AXON_MPI_WEAK(Type_indexed_c)
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Type_indexed_c");
+    return axon_dt_indexed("MPI_Type_indexed_c", count, AXON_DT_LARGE(array_of_blocklengths), 0,
+                           AXON_DT_LARGE(array_of_displacements), oldtype, newtype, MPI_COMBINER_INDEXED, true);
 }
 
 AXON_MPI_WEAK(Type_create_hindexed)
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return axon_dt_indexed("MPI_Type_create_hindexed", count, array_of_blocklengths, 0, NULL,
-                           array_of_displacements, oldtype, newtype, MPI_COMBINER_HINDEXED);
+    return axon_dt_indexed_int("MPI_Type_create_hindexed", count, array_of_blocklengths, 0, NULL,
+                               array_of_displacements, oldtype, newtype, MPI_COMBINER_HINDEXED);
+}
+
+AXON_MPI_WEAK(Type_create_hindexed_c)
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Type_create_hindexed_c");
+    return axon_dt_indexed("MPI_Type_create_hindexed_c", count, AXON_DT_LARGE(array_of_blocklengths), 0,
+                           AXON_DT_LARGE(array_of_displacements), oldtype, newtype, MPI_COMBINER_HINDEXED, true);
 }
 
 AXON_MPI_WEAK(Type_create_indexed_block)
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return axon_dt_indexed("MPI_Type_create_indexed_block", count, NULL, blocklength, array_of_displacements, NULL,
-                           oldtype, newtype, MPI_COMBINER_INDEXED_BLOCK);
+    return axon_dt_indexed_int("MPI_Type_create_indexed_block", count, NULL, blocklength, array_of_displacements,
+                               NULL, oldtype, newtype, MPI_COMBINER_INDEXED_BLOCK);
+}
+
+AXON_MPI_WEAK(Type_create_indexed_block_c)
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Type_create_indexed_block_c");
+    return axon_dt_indexed("MPI_Type_create_indexed_block_c", count, NULL, blocklength,
+                           AXON_DT_LARGE(array_of_displacements), oldtype, newtype, MPI_COMBINER_INDEXED_BLOCK, true);
 }
 
 AXON_MPI_WEAK(Type_create_hindexed_block)
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return axon_dt_indexed("MPI_Type_create_hindexed_block", count, NULL, blocklength, NULL, array_of_displacements,
-                           oldtype, newtype, MPI_COMBINER_HINDEXED_BLOCK);
+    return axon_dt_indexed_int("MPI_Type_create_hindexed_block", count, NULL, blocklength, NULL,
+                               array_of_displacements, oldtype, newtype, MPI_COMBINER_HINDEXED_BLOCK);
 }
 
-AXON_MPI_WEAK(Type_create_struct)
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+AXON_MPI_WEAK(Type_create_hindexed_block_c)
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_create_struct";
-    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Type_create_hindexed_block_c");
+    return axon_dt_indexed("MPI_Type_create_hindexed_block_c", count, NULL, blocklength,
+                           AXON_DT_LARGE(array_of_displacements), oldtype, newtype, MPI_COMBINER_HINDEXED_BLOCK,
+                           true);
+}
+
+/* MPI_Type_create_struct(_c): blocklens widened by the int call; displs are bytes in both. */
+static int axon_dt_struct(const char *func, int64_t count, const int64_t *blocklens, const int64_t *displs,
+                          const MPI_Datatype *types, MPI_Datatype *newtype, bool large)
+{
     AXON_DT_CHECK_COUNT(func, count);
-    if (count > 0 && (!array_of_blocklengths || !array_of_displacements || !array_of_types))
+    if (count > 0 && (!blocklens || !displs || !types))
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "an array argument is a NULL pointer");
-    if (count == INT_MAX)
-        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %d is too large for the type's contents", count);
-    for (int i = 0; i < count; i++)
-        if (array_of_blocklengths[i] < 0)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_blocklengths[%d] = %d is negative", i,
-                                  array_of_blocklengths[i]);
+    if (count > (INT_MAX - 1) / 2)
+        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is too large for the type's contents",
+                              (long long)count);
+    for (int64_t i = 0; i < count; i++)
+        if (blocklens[i] < 0)
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_blocklengths[%lld] = %lld is negative",
+                                  (long long)i, (long long)blocklens[i]);
     AXON_DT_CHECK_OUT(func, newtype, "newtype");
 
     size_t n = (size_t)(count > 0 ? count : 1);
     struct axon_dtype_desc *descs = malloc(sizeof(*descs) * n), built;
     struct axon_dtype_block *blocks = calloc(n, sizeof(*blocks)); /* zeroed: gcc cannot see it is written first */
     int *ints = malloc(sizeof(int) * (n + 1));
-    if (!descs || !blocks || !ints) {
-        free(descs);
-        free(blocks);
-        free(ints);
-        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    MPI_Count *lc = malloc(sizeof(MPI_Count) * (large ? 2 * n + 1 : 1));
+    int rc = MPI_SUCCESS;
+    if (!descs || !blocks || !ints || !lc) {
+        rc = axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+        goto out;
     }
     /* MPI_LB and MPI_UB (MPI-1's markers) are not members: as MPICH does, the struct of the other
      * members is built and then given the lowest MPI_LB and the highest MPI_UB as its bounds. */
-    int rc = MPI_SUCCESS, nblocks = 0;
+    int64_t nblocks = 0;
     bool has_lb = false, has_ub = false;
     int64_t lb_marker = 0, ub_marker = 0;
-    ints[0] = count;
-    for (int i = 0; i < count; i++) {
-        MPI_Datatype t = array_of_types[i];
-        int bl = array_of_blocklengths[i];
-        ints[1 + i] = bl;
+    ints[0] = (int)count;
+    lc[0] = count;
+    for (int64_t i = 0; i < count; i++) {
+        MPI_Datatype t = types[i];
+        int64_t bl = blocklens[i];
+        if (large) {
+            lc[1 + i] = bl;
+            lc[1 + count + i] = displs[i];
+        } else {
+            ints[1 + i] = (int)bl;
+        }
         if (t == MPI_LB || t == MPI_UB) {
             if (bl == 0)
                 continue;
-            int64_t d = array_of_displacements[i];
+            int64_t d = displs[i];
             if (t == MPI_LB) {
                 lb_marker = has_lb && lb_marker < d ? lb_marker : d;
                 has_lb = true;
@@ -464,12 +598,11 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
             continue;
         }
         if (t == MPI_DATATYPE_NULL || !axon_mpi_datatype_describe(t, &descs[i])) {
-            rc = axon_mpi_error(NULL, func, MPI_ERR_TYPE, "array_of_types[%d] = 0x%x is not a valid datatype", i,
-                                (unsigned)t);
+            rc = axon_mpi_error(NULL, func, MPI_ERR_TYPE, "array_of_types[%lld] = 0x%x is not a valid datatype",
+                                (long long)i, (unsigned)t);
             goto out;
         }
-        blocks[nblocks++] = (struct axon_dtype_block){.blocklen = bl, .disp = array_of_displacements[i],
-                                                      .child = &descs[i]};
+        blocks[nblocks++] = (struct axon_dtype_block){.blocklen = bl, .disp = displs[i], .child = &descs[i]};
     }
     rc = axon_dtype_build_blocks(nblocks, blocks, true, &built);
     if (rc == MPI_SUCCESS && (has_lb || has_ub)) {
@@ -486,19 +619,48 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
             axon_dtype_set_contig(&built);
         }
     }
-    rc = axon_dt_register(func, rc, &built, MPI_COMBINER_STRUCT, count + 1, ints, count, array_of_displacements,
-                          count, array_of_types, newtype);
+    struct axon_dtype_contents k = {.combiner = MPI_COMBINER_STRUCT, .ntypes = (int)count, .types = types};
+    if (large)
+        k.nlarge = (int)(2 * count + 1), k.large = lc;
+    else
+        k.nints = (int)(count + 1), k.ints = ints, k.naddrs = (int)count, k.addrs = displs;
+    rc = axon_dt_register(func, rc, &built, &k, newtype);
 out:
     free(descs);
     free(blocks);
     free(ints);
+    free(lc);
     return rc;
 }
 
-AXON_MPI_WEAK(Type_create_resized)
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+AXON_MPI_WEAK(Type_create_struct)
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_create_resized";
+    static const char func[] = "MPI_Type_create_struct";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t *bl = array_of_blocklengths ? axon_dtype_widen(array_of_blocklengths, count > 0 ? count : 0) : NULL;
+    if (array_of_blocklengths && !bl)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    int rc = axon_dt_struct(func, count, bl, array_of_displacements, array_of_types, newtype, false);
+    free(bl);
+    return rc;
+}
+
+AXON_MPI_WEAK(Type_create_struct_c)
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_create_struct_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_dt_struct(func, count, AXON_DT_LARGE(array_of_blocklengths), AXON_DT_LARGE(array_of_displacements),
+                          array_of_types, newtype, true);
+}
+
+static int axon_dt_resized(const char *func, MPI_Datatype oldtype, int64_t lb, int64_t extent, MPI_Datatype *newtype,
+                           bool large)
+{
     struct axon_dtype_desc old, built;
     AXON_MPI_REQUIRE_ACTIVE(func);
     int rc = axon_dt_oldtype(func, oldtype, &old);
@@ -507,7 +669,25 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     AXON_DT_CHECK_OUT(func, newtype, "newtype");
     rc = axon_dtype_build_resized(&old, lb, extent, &built);
     MPI_Aint addrs[2] = {lb, extent};
-    return axon_dt_register(func, rc, &built, MPI_COMBINER_RESIZED, 0, NULL, 2, addrs, 1, &oldtype, newtype);
+    MPI_Count lc[2] = {lb, extent};
+    struct axon_dtype_contents k = {.combiner = MPI_COMBINER_RESIZED, .ntypes = 1, .types = &oldtype};
+    if (large)
+        k.nlarge = 2, k.large = lc;
+    else
+        k.naddrs = 2, k.addrs = addrs;
+    return axon_dt_register(func, rc, &built, &k, newtype);
+}
+
+AXON_MPI_WEAK(Type_create_resized)
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+{
+    return axon_dt_resized("MPI_Type_create_resized", oldtype, lb, extent, newtype, false);
+}
+
+AXON_MPI_WEAK(Type_create_resized_c)
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
+{
+    return axon_dt_resized("MPI_Type_create_resized_c", oldtype, lb, extent, newtype, true);
 }
 
 AXON_MPI_WEAK(Type_dup)
@@ -521,8 +701,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     AXON_DT_CHECK_OUT(func, newtype, "newtype");
     old.loop = axon_dtype_loop_ref(&old);
-    rc = axon_dt_register(func, old.loop ? MPI_SUCCESS : MPI_ERR_NO_MEM, &old, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1,
-                          &oldtype, newtype);
+    struct axon_dtype_contents k = {.combiner = MPI_COMBINER_DUP, .ntypes = 1, .types = &oldtype};
+    rc = axon_dt_register(func, old.loop ? MPI_SUCCESS : MPI_ERR_NO_MEM, &old, &k, newtype);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The copy is committed when the original is (MPI 3.1 section 4.1.10); predefined types are. */

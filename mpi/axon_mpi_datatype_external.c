@@ -1,6 +1,5 @@
-/* Packing with large counts and in the external32 representation: MPI_Pack_c, MPI_Unpack_c,
- * MPI_Pack_size_c, and MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size (and their _c
- * forms).
+/* Packing with large counts and in the external32 representation: MPI_Pack_size_c, and MPI_Pack_external,
+ * MPI_Unpack_external, MPI_Pack_external_size (and their _c forms).
  *
  * external32 is the standard's portable form: big-endian, with fixed sizes per type. Axon packs it as
  * MPI_Pack does (the data's bytes in typemap order, no header) into a temporary, then writes each value
@@ -22,53 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- large-count MPI_Pack and MPI_Unpack -------------------------------------------------------- */
-
-AXON_MPI_WEAK(Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                MPI_Count *position, MPI_Comm comm)
-{
-    struct axon_bigcount bc;
-    int count_, size_, pos_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Pack_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS && !position)
-        rc = axon_mpi_error(axon_mpi_comm_get(comm), bc.func, MPI_ERR_ARG, "position is a NULL pointer");
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "incount", incount, &count_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "outsize", outsize, &size_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "position", *position, &pos_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Pack(inbuf, count_, datatype, outbuf, size_, &pos_, comm);
-    if (rc == MPI_SUCCESS)
-        *position = pos_;
-    axon_bigcount_end(&bc);
-    return rc;
-}
-
-AXON_MPI_WEAK(Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
-                  MPI_Datatype datatype, MPI_Comm comm)
-{
-    struct axon_bigcount bc;
-    int count_, size_, pos_;
-    int rc = axon_bigcount_begin(&bc, "MPI_Unpack_c", comm, AXON_BIGCOUNT_NONE, 0);
-    if (rc == MPI_SUCCESS && !position)
-        rc = axon_mpi_error(axon_mpi_comm_get(comm), bc.func, MPI_ERR_ARG, "position is a NULL pointer");
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "insize", insize, &size_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "position", *position, &pos_);
-    if (rc == MPI_SUCCESS)
-        rc = axon_bigcount_int(&bc, "outcount", outcount, &count_);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Unpack(inbuf, size_, &pos_, outbuf, count_, datatype, comm);
-    if (rc == MPI_SUCCESS)
-        *position = pos_;
-    axon_bigcount_end(&bc);
-    return rc;
-}
+/* ---- the large-count packed size (MPI_Pack_c and MPI_Unpack_c are in axon_mpi_datatype_pack.c) ---- */
 
 /* The packed size has no int limit here: the answer is an MPI_Count. */
 AXON_MPI_WEAK(Pack_size_c)

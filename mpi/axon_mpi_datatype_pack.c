@@ -1,5 +1,5 @@
-/* Packing and addresses: MPI_Pack, MPI_Unpack, MPI_Pack_size, MPI_Get_address, MPI_Aint_add and
- * MPI_Aint_diff.
+/* Packing and addresses: MPI_Pack, MPI_Unpack (each with its large-count _c form, sharing one 64-bit
+ * function), MPI_Pack_size, MPI_Get_address, MPI_Aint_add and MPI_Aint_diff.
  *
  * The packed form is the data's bytes in typemap order and nothing else (no header), so MPI_Pack_size is
  * exact, and a message packed here and sent as MPI_PACKED can be received with the original type.
@@ -36,70 +36,78 @@ static int axon_dt_copy(bool pack, void *typed, void *packed, int64_t count, con
     return MPI_SUCCESS;
 }
 
-/* The checks MPI_Pack and MPI_Unpack share; *bytes gets the size of the packed data. */
-static int axon_dt_pack_check(const char *func, struct axon_comm *c, int count, MPI_Datatype datatype,
-                              const void *packed, int packed_size, const int *position, struct axon_dtype_layout *dt,
-                              int64_t *bytes)
+/* MPI_Pack and MPI_Unpack, and their large-count (_c) forms, in one function of 64-bit counts, sizes and
+ * position (an int call's position, within its int size, narrows back exactly). pack: typed -> packed. */
+static int axon_dt_pack(const char *func, bool pack, void *typed, int64_t count, MPI_Datatype datatype, void *packed,
+                        int64_t packed_size, int64_t *position, MPI_Comm comm)
 {
+    struct axon_comm *c;
+    struct axon_dtype_layout dt;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_MPI_COMM_CHECK(func, comm, c);
     if (count < 0)
-        return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %d is negative", count);
-    if (!axon_mpi_datatype_get(datatype, dt))
+        return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
+    if (!axon_mpi_datatype_get(datatype, &dt))
         return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
     if (!position)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "position is a NULL pointer");
     if (packed_size < 0)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "the packed buffer's size %d is negative", packed_size);
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "the packed buffer's size %lld is negative",
+                              (long long)packed_size);
     if (*position < 0 || *position > packed_size)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "position %d lies outside the packed buffer of %d bytes",
-                              *position, packed_size);
-    *bytes = (int64_t)count * dt->size;
-    if (*bytes > packed_size - *position)
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "position %lld lies outside the packed buffer of %lld bytes",
+                              (long long)*position, (long long)packed_size);
+    int64_t bytes;
+    if (__builtin_mul_overflow(count, dt.size, &bytes) || bytes > packed_size - *position)
         return axon_mpi_error(c, func, MPI_ERR_ARG,
-                              "%lld bytes of data do not fit the %d bytes left in the packed buffer",
-                              (long long)*bytes, packed_size - *position);
-    if (*bytes > 0 && !packed)
+                              "%lld elements of %lld bytes do not fit the %lld bytes left in the packed buffer",
+                              (long long)count, (long long)dt.size, (long long)(packed_size - *position));
+    if (bytes > 0 && !packed)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "the packed buffer is a NULL pointer");
+    int rc = axon_dt_copy(pack, typed, (char *)packed + *position, count, &dt);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "out of memory");
+    *position += bytes;
     return MPI_SUCCESS;
+}
+
+/* An int call's position through the 64-bit function. */
+static int axon_dt_pack_int(const char *func, bool pack, void *typed, int count, MPI_Datatype datatype, void *packed,
+                            int packed_size, int *position, MPI_Comm comm)
+{
+    int64_t pos = position ? *position : 0;
+    int rc = axon_dt_pack(func, pack, typed, count, datatype, packed, packed_size, position ? &pos : NULL, comm);
+    if (rc == MPI_SUCCESS)
+        *position = (int)pos;
+    return rc;
 }
 
 AXON_MPI_WEAK(Pack)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
               MPI_Comm comm)
 {
-    static const char func[] = "MPI_Pack";
-    struct axon_comm *c;
-    struct axon_dtype_layout dt;
-    int64_t bytes;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    int rc = axon_dt_pack_check(func, c, incount, datatype, outbuf, outsize, position, &dt, &bytes);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = axon_dt_copy(true, (void *)inbuf, (char *)outbuf + *position, incount, &dt);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(c, func, rc, "out of memory");
-    *position += (int)bytes;
-    return MPI_SUCCESS;
+    return axon_dt_pack_int("MPI_Pack", true, (void *)inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+
+AXON_MPI_WEAK(Pack_c)
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                MPI_Count *position, MPI_Comm comm)
+{
+    return axon_dt_pack("MPI_Pack_c", true, (void *)inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 AXON_MPI_WEAK(Unpack)
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
                 MPI_Comm comm)
 {
-    static const char func[] = "MPI_Unpack";
-    struct axon_comm *c;
-    struct axon_dtype_layout dt;
-    int64_t bytes;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    int rc = axon_dt_pack_check(func, c, outcount, datatype, inbuf, insize, position, &dt, &bytes);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = axon_dt_copy(false, outbuf, (char *)inbuf + *position, outcount, &dt);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(c, func, rc, "out of memory");
-    *position += (int)bytes;
-    return MPI_SUCCESS;
+    return axon_dt_pack_int("MPI_Unpack", false, outbuf, outcount, datatype, (void *)inbuf, insize, position, comm);
+}
+
+AXON_MPI_WEAK(Unpack_c)
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+                  MPI_Datatype datatype, MPI_Comm comm)
+{
+    return axon_dt_pack("MPI_Unpack_c", false, outbuf, outcount, datatype, (void *)inbuf, insize, position, comm);
 }
 
 AXON_MPI_WEAK(Pack_size)

@@ -1,7 +1,9 @@
-/* What a datatype says about itself: MPI_Type_size(_x), MPI_Type_get_extent(_x),
- * MPI_Type_get_true_extent(_x), MPI_Type_set_name/MPI_Type_get_name, MPI_Type_get_envelope and
- * MPI_Type_get_contents, and the element counts of a status (MPI_Get_elements(_x)). All of them accept
- * uncommitted types but MPI_Get_elements, which, like MPI_Get_count, names a type used to receive. */
+/* What a datatype says about itself: MPI_Type_size(_x, _c), MPI_Type_get_extent(_x, _c),
+ * MPI_Type_get_true_extent(_x, _c), MPI_Type_set_name/MPI_Type_get_name, MPI_Type_get_envelope(_c) and
+ * MPI_Type_get_contents(_c), and the element counts of a status (MPI_Get_elements(_x, _c)). All of them
+ * accept uncommitted types but MPI_Get_elements, which, like MPI_Get_count, names a type used to receive.
+ * The int answers that cannot hold a size are MPI_UNDEFINED; the types of large-count constructors are
+ * described only by the _c calls (MPI_ERR_TYPE from the int ones, as MPI 4.0 says). */
 #include "mpi/axon_mpi_datatype.h"
 
 #include <limits.h>
@@ -49,6 +51,18 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
+AXON_MPI_WEAK(Type_size_c)
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    static const char func[] = "MPI_Type_size_c";
+    struct axon_dtype_desc d;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_DT_DESCRIBE(func, datatype, d);
+    AXON_DT_NONNULL(func, size, "size");
+    *size = d.size;
+    return MPI_SUCCESS;
+}
+
 AXON_MPI_WEAK(Type_get_extent)
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
@@ -75,6 +89,19 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     return MPI_SUCCESS;
 }
 
+AXON_MPI_WEAK(Type_get_extent_c)
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    static const char func[] = "MPI_Type_get_extent_c";
+    struct axon_dtype_desc d;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_DT_DESCRIBE(func, datatype, d);
+    AXON_DT_NONNULL(func, lb && extent, "lb or extent");
+    *lb = d.lb;
+    *extent = d.ub - d.lb;
+    return MPI_SUCCESS;
+}
+
 AXON_MPI_WEAK(Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
@@ -92,6 +119,19 @@ AXON_MPI_WEAK(Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     static const char func[] = "MPI_Type_get_true_extent_x";
+    struct axon_dtype_desc d;
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_DT_DESCRIBE(func, datatype, d);
+    AXON_DT_NONNULL(func, true_lb && true_extent, "true_lb or true_extent");
+    *true_lb = d.true_lb;
+    *true_extent = d.true_ub - d.true_lb;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Type_get_true_extent_c)
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    static const char func[] = "MPI_Type_get_true_extent_c";
     struct axon_dtype_desc d;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_DT_DESCRIBE(func, datatype, d);
@@ -136,33 +176,64 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 
 /* ---- envelope and contents ------------------------------------------------------------------------ */
 
-AXON_MPI_WEAK(Type_get_envelope)
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
-                           int *combiner)
+/* The envelope of any type; large: the caller is MPI_Type_get_envelope_c, which alone may describe a
+ * type made by a large-count constructor (MPI 4.0 section 5.1.13). */
+static int axon_dt_envelope(const char *func, MPI_Datatype datatype, MPI_Count *ni, MPI_Count *na, MPI_Count *nc,
+                            MPI_Count *nd, int *combiner, bool large)
 {
-    static const char func[] = "MPI_Type_get_envelope";
     struct axon_dtype_desc d;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_DT_DESCRIBE(func, datatype, d);
-    AXON_DT_NONNULL(func, num_integers && num_addresses && num_datatypes && combiner, "an output argument");
+    AXON_DT_NONNULL(func, ni && na && nc && nd && combiner, "an output argument");
     struct axon_datatype *t = axon_mpi_datatype_lookup(datatype);
     if (!t) {
-        *num_integers = *num_addresses = *num_datatypes = 0;
+        *ni = *na = *nc = *nd = 0;
         *combiner = MPI_COMBINER_NAMED;
         return MPI_SUCCESS;
     }
-    *num_integers = t->nints;
-    *num_addresses = t->naddrs;
-    *num_datatypes = t->ntypes;
+    if (t->nlarge && !large)
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
+                              "datatype 0x%x was made by a large-count constructor: only %s_c describes it",
+                              (unsigned)datatype, func);
+    *ni = t->nints;
+    *na = t->naddrs;
+    *nc = t->nlarge;
+    *nd = t->ntypes;
     *combiner = t->combiner;
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Type_get_contents)
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
-                           int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+AXON_MPI_WEAK(Type_get_envelope)
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                           int *combiner)
 {
-    static const char func[] = "MPI_Type_get_contents";
+    MPI_Count ni = 0, na = 0, nc = 0, nd = 0;
+    int rc = axon_dt_envelope("MPI_Type_get_envelope", datatype, &ni, &na, &nc, &nd, combiner, false);
+    if (rc == MPI_SUCCESS && (!num_integers || !num_addresses || !num_datatypes))
+        rc = axon_mpi_error(NULL, "MPI_Type_get_envelope", MPI_ERR_ARG, "an output argument is a NULL pointer");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *num_integers = (int)ni;
+    *num_addresses = (int)na;
+    *num_datatypes = (int)nd;
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Type_get_envelope_c)
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
+{
+    return axon_dt_envelope("MPI_Type_get_envelope_c", datatype, num_integers, num_addresses, num_large_counts,
+                            num_datatypes, combiner, true);
+}
+
+/* The contents of a derived type into arrays of at least the envelope's sizes; large_counts NULL with
+ * max_large 0: the int call, which refuses a type made by a large-count constructor. */
+static int axon_dt_contents(const char *func, MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                            MPI_Count max_large, MPI_Count max_datatypes, int array_of_integers[],
+                            MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                            MPI_Datatype array_of_datatypes[], bool large)
+{
     struct axon_dtype_desc d;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_DT_DESCRIBE(func, datatype, d);
@@ -170,16 +241,24 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     if (!t)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "predefined datatype 0x%x has no contents (MPI_COMBINER_NAMED)",
                               (unsigned)datatype);
-    if (max_integers < t->nints || max_addresses < t->naddrs || max_datatypes < t->ntypes)
+    if (t->nlarge && !large)
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
+                              "datatype 0x%x was made by a large-count constructor: only %s_c describes it",
+                              (unsigned)datatype, func);
+    if (max_integers < t->nints || max_addresses < t->naddrs || max_large < t->nlarge || max_datatypes < t->ntypes)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG,
-                              "the arrays are too small: %d integers, %d addresses and %d datatypes needed", t->nints,
-                              t->naddrs, t->ntypes);
-    if ((t->nints && !array_of_integers) || (t->naddrs && !array_of_addresses) || (t->ntypes && !array_of_datatypes))
+                              "the arrays are too small: %d integers, %d addresses, %d large counts and %d datatypes "
+                              "needed",
+                              t->nints, t->naddrs, t->nlarge, t->ntypes);
+    if ((t->nints && !array_of_integers) || (t->naddrs && !array_of_addresses) ||
+        (t->nlarge && !array_of_large_counts) || (t->ntypes && !array_of_datatypes))
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "an output array is a NULL pointer");
     if (t->nints)
         memcpy(array_of_integers, t->ints, sizeof(int) * (size_t)t->nints);
     if (t->naddrs)
         memcpy(array_of_addresses, t->addrs, sizeof(MPI_Aint) * (size_t)t->naddrs);
+    if (t->nlarge)
+        memcpy(array_of_large_counts, t->large, sizeof(MPI_Count) * (size_t)t->nlarge);
     /* Derived types come back as the same handles with one more reference each, which the caller frees
      * (MPICH does the same; the standard asks only for handles to equivalent types). */
     for (int i = 0; i < t->ntypes; i++) {
@@ -187,6 +266,25 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
         axon_mpi_datatype_retain(t->types[i]);
     }
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Type_get_contents)
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                           int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    return axon_dt_contents("MPI_Type_get_contents", datatype, max_integers, max_addresses, 0, max_datatypes,
+                            array_of_integers, array_of_addresses, NULL, array_of_datatypes, false);
+}
+
+AXON_MPI_WEAK(Type_get_contents_c)
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    return axon_dt_contents("MPI_Type_get_contents_c", datatype, max_integers, max_addresses, max_large_counts,
+                            max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts,
+                            array_of_datatypes, true);
 }
 
 /* ---- element counts ------------------------------------------------------------------------------- */
@@ -212,7 +310,7 @@ static int64_t axon_dt_prefix(MPI_Datatype handle, int64_t bytes)
     }
     int64_t n = 0;
     for (int i = 0; i < t->ntypes; i++) {
-        int64_t blocklen = t->ints[1 + i];
+        int64_t blocklen = t->nlarge ? t->large[1 + i] : t->ints[1 + i];
         if (blocklen == 0 || !axon_mpi_datatype_describe(t->types[i], &c) || c.size == 0)
             continue;
         if (bytes >= blocklen * c.size) {
@@ -267,6 +365,15 @@ AXON_MPI_WEAK(Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     static const char func[] = "MPI_Get_elements_x";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    AXON_DT_NONNULL(func, count, "count");
+    return axon_dt_elements_of(func, status, datatype, count);
+}
+
+AXON_MPI_WEAK(Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    static const char func[] = "MPI_Get_elements_c";
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_DT_NONNULL(func, count, "count");
     return axon_dt_elements_of(func, status, datatype, count);

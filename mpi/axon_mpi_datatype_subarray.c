@@ -1,5 +1,5 @@
-/* The array constructors, MPI_Type_create_subarray and MPI_Type_create_darray, and
- * MPI_Type_match_size.
+/* The array constructors, MPI_Type_create_subarray and MPI_Type_create_darray, with their large-count
+ * (_c) forms (one function each, 64-bit sizes), and MPI_Type_match_size.
  *
  * Both constructors describe, per dimension, which indices of the global array the type selects, as a
  * regular run (`count` blocks of `blocklen` indices, `period` apart, from `first`) and a shorter tail
@@ -83,11 +83,15 @@ static int axon_array_build(int ndims, const int64_t *sizes, const struct axon_d
     return rc;
 }
 
+/* nlarge large counts follow the ints in the contents of a large-count (_c) constructor; 0 otherwise. */
 static int axon_array_register(const char *func, int rc, struct axon_dtype_desc *built, int combiner, int nints,
-                               const int *ints, MPI_Datatype oldtype, MPI_Datatype *newtype)
+                               const int *ints, int nlarge, const MPI_Count *large, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
 {
+    struct axon_dtype_contents k = {.combiner = combiner, .nints = nints, .ints = ints, .nlarge = nlarge,
+                                    .large = large, .ntypes = 1, .types = &oldtype};
     if (rc == MPI_SUCCESS)
-        rc = axon_mpi_datatype_create(built, combiner, nints, ints, 0, NULL, 1, &oldtype, newtype);
+        rc = axon_mpi_datatype_create(built, &k, newtype);
     if (rc == MPI_ERR_ARG)
         return axon_mpi_error(NULL, func, rc, "the datatype's size or bounds do not fit in an MPI_Aint");
     if (rc != MPI_SUCCESS)
@@ -103,12 +107,12 @@ static int axon_array_oldtype(const char *func, MPI_Datatype oldtype, struct axo
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Type_create_subarray)
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* MPI_Type_create_subarray(_c): the int call widens its arrays; large picks the contents' form (MPI 4.0
+ * section 5.1.13: ndims and order as ints, the sizes, subsizes and starts as large counts). */
+static int axon_dt_subarray(const char *func, int ndims, const int64_t *array_of_sizes,
+                            const int64_t *array_of_subsizes, const int64_t *array_of_starts, int order,
+                            MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
 {
-    static const char func[] = "MPI_Type_create_subarray";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (ndims <= 0 || ndims > (INT_MAX - 2) / 3)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "ndims %d is not positive", ndims);
     if (!array_of_sizes || !array_of_subsizes || !array_of_starts || !newtype)
@@ -116,15 +120,16 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
     for (int i = 0; i < ndims; i++) {
-        int n = array_of_sizes[i], sub = array_of_subsizes[i], start = array_of_starts[i];
+        long long n = array_of_sizes[i], sub = array_of_subsizes[i], start = array_of_starts[i];
         if (n <= 0)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_sizes[%d] = %d is not positive", i, n);
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_sizes[%d] = %lld is not positive", i, n);
         /* MPI 4.0 allows empty subarrays (3.1 asked for at least one element); allowing them costs nothing. */
         if (sub < 0 || sub > n)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_subsizes[%d] = %d is not in [0, %d]", i, sub, n);
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_subsizes[%d] = %lld is not in [0, %lld]", i, sub,
+                                  n);
         if (start < 0 || start > n - sub)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_starts[%d] = %d is not in [0, %d]", i, start,
-                                  n - sub);
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_starts[%d] = %lld is not in [0, %lld]", i,
+                                  start, n - sub);
     }
     struct axon_dtype_desc old, built;
     int rc = axon_array_oldtype(func, oldtype, &old);
@@ -133,8 +138,10 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 
     int64_t *sizes = malloc(sizeof(int64_t) * (size_t)ndims);
     struct axon_dim_sel *sel = malloc(sizeof(*sel) * (size_t)ndims);
-    int nints = 3 * ndims + 2, *ints = malloc(sizeof(int) * (size_t)nints);
-    if (!sizes || !sel || !ints) {
+    int nints = large ? 2 : 3 * ndims + 2, *ints = malloc(sizeof(int) * (size_t)nints);
+    int nlarge = large ? 3 * ndims : 0;
+    MPI_Count *lc = malloc(sizeof(MPI_Count) * (size_t)(large ? nlarge : 1));
+    if (!sizes || !sel || !ints || !lc) {
         rc = axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
         goto out;
     }
@@ -146,19 +153,58 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
     }
     /* The contents (MPI 3.1 section 4.1.13): ndims, sizes, subsizes, starts, order. */
     ints[0] = ndims;
+    ints[nints - 1] = order;
     for (int i = 0; i < ndims; i++) {
-        ints[1 + i] = array_of_sizes[i];
-        ints[1 + ndims + i] = array_of_subsizes[i];
-        ints[1 + 2 * ndims + i] = array_of_starts[i];
+        if (large) {
+            lc[i] = array_of_sizes[i];
+            lc[ndims + i] = array_of_subsizes[i];
+            lc[2 * ndims + i] = array_of_starts[i];
+        } else {
+            ints[1 + i] = (int)array_of_sizes[i];
+            ints[1 + ndims + i] = (int)array_of_subsizes[i];
+            ints[1 + 2 * ndims + i] = (int)array_of_starts[i];
+        }
     }
-    ints[1 + 3 * ndims] = order;
     rc = axon_array_build(ndims, sizes, sel, &old, &built);
-    rc = axon_array_register(func, rc, &built, MPI_COMBINER_SUBARRAY, nints, ints, oldtype, newtype);
+    rc = axon_array_register(func, rc, &built, MPI_COMBINER_SUBARRAY, nints, ints, nlarge, lc, oldtype, newtype);
 out:
     free(sizes);
     free(sel);
     free(ints);
+    free(lc);
     return rc;
+}
+
+AXON_MPI_WEAK(Type_create_subarray)
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_create_subarray";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t n = ndims > 0 ? ndims : 0;
+    int64_t *sizes = array_of_sizes ? axon_dtype_widen(array_of_sizes, n) : NULL;
+    int64_t *subsizes = array_of_subsizes ? axon_dtype_widen(array_of_subsizes, n) : NULL;
+    int64_t *starts = array_of_starts ? axon_dtype_widen(array_of_starts, n) : NULL;
+    int rc;
+    if ((array_of_sizes && !sizes) || (array_of_subsizes && !subsizes) || (array_of_starts && !starts))
+        rc = axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    else
+        rc = axon_dt_subarray(func, ndims, sizes, subsizes, starts, order, oldtype, newtype, false);
+    free(sizes);
+    free(subsizes);
+    free(starts);
+    return rc;
+}
+
+AXON_MPI_WEAK(Type_create_subarray_c)
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_create_subarray_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_dt_subarray(func, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype,
+                            true);
 }
 
 /* The indices of one darray dimension that process coordinate c of p owns; an error message or NULL. */
@@ -204,13 +250,12 @@ static const char *axon_darray_dim(int64_t gsize, int distrib, int darg, int64_t
     }
 }
 
-AXON_MPI_WEAK(Type_create_darray)
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
-                            const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+/* MPI_Type_create_darray(_c): the int call widens gsizes; large picks the contents' form (MPI 4.0: the
+ * gsizes as large counts, the rest as ints in their order). */
+static int axon_dt_darray(const char *func, int size, int rank, int ndims, const int64_t array_of_gsizes[],
+                          const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                          int order, MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
 {
-    static const char func[] = "MPI_Type_create_darray";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (size <= 0)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "size %d is not positive", size);
     if (rank < 0 || rank >= size)
@@ -224,8 +269,8 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     int64_t grid = 1;
     for (int i = 0; i < ndims; i++) {
         if (array_of_gsizes[i] <= 0)
-            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_gsizes[%d] = %d is not positive", i,
-                                  array_of_gsizes[i]);
+            return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_gsizes[%d] = %lld is not positive", i,
+                                  (long long)array_of_gsizes[i]);
         if (array_of_psizes[i] <= 0)
             return axon_mpi_error(NULL, func, MPI_ERR_ARG, "array_of_psizes[%d] = %d is not positive", i,
                                   array_of_psizes[i]);
@@ -243,8 +288,9 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
 
     int64_t *sizes = malloc(sizeof(int64_t) * (size_t)ndims);
     struct axon_dim_sel *sel = malloc(sizeof(*sel) * (size_t)ndims);
-    int nints = 4 * ndims + 4, *ints = malloc(sizeof(int) * (size_t)nints);
-    if (!sizes || !sel || !ints) {
+    int nints = (large ? 3 : 4) * ndims + 4, *ints = malloc(sizeof(int) * (size_t)nints);
+    MPI_Count *lc = malloc(sizeof(MPI_Count) * (size_t)ndims);
+    if (!sizes || !sel || !ints || !lc) {
         rc = axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
         goto out;
     }
@@ -262,24 +308,60 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
             goto out;
         }
     }
-    /* The contents: size, rank, ndims, gsizes, distribs, dargs, psizes, order. */
-    ints[0] = size;
-    ints[1] = rank;
-    ints[2] = ndims;
+    /* The contents: size, rank, ndims, gsizes, distribs, dargs, psizes, order; the gsizes apart, as large
+     * counts, for the _c call. */
+    int at = 0;
+    ints[at++] = size;
+    ints[at++] = rank;
+    ints[at++] = ndims;
     for (int i = 0; i < ndims; i++) {
-        ints[3 + i] = array_of_gsizes[i];
-        ints[3 + ndims + i] = array_of_distribs[i];
-        ints[3 + 2 * ndims + i] = array_of_dargs[i];
-        ints[3 + 3 * ndims + i] = array_of_psizes[i];
+        lc[i] = array_of_gsizes[i];
+        if (!large)
+            ints[at++] = (int)array_of_gsizes[i];
     }
-    ints[3 + 4 * ndims] = order;
+    for (int i = 0; i < ndims; i++)
+        ints[at++] = array_of_distribs[i];
+    for (int i = 0; i < ndims; i++)
+        ints[at++] = array_of_dargs[i];
+    for (int i = 0; i < ndims; i++)
+        ints[at++] = array_of_psizes[i];
+    ints[at++] = order;
     rc = axon_array_build(ndims, sizes, sel, &old, &built);
-    rc = axon_array_register(func, rc, &built, MPI_COMBINER_DARRAY, nints, ints, oldtype, newtype);
+    rc = axon_array_register(func, rc, &built, MPI_COMBINER_DARRAY, nints, ints, large ? ndims : 0, lc, oldtype,
+                             newtype);
 out:
     free(sizes);
     free(sel);
     free(ints);
+    free(lc);
     return rc;
+}
+
+AXON_MPI_WEAK(Type_create_darray)
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+                            const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_create_darray";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t *gsizes = array_of_gsizes ? axon_dtype_widen(array_of_gsizes, ndims > 0 ? ndims : 0) : NULL;
+    if (array_of_gsizes && !gsizes)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    int rc = axon_dt_darray(func, size, rank, ndims, gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order,
+                            oldtype, newtype, false);
+    free(gsizes);
+    return rc;
+}
+
+AXON_MPI_WEAK(Type_create_darray_c)
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_create_darray_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_dt_darray(func, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes,
+                          order, oldtype, newtype, true);
 }
 
 AXON_MPI_WEAK(Type_match_size)

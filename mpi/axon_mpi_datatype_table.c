@@ -47,6 +47,7 @@ void axon_mpi_datatype_table_finalize(void)
         axon_attr_drop(&t->attrs);
         free(t->ints);
         free(t->addrs);
+        free(t->large);
         free(t->types);
     }
     axon_runtime_pool_fini(&axon_datatype_pool);
@@ -118,10 +119,11 @@ static void *axon_datatype_copy(const void *src, size_t n, size_t elem)
     return dst;
 }
 
-int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, int nints, const int *ints,
-                             int naddrs, const MPI_Aint *addrs, int ntypes, const MPI_Datatype *types,
+int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, const struct axon_dtype_contents *contents,
                              MPI_Datatype *newtype)
 {
+    int ntypes = contents->ntypes;
+    const MPI_Datatype *types = contents->types;
     void *obj;
     uint32_t index;
     int rc = axon_runtime_pool_alloc(&axon_datatype_pool, &obj, &index);
@@ -153,16 +155,19 @@ int axon_mpi_datatype_create(const struct axon_dtype_desc *desc, int combiner, i
     };
     axon_datatype_basic(ntypes, types, &t->layout);
     t->attrs = NULL;
-    t->combiner = combiner;
-    t->nints = nints;
-    t->naddrs = naddrs;
+    t->combiner = contents->combiner;
+    t->nints = contents->nints;
+    t->naddrs = contents->naddrs;
+    t->nlarge = contents->nlarge;
     t->ntypes = ntypes;
-    t->ints = axon_datatype_copy(ints, (size_t)nints, sizeof(int));
-    t->addrs = axon_datatype_copy(addrs, (size_t)naddrs, sizeof(MPI_Aint));
+    t->ints = axon_datatype_copy(contents->ints, (size_t)t->nints, sizeof(int));
+    t->addrs = axon_datatype_copy(contents->addrs, (size_t)t->naddrs, sizeof(MPI_Aint));
+    t->large = axon_datatype_copy(contents->large, (size_t)t->nlarge, sizeof(MPI_Count));
     t->types = axon_datatype_copy(types, (size_t)ntypes, sizeof(MPI_Datatype));
-    if ((nints && !t->ints) || (naddrs && !t->addrs) || (ntypes && !t->types)) {
+    if ((t->nints && !t->ints) || (t->naddrs && !t->addrs) || (t->nlarge && !t->large) || (ntypes && !t->types)) {
         free(t->ints);
         free(t->addrs);
+        free(t->large);
         free(t->types);
         axon_runtime_pool_free(&axon_datatype_pool, index);
         axon_dloop_release(desc->loop);
@@ -188,6 +193,7 @@ static void axon_datatype_destroy(struct axon_datatype *t)
         axon_mpi_datatype_release(t->types[i]);
     free(t->ints);
     free(t->addrs);
+    free(t->large);
     free(t->types);
     axon_runtime_pool_free(&axon_datatype_pool, t->index);
 }

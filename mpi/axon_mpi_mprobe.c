@@ -1,7 +1,8 @@
 /* Matched probes: MPI_Mprobe, MPI_Improbe, MPI_Mrecv and MPI_Imrecv. A matched probe takes the message
  * out of the matching queue, so no other receive (another thread's, say) can take it before the
  * MPI_Mrecv that names it. Message handles are MPICH-ABI request-class handles of their own range
- * (0xec000000 | index of the queued message); MPI_MESSAGE_NO_PROC stands for a probe of MPI_PROC_NULL. */
+ * (0xec000000 | index of the queued message); MPI_MESSAGE_NO_PROC stands for a probe of MPI_PROC_NULL.
+ * The receives' large-count (_c) forms share their int calls' functions (int64_t counts). */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "ucx_glue/ucx_glue.h"
@@ -95,14 +96,15 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 /* Starts the receive of a probed message; *req is NULL for MPI_MESSAGE_NO_PROC. */
-static int axon_mpi_imrecv_common(const char *func, void *buf, int count, MPI_Datatype datatype,
+static int axon_mpi_imrecv_common(const char *func, void *buf, int64_t count, MPI_Datatype datatype,
                                   MPI_Message *message, struct axon_request **req)
 {
     struct axon_dtype_layout dt;
     AXON_MPI_REQUIRE_ACTIVE(func);
     if (!message)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "message is a NULL pointer");
-    AXON_MPI_CHECK_BUFFER(func, NULL, buf, count, datatype, dt);
+    int peer = *message == MPI_MESSAGE_NO_PROC ? MPI_PROC_NULL : 0; /* MPI_DATATYPE_NULL is fine for no peer */
+    AXON_MPI_CHECK_BUFFER(func, NULL, buf, count, datatype, dt, peer);
     *req = NULL;
     if (*message == MPI_MESSAGE_NO_PROC) {
         *message = MPI_MESSAGE_NULL;
@@ -119,10 +121,9 @@ static int axon_mpi_imrecv_common(const char *func, void *buf, int count, MPI_Da
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Mrecv)
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+static int axon_mpi_mrecv(const char *func, void *buf, int64_t count, MPI_Datatype datatype, MPI_Message *message,
+                          MPI_Status *status)
 {
-    static const char func[] = "MPI_Mrecv";
     struct axon_request *req;
     int rc = axon_mpi_imrecv_common(func, buf, count, datatype, message, &req);
     if (rc != MPI_SUCCESS)
@@ -137,10 +138,21 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the receive failed");
 }
 
-AXON_MPI_WEAK(Imrecv)
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+AXON_MPI_WEAK(Mrecv)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    static const char func[] = "MPI_Imrecv";
+    return axon_mpi_mrecv("MPI_Mrecv", buf, count, datatype, message, status);
+}
+
+AXON_MPI_WEAK(Mrecv_c)
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return axon_mpi_mrecv("MPI_Mrecv_c", buf, count, datatype, message, status);
+}
+
+static int axon_mpi_imrecv(const char *func, void *buf, int64_t count, MPI_Datatype datatype, MPI_Message *message,
+                           MPI_Request *request)
+{
     if (!request) {
         AXON_MPI_REQUIRE_ACTIVE(func);
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
@@ -158,4 +170,16 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     }
     *request = axon_mpi_request_handle(req);
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Imrecv)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    return axon_mpi_imrecv("MPI_Imrecv", buf, count, datatype, message, request);
+}
+
+AXON_MPI_WEAK(Imrecv_c)
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    return axon_mpi_imrecv("MPI_Imrecv_c", buf, count, datatype, message, request);
 }

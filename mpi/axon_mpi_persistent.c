@@ -5,12 +5,13 @@
  * A persistent request is an ordinary engine request that keeps its arguments; MPI_Start puts the same
  * object in motion again (no allocation per round), the completion calls leave it inactive instead of
  * freeing it, and MPI_Request_free frees it (at once when inactive, at completion when active). A
- * buffered one copies its data into the attached buffer at each start and is complete at once. */
+ * buffered one copies its data into the attached buffer at each start and is complete at once. The
+ * large-count (_c) forms of the five constructors share their int calls' function (int64_t counts). */
 #include "mpi/axon_mpi_coll.h"
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 static int axon_mpi_persistent_init(const char *func, enum axon_request_kind kind, enum axon_send_mode mode,
-                                    const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+                                    const void *buf, int64_t count, MPI_Datatype datatype, int peer, int tag,
                                     MPI_Comm comm, MPI_Request *request)
 {
     struct axon_comm *c;
@@ -19,7 +20,7 @@ static int axon_mpi_persistent_init(const char *func, enum axon_request_kind kin
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!request)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "request is a NULL pointer");
-    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt);
+    AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt, peer);
     if (kind == AXON_REQUEST_SEND) {
         AXON_MPI_CHECK_DEST(func, c, peer);
         AXON_MPI_CHECK_SEND_TAG(func, c, tag);
@@ -74,6 +75,46 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Request *request)
 {
     return axon_mpi_persistent_init("MPI_Recv_init", AXON_REQUEST_RECV, AXON_SEND_STANDARD, buf, count, datatype,
+                                    source, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Send_init_c)
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return axon_mpi_persistent_init("MPI_Send_init_c", AXON_REQUEST_SEND, AXON_SEND_STANDARD, buf, count, datatype,
+                                    dest, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Ssend_init_c)
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return axon_mpi_persistent_init("MPI_Ssend_init_c", AXON_REQUEST_SEND, AXON_SEND_SYNC, buf, count, datatype,
+                                    dest, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Rsend_init_c)
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return axon_mpi_persistent_init("MPI_Rsend_init_c", AXON_REQUEST_SEND, AXON_SEND_STANDARD, buf, count, datatype,
+                                    dest, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Bsend_init_c)
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return axon_mpi_persistent_init("MPI_Bsend_init_c", AXON_REQUEST_SEND, AXON_SEND_BUFFERED, buf, count, datatype,
+                                    dest, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Recv_init_c)
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return axon_mpi_persistent_init("MPI_Recv_init_c", AXON_REQUEST_RECV, AXON_SEND_STANDARD, buf, count, datatype,
                                     source, tag, comm, request);
 }
 

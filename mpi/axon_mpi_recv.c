@@ -1,5 +1,6 @@
 /* The receives and probes: MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Sendrecv_replace, MPI_Probe,
- * MPI_Iprobe. */
+ * MPI_Iprobe. The receives and send-receives have large-count (_c) forms of MPI 4, which share one
+ * function with their int call, taking int64_t counts (mpi/axon_mpi_pt2pt_check.h). */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "ucx_glue/ucx_glue.h"
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int axon_mpi_irecv_common(const char *func, void *buf, int count, MPI_Datatype datatype, int source,
+static int axon_mpi_irecv_common(const char *func, void *buf, int64_t count, MPI_Datatype datatype, int source,
                                  int tag, MPI_Comm comm, struct axon_request **req)
 {
     struct axon_comm *c;
@@ -19,10 +20,9 @@ static int axon_mpi_irecv_common(const char *func, void *buf, int count, MPI_Dat
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Recv)
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+static int axon_mpi_recv_blocking(const char *func, void *buf, int64_t count, MPI_Datatype datatype, int source,
+                                  int tag, MPI_Comm comm, MPI_Status *status)
 {
-    static const char func[] = "MPI_Recv";
     struct axon_comm *c;
     struct axon_dtype_layout dt;
     AXON_MPI_CHECK_RECV(func, comm, c, buf, count, datatype, dt, source, tag);
@@ -35,11 +35,22 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Irecv)
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+AXON_MPI_WEAK(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    static const char func[] = "MPI_Irecv";
+    return axon_mpi_recv_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+
+AXON_MPI_WEAK(Recv_c)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                MPI_Status *status)
+{
+    return axon_mpi_recv_blocking("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
+}
+
+static int axon_mpi_irecv_handle(const char *func, void *buf, int64_t count, MPI_Datatype datatype, int source,
+                                 int tag, MPI_Comm comm, MPI_Request *request)
+{
     if (!request) {
         AXON_MPI_REQUIRE_ACTIVE(func);
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer");
@@ -51,11 +62,24 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     return rc;
 }
 
-AXON_MPI_WEAK(Sendrecv)
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+AXON_MPI_WEAK(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
 {
-    static const char func[] = "MPI_Sendrecv";
+    return axon_mpi_irecv_handle("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
+}
+
+AXON_MPI_WEAK(Irecv_c)
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return axon_mpi_irecv_handle("MPI_Irecv_c", buf, count, datatype, source, tag, comm, request);
+}
+
+static int axon_mpi_sendrecv(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype,
+                             int dest, int sendtag, void *recvbuf, int64_t recvcount, MPI_Datatype recvtype,
+                             int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
     struct axon_comm *c;
     struct axon_dtype_layout sdt, rdt;
     AXON_MPI_CHECK_SENDRECV(func, comm, c, sendbuf, sendcount, sendtype, sdt, dest, sendtag, recvbuf, recvcount,
@@ -81,7 +105,24 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return MPI_SUCCESS;
 }
 
-void *axon_mpi_packed_copy(const void *buf, int count, const struct axon_dtype_layout *dt, int64_t bytes)
+AXON_MPI_WEAK(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return axon_mpi_sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+}
+
+AXON_MPI_WEAK(Sendrecv_c)
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                    MPI_Status *status)
+{
+    return axon_mpi_sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+}
+
+void *axon_mpi_packed_copy(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int64_t bytes)
 {
     void *packed = malloc(bytes ? (size_t)bytes : 1);
     if (!packed || bytes == 0)
@@ -102,17 +143,13 @@ void *axon_mpi_packed_copy(const void *buf, int count, const struct axon_dtype_l
 
 /* The outgoing data is packed into a temporary buffer first, so the incoming message can land in the
  * user's buffer while the outgoing one is still in flight. */
-AXON_MPI_WEAK(Sendrecv_replace)
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
+static int axon_mpi_sendrecv_replace(const char *func, void *buf, int64_t count, MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    static const char func[] = "MPI_Sendrecv_replace";
     struct axon_comm *c;
     struct axon_dtype_layout dt;
-    AXON_MPI_CHECK_SEND(func, comm, c, buf, count, datatype, dt, dest, sendtag);
-    AXON_MPI_CHECK_SOURCE(func, c, source);
-    AXON_MPI_CHECK_RECV_TAG(func, c, recvtag);
-    int64_t bytes = dest == MPI_PROC_NULL ? 0 : (int64_t)count * dt.size;
+    AXON_MPI_CHECK_SENDRECV_REPLACE(func, comm, c, buf, count, datatype, dt, dest, sendtag, source, recvtag);
+    int64_t bytes = dest == MPI_PROC_NULL ? 0 : count * dt.size;
     void *packed = axon_mpi_packed_copy(buf, count, &dt, bytes);
     if (!packed)
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for a %lld-byte copy", (long long)bytes);
@@ -140,6 +177,22 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (src != MPI_SUCCESS || rrc != MPI_SUCCESS)
         return axon_mpi_error(c, func, src != MPI_SUCCESS ? src : rrc, "the exchange failed");
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return axon_mpi_sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag,
+                                     comm, status);
+}
+
+AXON_MPI_WEAK(Sendrecv_replace_c)
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                            int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return axon_mpi_sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
+                                     comm, status);
 }
 
 static int axon_mpi_probe_check(const char *func, int source, int tag, MPI_Comm comm, struct axon_comm **c)

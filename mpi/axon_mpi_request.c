@@ -1,6 +1,6 @@
 /* Requests at the API: handles, statuses, and the completion calls (MPI_Wait, MPI_Test and their
  * -all, -any and -some forms, MPI_Request_free, MPI_Request_get_status, MPI_Cancel, MPI_Test_cancelled,
- * MPI_Get_count, MPI_Get_elements). Generalized requests take the same paths; their callbacks are run by
+ * MPI_Get_count(_c)). Generalized requests take the same paths; their callbacks are run by
  * mpi/axon_mpi_grequest.c. */
 #include "mpi/axon_mpi.h"
 #include "mpi/axon_mpi_coll.h"
@@ -468,4 +468,12 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     if (rc == MPI_SUCCESS)
         *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
     return rc;
+}
+
+AXON_MPI_WEAK(Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    static const char func[] = "MPI_Get_count_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_mpi_count_of(func, status, datatype, count);
 }

@@ -110,16 +110,23 @@ static void check_bigcount(int rank, int size)
     for (int i = 0; i < size; i++)
         EXPECT(rbuf[i] == 100 * i + rank);
 
-    /* A count beyond int: MPI_ERR_COUNT, before any data moves. */
-    EXPECT(MPI_Send_c(out, (MPI_Count)INT_MAX + 1, MPI_DOUBLE, to, 5, MPI_COMM_WORLD) == MPI_ERR_COUNT);
+    /* A message of more than 2^63 bytes: MPI_ERR_COUNT, before any data moves (counts beyond int are
+     * fine: tests/mpi/pt2pt_bigcount sends them). */
+    EXPECT(MPI_Send_c(out, (MPI_Count)1 << 61, MPI_DOUBLE, to, 5, MPI_COMM_WORLD) == MPI_ERR_COUNT);
     for (int i = 0; i < size; i++)
         counts[i] = (MPI_Count)1 << 33;
     EXPECT(MPI_Alltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
            MPI_ERR_COUNT);
     MPI_Datatype t;
-    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 40, MPI_INT, &t) == MPI_ERR_COUNT);
-    EXPECT(MPI_Type_contiguous_c(3, MPI_INT, &t) == MPI_SUCCESS);
+    /* A type of 2^42 bytes is fine (its int size is MPI_UNDEFINED); one beyond 2^63 bytes is not. */
     MPI_Count tsize = 0;
+    int isize = 0;
+    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 40, MPI_INT, &t) == MPI_SUCCESS);
+    EXPECT(MPI_Type_size_c(t, &tsize) == MPI_SUCCESS && tsize == (MPI_Count)1 << 42);
+    EXPECT(MPI_Type_size(t, &isize) == MPI_SUCCESS && isize == MPI_UNDEFINED);
+    MPI_Type_free(&t);
+    EXPECT(MPI_Type_contiguous_c((MPI_Count)1 << 62, MPI_INT, &t) == MPI_ERR_ARG);
+    EXPECT(MPI_Type_contiguous_c(3, MPI_INT, &t) == MPI_SUCCESS);
     EXPECT(MPI_Type_size_c(t, &tsize) == MPI_SUCCESS && tsize == 12);
     MPI_Type_free(&t);
     free(sbuf), free(rbuf), free(counts), free(displs);

@@ -1,7 +1,8 @@
 /* Unit tests of the datatype descriptions (mpi/axon_mpi_datatype_create.c): sizes, bounds with the
  * standard's rules (negative strides, markers from resized types that win and propagate, empty blocks
  * that add nothing), the alignment padding of structs, contiguity, the layouts the merges leave, and
- * sizes or bounds that would overflow 64 bits. */
+ * sizes or bounds that would overflow 64 bits, and types of more than INT_MAX bytes (the large-count
+ * constructors' counts reach the builders as they are) with the pieces their layouts walk. */
 #include "mpi/axon_mpi_datatype.h"
 
 #include <check.h>
@@ -186,6 +187,47 @@ START_TEST(test_overflow)
 }
 END_TEST
 
+/* Counts, block lengths and displacements beyond INT_MAX: 64-bit sizes and bounds, and layout pieces
+ * of more than 2^31 bytes (walked without touching memory). */
+START_TEST(test_beyond_int)
+{
+    const int64_t big = ((int64_t)1 << 31) + 100;
+    struct axon_dtype_desc c, v, h;
+    ck_assert_int_eq(axon_dtype_build_vector(1, big, 0, &char_desc, &c), MPI_SUCCESS);
+    ck_bounds(c, big, 0, big, 0, big);
+    ck_assert_int_eq(c.nelements, big);
+    ck_assert(c.contig);
+
+    /* Three blocks of 2^31 + 100 chars, 2^32 bytes apart. */
+    const int64_t stride = (int64_t)1 << 32;
+    ck_assert_int_eq(axon_dtype_build_vector(3, big, stride, &char_desc, &v), MPI_SUCCESS);
+    ck_bounds(v, 3 * big, 0, 2 * stride + big, 0, 2 * stride + big);
+    ck_assert(!v.contig);
+    struct axon_dloop_cursor cur;
+    int64_t offset = -1;
+    ck_assert_int_eq(axon_dloop_cursor_init(&cur, v.loop, 2, v.ub - v.lb), 0);
+    ck_assert_int_eq(axon_dloop_cursor_next(&cur, INT64_MAX, &offset), big);
+    ck_assert_int_eq(offset, 0);
+    ck_assert_int_eq(axon_dloop_cursor_next(&cur, INT64_MAX, &offset), big);
+    ck_assert_int_eq(offset, stride);
+    axon_dloop_cursor_seek(&cur, 4 * big + 5); /* the second element's second block, 5 bytes in */
+    ck_assert_int_eq(axon_dloop_cursor_next(&cur, 10, &offset), 10);
+    ck_assert_int_eq(offset, (2 * stride + big) + stride + 5);
+    axon_dloop_cursor_fini(&cur);
+
+    /* An hindexed-like pair of such blocks beyond 2^33, and a struct of the vector and a char. */
+    struct axon_dtype_block b[2] = {{.blocklen = big, .disp = (int64_t)1 << 34, .child = &char_desc},
+                                    {.blocklen = 1, .disp = -8, .child = &v}};
+    ck_assert_int_eq(axon_dtype_build_blocks(2, b, true, &h), MPI_SUCCESS);
+    ck_assert_int_eq(h.size, 4 * big);
+    ck_assert_int_eq(h.lb, -8);
+    ck_assert_int_eq(h.ub, ((int64_t)1 << 34) + big);
+    axon_dloop_release(h.loop);
+    axon_dloop_release(v.loop);
+    axon_dloop_release(c.loop);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("datatype_build");
@@ -195,6 +237,7 @@ int main(void)
     tcase_add_test(tc, test_markers);
     tcase_add_test(tc, test_layouts);
     tcase_add_test(tc, test_overflow);
+    tcase_add_test(tc, test_beyond_int);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
