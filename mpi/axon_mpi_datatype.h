@@ -150,6 +150,15 @@ int64_t *axon_dtype_widen(const int *v, int64_t n);
 /* out->contig from out->loop, size and extent (for types whose bounds were changed afterwards). */
 void axon_dtype_set_contig(struct axon_dtype_desc *out);
 
+/* ---- Fortran 90 parameterized types (axon_mpi_datatype_f90.c) ------------------------------------ */
+
+/* The predefined type a type of MPI_Type_create_f90_* stands for (MPI_REAL8 ...), or MPI_DATATYPE_NULL
+ * for any other handle. Such types are derived entries that the standard calls predefined: never freed,
+ * and their contents are (p, r) with no old types. */
+MPI_Datatype axon_mpi_datatype_f90_base(MPI_Datatype handle);
+/* Forgets the cached types (the table frees their entries). */
+void axon_mpi_datatype_f90_finalize(void);
+
 /* ---- element counts (axon_mpi_datatype_query.c) -------------------------------------------------- */
 
 /* Basic elements in bytes bytes of a stream of elements of handle; -1 if bytes ends inside one. */

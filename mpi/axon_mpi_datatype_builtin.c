@@ -171,6 +171,7 @@ int axon_mpi_datatype_init(void)
 
 void axon_mpi_datatype_finalize(void)
 {
+    axon_mpi_datatype_f90_finalize();
     axon_mpi_datatype_table_finalize();
     for (int i = 0; i < AXON_DATATYPE_NPAIRS; i++) {
         axon_dloop_release(axon_pair_types[i].loop);

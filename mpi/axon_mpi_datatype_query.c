@@ -260,10 +260,12 @@ static int axon_dt_contents(const char *func, MPI_Datatype datatype, MPI_Count m
     if (t->nlarge)
         memcpy(array_of_large_counts, t->large, sizeof(MPI_Count) * (size_t)t->nlarge);
     /* Derived types come back as the same handles with one more reference each, which the caller frees
-     * (MPICH does the same; the standard asks only for handles to equivalent types). */
+     * (MPICH does the same; the standard asks only for handles to equivalent types). Those of
+     * MPI_Type_create_f90_* are predefined: the caller may not free them, so they take no reference. */
     for (int i = 0; i < t->ntypes; i++) {
         array_of_datatypes[i] = t->types[i];
-        axon_mpi_datatype_retain(t->types[i]);
+        if (axon_mpi_datatype_f90_base(t->types[i]) == MPI_DATATYPE_NULL)
+            axon_mpi_datatype_retain(t->types[i]);
     }
     return MPI_SUCCESS;
 }
@@ -302,6 +304,9 @@ static int64_t axon_dt_prefix(MPI_Datatype handle, int64_t bytes)
     struct axon_dtype_desc c;
     if (!t)
         return -1;
+    MPI_Datatype f90 = axon_mpi_datatype_f90_base(handle);
+    if (f90 != MPI_DATATYPE_NULL)
+        return axon_mpi_datatype_predefined_prefix(f90, bytes); /* no old types: it is its base */
     if (t->combiner != MPI_COMBINER_STRUCT) {
         if (!axon_mpi_datatype_describe(t->types[0], &c) || c.size == 0)
             return -1;

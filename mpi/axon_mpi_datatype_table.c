@@ -313,6 +313,13 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     struct axon_datatype *t = axon_mpi_datatype_lookup(*datatype);
     if (!t)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)*datatype);
+    /* The standard calls the types of MPI_Type_create_f90_* predefined; a later call hands the same one
+     * out again. */
+    if (axon_mpi_datatype_f90_base(*datatype) != MPI_DATATYPE_NULL)
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
+                              "datatype 0x%x comes from MPI_Type_create_f90_*: such types are predefined and "
+                              "cannot be freed",
+                              (unsigned)*datatype);
     /* The last reference: the delete callbacks run here, so a failing one fails the call and leaves the
      * type as it was. A type still named by others keeps its attributes until they let it go. */
     if (atomic_load_explicit(&t->refs, memory_order_acquire) == 1 && axon_attr_any(&t->attrs)) {

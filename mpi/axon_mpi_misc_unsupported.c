@@ -1,11 +1,11 @@
 /* MPI 4 calls Axon does not implement that belong to no larger missing feature: the communicator's
  * and session-less buffer attach and flush calls of MPI 4.1, user data representations
- * (MPI_Register_datarep, for MPI-IO, which Axon lacks), the Fortran 90 parameterized types, hardware
- * resource info, large-count user reductions (MPI_Op_create_c) and the removal of added error classes and
- * codes (their values are handed out in order and never reused). Each returns
- * MPI_ERR_UNSUPPORTED_OPERATION through its communicator's handler (MPI_COMM_WORLD's without one) and sets
- * its output handle to the null handle. They exist because Python bindings (mpi4py) reference every MPI
- * function and load the library with every symbol resolved. */
+ * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info, large-count user
+ * reductions (MPI_Op_create_c) and the removal of added error classes and codes (their values are handed
+ * out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
+ * handler (MPI_COMM_WORLD's without one) and sets its output handle to the null handle. They exist
+ * because Python bindings (mpi4py) reference every MPI function and load the library with every symbol
+ * resolved. */
 #include "mpi/axon_mpi.h"
 
 static int axon_mpi_misc_unsupported(const char *func, MPI_Comm comm)
@@ -89,33 +89,6 @@ int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function
 {
     (void)datarep, (void)read_conversion_fn, (void)write_conversion_fn, (void)dtype_file_extent_fn, (void)extra_state;
     return axon_mpi_misc_unsupported("MPI_Register_datarep_c", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Type_create_f90_integer)
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
-{
-    (void)r;
-    if (newtype)
-        *newtype = MPI_DATATYPE_NULL;
-    return axon_mpi_misc_unsupported("MPI_Type_create_f90_integer", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Type_create_f90_real)
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p, (void)r;
-    if (newtype)
-        *newtype = MPI_DATATYPE_NULL;
-    return axon_mpi_misc_unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Type_create_f90_complex)
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p, (void)r;
-    if (newtype)
-        *newtype = MPI_DATATYPE_NULL;
-    return axon_mpi_misc_unsupported("MPI_Type_create_f90_complex", MPI_COMM_NULL);
 }
 
 AXON_MPI_WEAK(Get_hw_resource_info)
