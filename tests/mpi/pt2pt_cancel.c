@@ -181,6 +181,37 @@ static void receives(void)
     EXPECT(MPI_Cancel(&r) != MPI_SUCCESS); /* MPI_REQUEST_NULL is not a request to cancel */
 }
 
+/* On an intercommunicator between the lower and the upper half: the first rank of each half sends the
+ * other's first rank a synchronous message nobody receives, and cancels it. */
+static void intercomm_send(void)
+{
+    int low = rank < size / 2;
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size / 2 : 0, 55, &inter);
+    int hrank;
+    MPI_Comm_rank(half, &hrank);
+    if (hrank == 0) {
+        char msg[SMALL] = {0};
+        MPI_Request r;
+        MPI_Status st;
+        int flag = 0;
+        MPI_Issend(msg, SMALL, MPI_CHAR, 0, TAG_DATA, inter, &r);
+        MPI_Cancel(&r);
+        EXPECT(MPI_Wait(&r, &st) == MPI_SUCCESS);
+        MPI_Test_cancelled(&st, &flag);
+        EXPECT(flag == 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (hrank == 0) { /* nothing arrived */
+        int there = 1;
+        MPI_Iprobe(0, TAG_DATA, inter, &there, MPI_STATUS_IGNORE);
+        EXPECT(there == 0);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -254,6 +285,8 @@ int main(int argc, char **argv)
         }
     }
 
+    if (size > 1)
+        intercomm_send();
     MPI_Barrier(MPI_COMM_WORLD);
     if (failures == 0)
         printf("rank %d: ok\n", rank);
