@@ -248,6 +248,5 @@ bool axon_mpi_info_valid(MPI_Info info);
 int axon_mpi_info_dup_handle(MPI_Info info, MPI_Info *out);
 /* Frees a handle the library made. */
 void axon_mpi_info_release(MPI_Info info);
-void axon_mpi_info_table_finalize(void);
 
 #endif

@@ -320,5 +320,5 @@ void axon_mpi_comm_table_finalize(void)
         c->group = NULL;
     }
     axon_mpi_group_table_finalize();
-    axon_mpi_info_table_finalize();
+    /* Info objects outlive MPI_Finalize (MPI 4.0): the user's stay. */
 }

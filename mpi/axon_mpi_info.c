@@ -3,7 +3,9 @@
  * report yet); it can be read and duplicated but not changed or freed. Keys are at most
  * MPI_MAX_INFO_KEY characters and values MPI_MAX_INFO_VAL (MPI_ERR_INFO_KEY / MPI_ERR_INFO_VALUE);
  * leading and trailing blanks of a key are not part of it (the standard). One mutex guards the table and
- * every object: no info call is on a fast path. */
+ * every object: no info call is on a fast path. As MPI 4.0 allows, the calls work before MPI_Init and
+ * after MPI_Finalize too (their errors are then fatal: there is no communicator's handler to ask), and
+ * info objects outlive MPI_Finalize; the table itself lives as long as the process. */
 #include "mpi/axon_mpi_comm.h"
 
 #include <stdlib.h>
@@ -168,17 +170,6 @@ void axon_mpi_info_release(MPI_Info handle)
     axon_info_destroy(info);
 }
 
-void axon_mpi_info_table_finalize(void)
-{
-    pthread_mutex_lock(&axon_info_lock);
-    for (uint32_t i = 0; i < axon_info_nslots; i++)
-        axon_info_destroy(axon_info_slots[i]);
-    free(axon_info_slots);
-    axon_info_slots = NULL;
-    axon_info_nslots = axon_info_hint = 0;
-    pthread_mutex_unlock(&axon_info_lock);
-}
-
 /* ---- the API -------------------------------------------------------------------------------------- */
 
 /* The key without its leading and trailing blanks, checked: MPI_SUCCESS or MPI_ERR_INFO_KEY. */
@@ -212,7 +203,6 @@ AXON_MPI_WEAK(Info_create)
 int PMPI_Info_create(MPI_Info *info)
 {
     static const char func[] = "MPI_Info_create";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!info)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "info is a NULL pointer");
     int rc = axon_mpi_info_dup_handle(MPI_INFO_NULL, info);
@@ -225,7 +215,6 @@ AXON_MPI_WEAK(Info_dup)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     static const char func[] = "MPI_Info_dup";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!newinfo)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "newinfo is a NULL pointer");
     if (info == MPI_INFO_NULL)
@@ -242,7 +231,6 @@ AXON_MPI_WEAK(Info_free)
 int PMPI_Info_free(MPI_Info *info)
 {
     static const char func[] = "MPI_Info_free";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!info)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "info is a NULL pointer");
     if (*info == MPI_INFO_ENV)
@@ -260,7 +248,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     static const char func[] = "MPI_Info_set";
     const char *k;
     size_t klen;
-    AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_INFO_KEY(func, key, k, klen);
     if (!value || strlen(value) > MPI_MAX_INFO_VAL)
         return axon_mpi_error(NULL, func, MPI_ERR_INFO_VALUE, "the value is NULL or longer than MPI_MAX_INFO_VAL (%d)",
@@ -282,7 +269,6 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     static const char func[] = "MPI_Info_delete";
     const char *k;
     size_t klen;
-    AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_INFO_KEY(func, key, k, klen);
     pthread_mutex_lock(&axon_info_lock);
     struct axon_info *obj = axon_info_lookup(info);
@@ -314,7 +300,6 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     static const char func[] = "MPI_Info_get";
     const char *k;
     size_t klen;
-    AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_INFO_KEY(func, key, k, klen);
     if (valuelen < 0)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "valuelen %d is negative", valuelen);
@@ -350,7 +335,6 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     static const char func[] = "MPI_Info_get_string";
     const char *k;
     size_t klen;
-    AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_INFO_KEY(func, key, k, klen);
     if (!buflen || !flag)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "buflen or flag is a NULL pointer");
@@ -390,7 +374,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     static const char func[] = "MPI_Info_get_valuelen";
     const char *k;
     size_t klen;
-    AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_INFO_KEY(func, key, k, klen);
     if (!valuelen || !flag)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "valuelen or flag is a NULL pointer");
@@ -417,7 +400,6 @@ AXON_MPI_WEAK(Info_get_nkeys)
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     static const char func[] = "MPI_Info_get_nkeys";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!nkeys)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "nkeys is a NULL pointer");
     pthread_mutex_lock(&axon_info_lock);
@@ -434,7 +416,6 @@ AXON_MPI_WEAK(Info_get_nthkey)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     static const char func[] = "MPI_Info_get_nthkey";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!key)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "key is a NULL pointer");
     pthread_mutex_lock(&axon_info_lock);
@@ -457,6 +438,5 @@ AXON_MPI_WEAK(Info_create_env)
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     (void)argc, (void)argv;
-    AXON_MPI_REQUIRE_ACTIVE("MPI_Info_create_env");
     return PMPI_Info_dup(MPI_INFO_ENV, info);
 }
