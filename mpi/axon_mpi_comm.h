@@ -111,6 +111,10 @@ void axon_comm_bridge_of(struct axon_comm *inter, struct axon_comm_bridge *b);
 
 #define AXON_CTX_IDS 16384 /* 4 engine contexts each: the engine has 65536 */
 #define AXON_CTX_WORDS (AXON_CTX_IDS / 32)
+/* The top ids serve communicators of one process (MPI_COMM_SELF's duplicates ...): taken with no
+ * agreement and never offered to one (see axon_mpi_comm_context.c). */
+#define AXON_CTX_LOCAL_IDS 1024
+#define AXON_CTX_LOCAL_FIRST (AXON_CTX_IDS - AXON_CTX_LOCAL_IDS)
 enum axon_ctx_which {
     AXON_CTX_PT2PT,      /* user point-to-point */
     AXON_CTX_COLL,       /* internal collectives */
@@ -149,6 +153,8 @@ void axon_ctx_contribute(struct axon_ctx_state *s, struct axon_ctx_waiter *w, ui
 enum axon_ctx_outcome axon_ctx_decide(struct axon_ctx_state *s, struct axon_ctx_waiter *w, const uint32_t *result,
                                       uint32_t *id);
 void axon_ctx_release(struct axon_ctx_state *s, uint32_t id);
+/* Takes the lowest free id of the local range (a communicator of one process); false if none is left. */
+bool axon_ctx_take_local(struct axon_ctx_state *s, uint32_t *id);
 int axon_ctx_lowest(const uint32_t *mask, int words); /* lowest set bit, or -1 */
 
 /* Agrees on an id free on every member of the team (and of the bridged group, when b is given). Every

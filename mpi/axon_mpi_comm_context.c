@@ -22,6 +22,15 @@
  * members at once and succeeds; no livelock, and an id is reserved only by an operation that all
  * members agreed on.
  *
+ * A communicator of one process needs no agreement, but taking an id from the bitmap while another
+ * thread's round is out with it could hand that round an id already gone; and waiting for the bitmap
+ * can deadlock: process P's thread 1 owns it in a round over A that waits for Q's thread 1, which is
+ * still duplicating MPI_COMM_SELF and waits for Q's bitmap, owned by thread 2 in a round over B that
+ * waits for P's thread 2, duplicating MPI_COMM_SELF too (MPICH's threads/comm/comm_dup_deadlock). So
+ * the top AXON_CTX_LOCAL_IDS ids are kept for such communicators: they are taken at once, under the
+ * lock only, and left out of every contribution and copy of the bitmap, so no agreement picks them.
+ * When they run out, a communicator of one process agrees like any other.
+ *
  * Nonblocking agreements (MPI_Comm_idup) cannot hold the bitmap across a round: a round waits for
  * members that may not have called yet, and a blocking creation on this process meanwhile would wait
  * for the bitmap for ever. They take two steps per round instead, holding nothing in between: the AND
@@ -78,12 +87,29 @@ void axon_ctx_unregister(struct axon_ctx_state *s, struct axon_ctx_waiter *w)
     }
 }
 
+/* The bitmap as agreements see it: without the local range. */
+static void axon_ctx_shared_copy(const struct axon_ctx_state *s, uint32_t *mask)
+{
+    memcpy(mask, s->free_mask, sizeof(s->free_mask));
+    memset(mask + AXON_CTX_LOCAL_FIRST / 32, 0, sizeof(uint32_t) * (AXON_CTX_LOCAL_IDS / 32));
+}
+
+bool axon_ctx_take_local(struct axon_ctx_state *s, uint32_t *id)
+{
+    int lowest = axon_ctx_lowest(s->free_mask + AXON_CTX_LOCAL_FIRST / 32, AXON_CTX_LOCAL_IDS / 32);
+    if (lowest < 0)
+        return false;
+    *id = AXON_CTX_LOCAL_FIRST + (uint32_t)lowest;
+    s->free_mask[*id / 32] &= ~(1u << (*id % 32));
+    return true;
+}
+
 void axon_ctx_contribute(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint32_t *contrib)
 {
     w->own = !s->mask_in_use && s->waiters == w;
     if (w->own) {
         s->mask_in_use = true;
-        memcpy(contrib, s->free_mask, sizeof(s->free_mask));
+        axon_ctx_shared_copy(s, contrib);
         contrib[AXON_CTX_WORDS] = 1;
     } else {
         memset(contrib, 0, sizeof(uint32_t) * AXON_CTX_CONTRIB_WORDS);
@@ -141,14 +167,14 @@ void axon_comm_context_report(void)
 void axon_comm_context_snapshot(uint32_t *mask)
 {
     pthread_mutex_lock(&axon_ctx_lock);
-    memcpy(mask, axon_ctx.free_mask, sizeof(axon_ctx.free_mask));
+    axon_ctx_shared_copy(&axon_ctx, mask);
     pthread_mutex_unlock(&axon_ctx_lock);
 }
 
 bool axon_comm_context_reserve(uint32_t id)
 {
     pthread_mutex_lock(&axon_ctx_lock);
-    bool ok = id < AXON_CTX_IDS && !axon_ctx.mask_in_use && (axon_ctx.free_mask[id / 32] >> (id % 32) & 1u);
+    bool ok = id < AXON_CTX_LOCAL_FIRST && !axon_ctx.mask_in_use && (axon_ctx.free_mask[id / 32] >> (id % 32) & 1u);
     if (ok)
         axon_ctx.free_mask[id / 32] &= ~(1u << (id % 32));
     pthread_mutex_unlock(&axon_ctx_lock);
@@ -168,6 +194,11 @@ int axon_comm_context_alloc(const struct axon_comm_team *t, const struct axon_co
     uint32_t contrib[AXON_CTX_CONTRIB_WORDS];
     struct axon_ctx_waiter w;
     pthread_mutex_lock(&axon_ctx_lock);
+    if (!b && t->size == 1 && axon_ctx_take_local(&axon_ctx, id)) {
+        axon_ctx_agreements++;
+        pthread_mutex_unlock(&axon_ctx_lock);
+        return MPI_SUCCESS;
+    }
     axon_ctx_register(&axon_ctx, &w, priority);
     pthread_mutex_unlock(&axon_ctx_lock);
 

@@ -53,6 +53,36 @@ START_TEST(test_single)
 }
 END_TEST
 
+/* Communicators of one process take the top ids at once, even while a round is out with the bitmap, and
+ * no agreement ever sees those ids: a round's contribution leaves them out, so what the round picks
+ * cannot be one of them. Released, they are taken again; when they run out, none is taken. */
+START_TEST(test_local_range)
+{
+    static struct axon_ctx_state s;
+    axon_ctx_state_init(&s, 2);
+    struct axon_ctx_waiter w;
+    uint32_t contrib[AXON_CTX_CONTRIB_WORDS], id = 0, local = 0;
+    axon_ctx_register(&s, &w, 7);
+    axon_ctx_contribute(&s, &w, contrib);
+    ck_assert(w.own && s.mask_in_use);
+    for (uint32_t i = AXON_CTX_LOCAL_FIRST; i < AXON_CTX_IDS; i++)
+        ck_assert(!(contrib[i / 32] >> (i % 32) & 1u));
+    ck_assert(axon_ctx_take_local(&s, &local)); /* while the round is out */
+    ck_assert_uint_eq(local, AXON_CTX_LOCAL_FIRST);
+    ck_assert_int_eq(axon_ctx_decide(&s, &w, contrib, &id), AXON_CTX_DONE);
+    ck_assert_uint_eq(id, 2);
+    axon_ctx_unregister(&s, &w);
+    for (uint32_t i = 1; i < AXON_CTX_LOCAL_IDS; i++) {
+        ck_assert(axon_ctx_take_local(&s, &local));
+        ck_assert_uint_eq(local, AXON_CTX_LOCAL_FIRST + i);
+    }
+    ck_assert(!axon_ctx_take_local(&s, &local));
+    axon_ctx_release(&s, AXON_CTX_LOCAL_FIRST + 5);
+    ck_assert(axon_ctx_take_local(&s, &local));
+    ck_assert_uint_eq(local, AXON_CTX_LOCAL_FIRST + 5);
+}
+END_TEST
+
 /* Priorities: only the highest-priority waiter of a process may own the bitmap; the others contribute
  * nothing and their round fails. */
 START_TEST(test_priority)
@@ -287,6 +317,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bitmap);
     tcase_add_test(tc, test_single);
+    tcase_add_test(tc, test_local_range);
     tcase_add_test(tc, test_priority);
     tcase_add_test(tc, test_concurrent_overlapping);
     tcase_add_test(tc, test_recycling);
