@@ -496,7 +496,7 @@ int axon_mpi_barrier_plan(const char *func, MPI_Comm comm, struct axon_mpi_coll_
     return MPI_SUCCESS;
 }
 
-int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int axon_mpi_bcast_plan(const char *func, void *buffer, int64_t count, MPI_Datatype datatype, int root, MPI_Comm comm,
                         struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
@@ -520,11 +520,11 @@ int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype 
 struct axon_coll_rooted {
     bool gather;
     void *buf;                  /* each rank's side; MPI_IN_PLACE at the root only */
-    int count;
+    int64_t count;
     MPI_Datatype type;
     void *rbuf;                 /* the root's side */
-    int rcount;
-    const int *rcounts, *displs; /* the v forms (displs non-NULL) */
+    int64_t rcount;
+    struct axon_mpi_array rcounts, displs; /* the v forms (displs.p non-NULL) */
     MPI_Datatype rtype;
 };
 
@@ -555,13 +555,13 @@ static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted
     int n = axon_coll_peers(c);
     if (is_root) {
         AXON_COLL_CHECK_TYPE(func, c, a->rtype, rdt, name[3]);
-        if (a->displs) {
-            AXON_COLL_CHECK_ARRAY(func, c, a->rcounts, name[4]);
+        if (a->displs.p) {
+            AXON_COLL_CHECK_ARRAY(func, c, a->rcounts.p, name[4]);
             for (int j = 0; j < n; j++)
-                AXON_COLL_CHECK_COUNT(func, c, a->rcounts[j], name[5]);
+                AXON_COLL_CHECK_COUNT(func, c, axon_mpi_array_get(a->rcounts, j), name[5]);
         } else {
             AXON_COLL_CHECK_COUNT(func, c, a->rcount, name[6]);
-            AXON_COLL_CHECK_BUFFER(func, c, a->rbuf, (int64_t)a->rcount * n, rdt, name[7]);
+            AXON_COLL_CHECK_BUFFER(func, c, a->rbuf, a->rcount * n, rdt, name[7]);
             AXON_COLL_CHECK_ALIAS(func, c, a->buf, a->rbuf, moves && a->rcount > 0);
         }
     }
@@ -571,16 +571,16 @@ static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted
         if (!blocks)
             return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
         for (int j = 0; j < n; j++) {
-            int64_t at = a->displs ? a->displs[j] : (int64_t)j * a->rcount;
+            int64_t at = a->displs.p ? axon_mpi_array_get(a->displs, j) : j * a->rcount;
             blocks[j].buf = (char *)a->rbuf + at * rdt.extent;
-            blocks[j].count = a->displs ? a->rcounts[j] : a->rcount;
+            blocks[j].count = a->displs.p ? axon_mpi_array_get(a->rcounts, j) : a->rcount;
             blocks[j].dt = rdt;
         }
     }
     axon_coll_plan_begin(p, a->gather ? AXON_MPI_COLL_GATHER : AXON_MPI_COLL_SCATTER, c);
     p->root = root;
     p->in_place = in_place;
-    p->have = a->displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    p->have = a->displs.p ? 0 : AXON_COLL_NEEDS_UNIFORM;
     if (moves)
         p->mine = (struct axon_coll_block){a->buf, a->count, dt};
     if (a->gather) {
@@ -593,17 +593,17 @@ static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted
     return MPI_SUCCESS;
 }
 
-int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                         MPI_Comm comm, struct axon_mpi_coll_plan *p)
+int axon_mpi_gather_plan(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     const struct axon_coll_rooted a = {true, (void *)sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
                                        displs, recvtype};
     return axon_coll_rooted_plan(func, &a, root, comm, p);
 }
 
-int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
-                          const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int64_t sendcount, struct axon_mpi_array sendcounts,
+                          struct axon_mpi_array displs, MPI_Datatype sendtype, void *recvbuf, int64_t recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     const struct axon_coll_rooted a = {false, recvbuf, recvcount, recvtype, (void *)sendbuf, sendcount, sendcounts,
@@ -611,9 +611,10 @@ int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, 
     return axon_coll_rooted_plan(func, &a, root, comm, p);
 }
 
-int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm, struct axon_mpi_coll_plan *p)
+int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int64_t recvcount, struct axon_mpi_array recvcounts,
+                            struct axon_mpi_array displs, MPI_Datatype recvtype, MPI_Comm comm,
+                            struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     struct axon_dtype_layout sdt = {0}, rdt = {0};
@@ -627,27 +628,27 @@ int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount
     }
     int n = axon_coll_peers(c);
     AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
-    if (displs) {
-        AXON_COLL_CHECK_ARRAY(func, c, recvcounts, "recvcounts");
+    if (displs.p) {
+        AXON_COLL_CHECK_ARRAY(func, c, recvcounts.p, "recvcounts");
         for (int j = 0; j < n; j++)
-            AXON_COLL_CHECK_COUNT(func, c, recvcounts[j], "a receive count");
+            AXON_COLL_CHECK_COUNT(func, c, axon_mpi_array_get(recvcounts, j), "a receive count");
     } else {
         AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
-        AXON_COLL_CHECK_BUFFER(func, c, recvbuf, (int64_t)recvcount * n, rdt, "recvbuf");
+        AXON_COLL_CHECK_BUFFER(func, c, recvbuf, recvcount * n, rdt, "recvbuf");
         AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, recvcount > 0);
     }
     struct axon_coll_block *blocks = axon_coll_blocks_alloc(n);
     if (!blocks)
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
     for (int j = 0; j < n; j++) {
-        int64_t at = displs ? displs[j] : (int64_t)j * recvcount;
+        int64_t at = displs.p ? axon_mpi_array_get(displs, j) : j * recvcount;
         blocks[j].buf = (char *)recvbuf + at * rdt.extent;
-        blocks[j].count = displs ? recvcounts[j] : recvcount;
+        blocks[j].count = displs.p ? axon_mpi_array_get(recvcounts, j) : recvcount;
         blocks[j].dt = rdt;
     }
     axon_coll_plan_begin(p, AXON_MPI_COLL_ALLGATHER, c);
     p->in_place = in_place;
-    p->have = displs ? 0 : AXON_COLL_NEEDS_UNIFORM;
+    p->have = displs.p ? 0 : AXON_COLL_NEEDS_UNIFORM;
     if (!in_place)
         p->mine = (struct axon_coll_block){(void *)sendbuf, sendcount, sdt};
     p->rblocks = blocks;
@@ -656,8 +657,8 @@ int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount
 }
 
 /* The blocks of one side of an alltoall of any kind (see axon_mpi_alltoall_plan). */
-static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind, const void *buf, int count,
-                                const int counts[], const int displs[], MPI_Datatype type,
+static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind, const void *buf, int64_t count,
+                                struct axon_mpi_array counts, struct axon_mpi_array displs, MPI_Datatype type,
                                 const MPI_Datatype types[], const char *side, struct axon_coll_block *blocks)
 {
     int n = axon_coll_peers(c);
@@ -665,20 +666,20 @@ static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind,
     if (kind == 0) {
         AXON_COLL_CHECK_COUNT(func, c, count, side);
     } else {
-        AXON_COLL_CHECK_ARRAY(func, c, counts, "a count array");
-        AXON_COLL_CHECK_ARRAY(func, c, displs, "a displacement array");
+        AXON_COLL_CHECK_ARRAY(func, c, counts.p, "a count array");
+        AXON_COLL_CHECK_ARRAY(func, c, displs.p, "a displacement array");
         if (kind == 2)
             AXON_COLL_CHECK_ARRAY(func, c, types, "a datatype array");
     }
     if (kind != 2)
         AXON_COLL_CHECK_TYPE(func, c, type, dt, side);
     for (int j = 0; j < n; j++) {
-        int cnt = kind == 0 ? count : counts[j];
+        int64_t cnt = kind == 0 ? count : axon_mpi_array_get(counts, j);
         AXON_COLL_CHECK_COUNT(func, c, cnt, side);
         if (kind == 2)
             AXON_COLL_CHECK_TYPE(func, c, types[j], dt, side);
-        int64_t off = kind == 0 ? (int64_t)j * count * dt.extent
-                                : kind == 1 ? (int64_t)displs[j] * dt.extent : (int64_t)displs[j];
+        int64_t at = kind == 0 ? j * count : axon_mpi_array_get(displs, j);
+        int64_t off = kind == 2 ? at : at * dt.extent; /* the w form's displacements are in bytes */
         if (axon_coll_bad_buffer((const char *)buf + off, cnt, &dt))
             return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL", side);
         blocks[j].buf = (char *)buf + off;
@@ -688,10 +689,11 @@ static int axon_coll_a2a_blocks(const char *func, struct axon_comm *c, int kind,
     return MPI_SUCCESS;
 }
 
-int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
-                           const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                           const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                           MPI_Comm comm, struct axon_mpi_coll_plan *p)
+int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int64_t sendcount,
+                           struct axon_mpi_array sendcounts, struct axon_mpi_array sdispls,
+                           const MPI_Datatype sendtypes[], void *recvbuf, int64_t recvcount,
+                           struct axon_mpi_array recvcounts, struct axon_mpi_array rdispls,
+                           const MPI_Datatype recvtypes[], MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
     AXON_COLL_CHECK_COMM(func, comm, c);
@@ -738,7 +740,7 @@ err:
 }
 
 int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf,
-                            int count, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root,
+                            int64_t count, struct axon_mpi_array recvcounts, MPI_Datatype datatype, MPI_Op op, int root,
                             MPI_Comm comm, struct axon_mpi_coll_plan *p)
 {
     struct axon_comm *c;
@@ -776,7 +778,7 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
     int64_t *counts = NULL;
     if (kind == AXON_MPI_RED_SCATTER || kind == AXON_MPI_RED_SCATTER_BLOCK) {
         if (kind == AXON_MPI_RED_SCATTER)
-            AXON_COLL_CHECK_ARRAY(func, c, recvcounts, "recvcounts");
+            AXON_COLL_CHECK_ARRAY(func, c, recvcounts.p, "recvcounts");
         else
             AXON_COLL_CHECK_COUNT(func, c, count, "recvcount");
         counts = malloc(sizeof(*counts) * (size_t)n);
@@ -784,7 +786,7 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
             return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
         incount = 0;
         for (int j = 0; j < n; j++) {
-            counts[j] = kind == AXON_MPI_RED_SCATTER ? recvcounts[j] : count;
+            counts[j] = kind == AXON_MPI_RED_SCATTER ? axon_mpi_array_get(recvcounts, j) : count;
             if (counts[j] < 0) {
                 free(counts);
                 return axon_mpi_error(c, func, MPI_ERR_COUNT, "recvcounts[%d] = %lld is negative", j,
@@ -838,51 +840,51 @@ int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request)
     AXON_COLL_PLAN_RUN(func, request, axon_mpi_barrier_plan(func, comm, &plan_));
 }
 
-int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int axon_mpi_bcast(const char *func, void *buffer, int64_t count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request, axon_mpi_bcast_plan(func, buffer, count, datatype, root, comm, &plan_));
 }
 
-int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, MPI_Request *request)
+int axon_mpi_gather(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request,
                        axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
                                             displs, recvtype, root, comm, &plan_));
 }
 
-int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
-                     const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int root, MPI_Comm comm, MPI_Request *request)
+int axon_mpi_scatter(const char *func, const void *sendbuf, int64_t sendcount, struct axon_mpi_array sendcounts,
+                     struct axon_mpi_array displs, MPI_Datatype sendtype, void *recvbuf, int64_t recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request,
                        axon_mpi_scatter_plan(func, sendbuf, sendcount, sendcounts, displs, sendtype, recvbuf,
                                              recvcount, recvtype, root, comm, &plan_));
 }
 
-int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request *request)
+int axon_mpi_allgather(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request,
                        axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
                                                displs, recvtype, comm, &plan_));
 }
 
-int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
-                      const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                      MPI_Request *request)
+int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int64_t sendcount,
+                      struct axon_mpi_array sendcounts, struct axon_mpi_array sdispls, const MPI_Datatype sendtypes[],
+                      void *recvbuf, int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array rdispls,
+                      const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request,
                        axon_mpi_alltoall_plan(func, kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes,
                                               recvbuf, recvcount, recvcounts, rdispls, recvtypes, comm, &plan_));
 }
 
-int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int count,
-                       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int64_t count,
+                       struct axon_mpi_array recvcounts, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        MPI_Request *request)
 {
     AXON_COLL_PLAN_RUN(func, request,
@@ -908,8 +910,8 @@ AXON_MPI_WEAK(Gather)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return axon_mpi_gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                           root, comm, NULL);
+    return axon_mpi_gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                           AXON_MPI_NO_ARRAY, recvtype, root, comm, NULL);
 }
 
 AXON_MPI_WEAK(Gatherv)
@@ -922,16 +924,16 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
-    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs ? displs : none,
-                           recvtype, root, comm, NULL);
+    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                           AXON_MPI_INTS(displs ? displs : none), recvtype, root, comm, NULL);
 }
 
 AXON_MPI_WEAK(Scatter)
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return axon_mpi_scatter("MPI_Scatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype,
-                            root, comm, NULL);
+    return axon_mpi_scatter("MPI_Scatter", sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, sendtype, recvbuf,
+                            recvcount, recvtype, root, comm, NULL);
 }
 
 AXON_MPI_WEAK(Scatterv)
@@ -944,16 +946,16 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
-    return axon_mpi_scatter(func, sendbuf, 0, sendcounts, displs ? displs : none, sendtype, recvbuf, recvcount,
-                            recvtype, root, comm, NULL);
+    return axon_mpi_scatter(func, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(displs ? displs : none),
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, NULL);
 }
 
 AXON_MPI_WEAK(Allgather)
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return axon_mpi_allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                              recvtype, comm, NULL);
+    return axon_mpi_allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                              AXON_MPI_NO_ARRAY, recvtype, comm, NULL);
 }
 
 AXON_MPI_WEAK(Allgatherv)
@@ -964,24 +966,25 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     AXON_MPI_REQUIRE_ACTIVE(func);
     if (!displs)
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "displs is a NULL pointer");
-    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                              NULL);
+    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                              AXON_MPI_INTS(displs), recvtype, comm, NULL);
 }
 
 AXON_MPI_WEAK(Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return axon_mpi_alltoall("MPI_Alltoall", 0, sendbuf, sendcount, NULL, NULL, &sendtype, recvbuf, recvcount, NULL,
-                             NULL, &recvtype, comm, NULL);
+    return axon_mpi_alltoall("MPI_Alltoall", 0, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &sendtype,
+                             recvbuf, recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &recvtype, comm, NULL);
 }
 
 AXON_MPI_WEAK(Alltoallv)
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return axon_mpi_alltoall("MPI_Alltoallv", 1, sendbuf, 0, sendcounts, sdispls, &sendtype, recvbuf, 0, recvcounts,
-                             rdispls, &recvtype, comm, NULL);
+    return axon_mpi_alltoall("MPI_Alltoallv", 1, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls),
+                             &sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), &recvtype, comm,
+                             NULL);
 }
 
 AXON_MPI_WEAK(Alltoallw)
@@ -989,23 +992,24 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                    MPI_Comm comm)
 {
-    return axon_mpi_alltoall("MPI_Alltoallw", 2, sendbuf, 0, sendcounts, sdispls, sendtypes, recvbuf, 0, recvcounts,
-                             rdispls, recvtypes, comm, NULL);
+    return axon_mpi_alltoall("MPI_Alltoallw", 2, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls),
+                             sendtypes, recvbuf, 0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), recvtypes, comm,
+                             NULL);
 }
 
 AXON_MPI_WEAK(Reduce)
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm)
 {
-    return axon_mpi_reduction("MPI_Reduce", AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root,
-                              comm, NULL);
+    return axon_mpi_reduction("MPI_Reduce", AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype,
+                              op, root, comm, NULL);
 }
 
 AXON_MPI_WEAK(Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return axon_mpi_reduction("MPI_Allreduce", AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op,
-                              0, comm, NULL);
+    return axon_mpi_reduction("MPI_Allreduce", AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                              datatype, op, 0, comm, NULL);
 }
 
 AXON_MPI_WEAK(Reduce_scatter_block)
@@ -1013,27 +1017,27 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Comm comm)
 {
     return axon_mpi_reduction("MPI_Reduce_scatter_block", AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
-                              NULL, datatype, op, 0, comm, NULL);
+                              AXON_MPI_NO_ARRAY, datatype, op, 0, comm, NULL);
 }
 
 AXON_MPI_WEAK(Reduce_scatter)
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm)
 {
-    return axon_mpi_reduction("MPI_Reduce_scatter", AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype,
-                              op, 0, comm, NULL);
+    return axon_mpi_reduction("MPI_Reduce_scatter", AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0,
+                              AXON_MPI_INTS(recvcounts), datatype, op, 0, comm, NULL);
 }
 
 AXON_MPI_WEAK(Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return axon_mpi_reduction("MPI_Scan", AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm,
-                              NULL);
+    return axon_mpi_reduction("MPI_Scan", AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op,
+                              0, comm, NULL);
 }
 
 AXON_MPI_WEAK(Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return axon_mpi_reduction("MPI_Exscan", AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0,
-                              comm, NULL);
+    return axon_mpi_reduction("MPI_Exscan", AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype,
+                              op, 0, comm, NULL);
 }

@@ -32,7 +32,7 @@
 #define AXON_COLL_CHECK_COUNT(func, c, count, what)                                                  \
     do {                                                                                             \
         if ((count) < 0)                                                                             \
-            return axon_mpi_error(c, func, MPI_ERR_COUNT, "%s %d is negative", what, (int)(count));  \
+            return axon_mpi_error(c, func, MPI_ERR_COUNT, "%s %lld is negative", what, (long long)(count)); \
     } while (0)
 
 #define AXON_COLL_CHECK_TYPE(func, c, type, dt, what)                                                \
@@ -88,7 +88,7 @@ static inline bool axon_coll_bad_buffer(const void *buf, int64_t count, const st
 #define AXON_COLL_CHECK_BUFFER(func, c, buf, count, dt, what)                                        \
     do {                                                                                             \
         if (axon_coll_bad_buffer(buf, count, &(dt)))                                                 \
-            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "%s is NULL with count %d", what, (int)(count)); \
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "%s is NULL with count %lld", what, (long long)(count)); \
     } while (0)
 
 #define AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, nonempty)                                   \
@@ -105,6 +105,29 @@ static inline bool axon_coll_bad_buffer(const void *buf, int64_t count, const st
         if (!(request))                                                                              \
             return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "request is a NULL pointer"); \
     } while (0)
+
+/* ---- the count and displacement arrays of the v and w forms --------------------------------------- */
+
+/* One such array as the caller gave it: int entries from the int calls, 64-bit ones (MPI_Count, MPI_Aint)
+ * from the large-count (_c) calls. The plans read each entry once, as they fill the per-rank blocks
+ * (whose counts are int64_t), so neither kind is converted or copied up front, and the int calls pay one
+ * predictable branch per entry. p NULL: the argument was NULL (judged by the plan, as before). */
+struct axon_mpi_array {
+    const void *p;
+    bool wide;
+};
+
+_Static_assert(sizeof(MPI_Count) == sizeof(int64_t) && sizeof(MPI_Aint) == sizeof(int64_t),
+               "the _c calls' arrays are read as int64_t");
+
+#define AXON_MPI_INTS(a) ((struct axon_mpi_array){(a), false})
+#define AXON_MPI_WIDE(a) ((struct axon_mpi_array){(a), true})
+#define AXON_MPI_NO_ARRAY ((struct axon_mpi_array){NULL, false})
+
+static inline int64_t axon_mpi_array_get(struct axon_mpi_array a, int j)
+{
+    return a.wide ? ((const int64_t *)a.p)[j] : ((const int *)a.p)[j];
+}
 
 /* ---- plans ---------------------------------------------------------------------------------------- */
 
@@ -165,48 +188,87 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
 /* The plans of the calls: the checks of the standard, each error raised on the communicator. On
  * success the caller owns the plan. */
 int axon_mpi_barrier_plan(const char *func, MPI_Comm comm, struct axon_mpi_coll_plan *p);
-int axon_mpi_bcast_plan(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int axon_mpi_bcast_plan(const char *func, void *buffer, int64_t count, MPI_Datatype datatype, int root, MPI_Comm comm,
                         struct axon_mpi_coll_plan *p);
-/* Gather and gatherv: recvcounts NULL means recvcount for every rank, displs NULL the blocks in order. */
-int axon_mpi_gather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                         MPI_Comm comm, struct axon_mpi_coll_plan *p);
-int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
-                          const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+/* Gather and gatherv: recvcounts without an array (AXON_MPI_NO_ARRAY) means recvcount for every rank,
+ * displs without one the blocks in order. */
+int axon_mpi_gather_plan(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_scatter_plan(const char *func, const void *sendbuf, int64_t sendcount, struct axon_mpi_array sendcounts,
+                          struct axon_mpi_array displs, MPI_Datatype sendtype, void *recvbuf, int64_t recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm, struct axon_mpi_coll_plan *p);
-int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int64_t recvcount, struct axon_mpi_array recvcounts,
+                            struct axon_mpi_array displs, MPI_Datatype recvtype, MPI_Comm comm,
+                            struct axon_mpi_coll_plan *p);
 /* kind: 0 alltoall (counts uniform), 1 alltoallv (displacements in extents), 2 alltoallw (byte
  * displacements, a type per rank). */
-int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
-                           const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                           const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                           MPI_Comm comm, struct axon_mpi_coll_plan *p);
+int axon_mpi_alltoall_plan(const char *func, int kind, const void *sendbuf, int64_t sendcount,
+                           struct axon_mpi_array sendcounts, struct axon_mpi_array sdispls,
+                           const MPI_Datatype sendtypes[], void *recvbuf, int64_t recvcount,
+                           struct axon_mpi_array recvcounts, struct axon_mpi_array rdispls,
+                           const MPI_Datatype recvtypes[], MPI_Comm comm, struct axon_mpi_coll_plan *p);
 int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf,
-                            int count, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root,
+                            int64_t count, struct axon_mpi_array recvcounts, MPI_Datatype datatype, MPI_Op op, int root,
                             MPI_Comm comm, struct axon_mpi_coll_plan *p);
 
 /* Plan and run in one call (the blocking and nonblocking forms): request NULL blocks. */
 int axon_mpi_barrier(const char *func, MPI_Comm comm, MPI_Request *request);
-int axon_mpi_bcast(const char *func, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int axon_mpi_bcast(const char *func, void *buffer, int64_t count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Request *request);
-int axon_mpi_gather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, MPI_Request *request);
-int axon_mpi_scatter(const char *func, const void *sendbuf, int sendcount, const int sendcounts[],
-                     const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int root, MPI_Comm comm, MPI_Request *request);
-int axon_mpi_allgather(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request *request);
-int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int sendcount, const int sendcounts[],
-                      const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                      MPI_Request *request);
-int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int count,
-                       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+int axon_mpi_gather(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int axon_mpi_scatter(const char *func, const void *sendbuf, int64_t sendcount, struct axon_mpi_array sendcounts,
+                     struct axon_mpi_array displs, MPI_Datatype sendtype, void *recvbuf, int64_t recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int axon_mpi_allgather(const char *func, const void *sendbuf, int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array displs,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int axon_mpi_alltoall(const char *func, int kind, const void *sendbuf, int64_t sendcount,
+                      struct axon_mpi_array sendcounts, struct axon_mpi_array sdispls, const MPI_Datatype sendtypes[],
+                      void *recvbuf, int64_t recvcount, struct axon_mpi_array recvcounts, struct axon_mpi_array rdispls,
+                      const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int axon_mpi_reduction(const char *func, enum axon_mpi_red_kind kind, const void *sendbuf, void *recvbuf, int64_t count,
+                       struct axon_mpi_array recvcounts, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        MPI_Request *request);
+
+/* ---- the three forms of a large-count (_c) call (axon_mpi_bigcount_coll.c) ------------------------- */
+
+/* The _c calls of a family (MPI_Bcast_c, MPI_Ibcast_c, MPI_Bcast_init_c) share one function that makes
+ * the plan; what differs is this. */
+enum axon_mpi_coll_form_kind { AXON_MPI_COLL_BLOCKING, AXON_MPI_COLL_NONBLOCKING, AXON_MPI_COLL_PERSISTENT };
+
+struct axon_mpi_coll_form {
+    const char *func; /* the call's name, for its errors */
+    enum axon_mpi_coll_form_kind kind;
+    MPI_Info info;        /* the persistent form's */
+    MPI_Request *request; /* the nonblocking and persistent forms' */
+};
+
+static inline struct axon_mpi_coll_form axon_mpi_coll_blocking(const char *func)
+{
+    return (struct axon_mpi_coll_form){func, AXON_MPI_COLL_BLOCKING, MPI_INFO_NULL, NULL};
+}
+
+static inline struct axon_mpi_coll_form axon_mpi_coll_nonblocking(const char *func, MPI_Request *request)
+{
+    return (struct axon_mpi_coll_form){func, AXON_MPI_COLL_NONBLOCKING, MPI_INFO_NULL, request};
+}
+
+static inline struct axon_mpi_coll_form axon_mpi_coll_persistent(const char *func, MPI_Info info,
+                                                                 MPI_Request *request)
+{
+    return (struct axon_mpi_coll_form){func, AXON_MPI_COLL_PERSISTENT, info, request};
+}
+
+/* The form's own checks, made before the collective's as the int calls make them: MPI active, the
+ * request pointer, the info object. */
+int axon_mpi_coll_form_check(const struct axon_mpi_coll_form *f, MPI_Comm comm);
+/* After the plan was made with result rc: runs it (blocking, or handing back the request) or keeps it in
+ * a persistent request; rc when the plan failed. Consumes the plan. */
+int axon_mpi_coll_form_run(const struct axon_mpi_coll_form *f, int rc, struct axon_mpi_coll_plan *p);
 
 /* ---- GPU buffers, staged through host memory (axon_mpi_coll_stage.c) ------------------------------ */
 
@@ -256,22 +318,40 @@ enum axon_mpi_neighbor_form {
 };
 
 /* The arguments of any neighborhood collective, the unused ones left zero. Displacements are in
- * extents (sdispls, rdispls) or, for the w form, in bytes (sbytes, rbytes). */
+ * extents or, for the w form, in bytes (MPI_Aint in its int call too). */
 struct axon_mpi_neighbor_args {
     enum axon_mpi_neighbor_form form;
     const void *sendbuf;
-    int sendcount;
-    const int *sendcounts, *sdispls;
-    const MPI_Aint *sbytes;
+    int64_t sendcount;
+    struct axon_mpi_array sendcounts, sdispls;
     MPI_Datatype sendtype;
     const MPI_Datatype *sendtypes;
     void *recvbuf;
-    int recvcount;
-    const int *recvcounts, *rdispls;
-    const MPI_Aint *rbytes;
+    int64_t recvcount;
+    struct axon_mpi_array recvcounts, rdispls;
     MPI_Datatype recvtype;
     const MPI_Datatype *recvtypes;
 };
+
+/* The arguments of each form, as the calls name them; ARRAY wraps their count arrays (and the v forms'
+ * displacements): AXON_MPI_INTS in the int calls, AXON_MPI_WIDE in the _c calls. */
+#define AXON_MPI_NEIGHBOR_ALLGATHER_ARGS(ARRAY)                                                      \
+    {.form = AXON_MPI_NEIGHBOR_ALLGATHER, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
+     .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype}
+#define AXON_MPI_NEIGHBOR_ALLGATHERV_ARGS(ARRAY)                                                     \
+    {.form = AXON_MPI_NEIGHBOR_ALLGATHERV, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
+     .recvbuf = recvbuf, .recvcounts = ARRAY(recvcounts), .rdispls = ARRAY(displs), .recvtype = recvtype}
+#define AXON_MPI_NEIGHBOR_ALLTOALL_ARGS(ARRAY)                                                       \
+    {.form = AXON_MPI_NEIGHBOR_ALLTOALL, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
+     .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype}
+#define AXON_MPI_NEIGHBOR_ALLTOALLV_ARGS(ARRAY)                                                      \
+    {.form = AXON_MPI_NEIGHBOR_ALLTOALLV, .sendbuf = sendbuf, .sendcounts = ARRAY(sendcounts),        \
+     .sdispls = ARRAY(sdispls), .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = ARRAY(recvcounts), \
+     .rdispls = ARRAY(rdispls), .recvtype = recvtype}
+#define AXON_MPI_NEIGHBOR_ALLTOALLW_ARGS(ARRAY)                                                      \
+    {.form = AXON_MPI_NEIGHBOR_ALLTOALLW, .sendbuf = sendbuf, .sendcounts = ARRAY(sendcounts),        \
+     .sdispls = AXON_MPI_WIDE(sdispls), .sendtypes = sendtypes, .recvbuf = recvbuf,                  \
+     .recvcounts = ARRAY(recvcounts), .rdispls = AXON_MPI_WIDE(rdispls), .recvtypes = recvtypes}
 
 /* The plan of a neighborhood collective on comm's topology (MPI_ERR_TOPOLOGY without one). */
 int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,

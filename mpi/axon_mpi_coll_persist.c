@@ -161,8 +161,8 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     static const char func[] = "MPI_Gather_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                                           recvtype, root, comm, &plan_));
+                      axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                                           AXON_MPI_NO_ARRAY, recvtype, root, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Gatherv_init)
@@ -174,9 +174,9 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_PERSIST_CHECK_DISPLS(func, comm, root, displs);
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                                           displs ? displs : axon_persist_no_displs, recvtype, root, comm,
-                                           &plan_));
+                      axon_mpi_gather_plan(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                                           AXON_MPI_INTS(displs ? displs : axon_persist_no_displs), recvtype, root,
+                                           comm, &plan_));
 }
 
 AXON_MPI_WEAK(Scatter_init)
@@ -185,8 +185,8 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     static const char func[] = "MPI_Scatter_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_scatter_plan(func, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
-                                            recvtype, root, comm, &plan_));
+                      axon_mpi_scatter_plan(func, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, sendtype,
+                                            recvbuf, recvcount, recvtype, root, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Scatterv_init)
@@ -198,8 +198,9 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_PERSIST_CHECK_DISPLS(func, comm, root, displs);
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_scatter_plan(func, sendbuf, 0, sendcounts, displs ? displs : axon_persist_no_displs,
-                                            sendtype, recvbuf, recvcount, recvtype, root, comm, &plan_));
+                      axon_mpi_scatter_plan(func, sendbuf, 0, AXON_MPI_INTS(sendcounts),
+                                            AXON_MPI_INTS(displs ? displs : axon_persist_no_displs), sendtype, recvbuf,
+                                            recvcount, recvtype, root, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Allgather_init)
@@ -208,8 +209,8 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     static const char func[] = "MPI_Allgather_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                                              recvtype, comm, &plan_));
+                      axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                                              AXON_MPI_NO_ARRAY, recvtype, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Allgatherv_init)
@@ -222,8 +223,8 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     if (!displs)
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "displs is a NULL pointer");
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                                              recvtype, comm, &plan_));
+                      axon_mpi_allgather_plan(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                                              AXON_MPI_INTS(displs), recvtype, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Alltoall_init)
@@ -232,8 +233,9 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     static const char func[] = "MPI_Alltoall_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_alltoall_plan(func, 0, sendbuf, sendcount, NULL, NULL, &sendtype, recvbuf, recvcount,
-                                             NULL, NULL, &recvtype, comm, &plan_));
+                      axon_mpi_alltoall_plan(func, 0, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
+                                             &sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
+                                             &recvtype, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Alltoallv_init)
@@ -243,8 +245,9 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
 {
     static const char func[] = "MPI_Alltoallv_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_alltoall_plan(func, 1, sendbuf, 0, sendcounts, sdispls, &sendtype, recvbuf, 0,
-                                             recvcounts, rdispls, &recvtype, comm, &plan_));
+                      axon_mpi_alltoall_plan(func, 1, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls),
+                                             &sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls),
+                                             &recvtype, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Alltoallw_init)
@@ -254,8 +257,9 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 {
     static const char func[] = "MPI_Alltoallw_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_alltoall_plan(func, 2, sendbuf, 0, sendcounts, sdispls, sendtypes, recvbuf, 0,
-                                             recvcounts, rdispls, recvtypes, comm, &plan_));
+                      axon_mpi_alltoall_plan(func, 2, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls),
+                                             sendtypes, recvbuf, 0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls),
+                                             recvtypes, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Reduce_init)
@@ -264,8 +268,8 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     static const char func[] = "MPI_Reduce_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op,
-                                              root, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                                              datatype, op, root, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Allreduce_init)
@@ -274,8 +278,8 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 {
     static const char func[] = "MPI_Allreduce_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype,
-                                              op, 0, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                                              datatype, op, 0, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Reduce_scatter_block_init)
@@ -284,8 +288,8 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 {
     static const char func[] = "MPI_Reduce_scatter_block_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                                              datatype, op, 0, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                              AXON_MPI_NO_ARRAY, datatype, op, 0, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Reduce_scatter_init)
@@ -294,8 +298,8 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 {
     static const char func[] = "MPI_Reduce_scatter_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype,
-                                              op, 0, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0,
+                                              AXON_MPI_INTS(recvcounts), datatype, op, 0, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Scan_init)
@@ -304,8 +308,8 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     static const char func[] = "MPI_Scan_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op,
-                                              0, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                                              datatype, op, 0, comm, &plan_));
 }
 
 AXON_MPI_WEAK(Exscan_init)
@@ -314,6 +318,6 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     static const char func[] = "MPI_Exscan_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op,
-                                              0, comm, &plan_));
+                      axon_mpi_reduction_plan(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                                              datatype, op, 0, comm, &plan_));
 }

@@ -9,8 +9,8 @@
  * built of MPI_INT, a vector of MPI_DOUBLE ...) and the MAXLOC pairs are done, long double as IEEE
  * binary128 (external32's 16 bytes) from x86's 80-bit format; types of mixed members (structs) give
  * MPI_ERR_UNSUPPORTED_OPERATION. Another datarep
- * than "external32" is MPI_ERR_ARG. Counts of the _c forms beyond INT_MAX are MPI_ERR_COUNT, as for the
- * other large-count calls (mpi/axon_mpi_bigcount.h). Errors without a communicator go to MPI_COMM_WORLD's
+ * than "external32" is MPI_ERR_ARG. Counts of the _c forms beyond INT_MAX are MPI_ERR_COUNT, as for
+ * MPI_Buffer_attach_c (mpi/axon_mpi_bigcount.h). Errors without a communicator go to MPI_COMM_WORLD's
  * handler. */
 #include "mpi/axon_mpi_bigcount.h"
 #include "mpi/axon_mpi_datatype.h"

@@ -26,8 +26,8 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     static const char func[] = "MPI_Igather";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root, comm,
-                           request);
+    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
+                           recvtype, root, comm, request);
 }
 
 AXON_MPI_WEAK(Igatherv)
@@ -40,8 +40,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
-    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs ? displs : none,
-                           recvtype, root, comm, request);
+    return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                           AXON_MPI_INTS(displs ? displs : none), recvtype, root, comm, request);
 }
 
 AXON_MPI_WEAK(Iscatter)
@@ -50,8 +50,8 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     static const char func[] = "MPI_Iscatter";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_scatter(func, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                            request);
+    return axon_mpi_scatter(func, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, sendtype, recvbuf,
+                            recvcount, recvtype, root, comm, request);
 }
 
 AXON_MPI_WEAK(Iscatterv)
@@ -64,8 +64,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     if (c && axon_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
-    return axon_mpi_scatter(func, sendbuf, 0, sendcounts, displs ? displs : none, sendtype, recvbuf, recvcount,
-                            recvtype, root, comm, request);
+    return axon_mpi_scatter(func, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(displs ? displs : none),
+                            sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 AXON_MPI_WEAK(Iallgather)
@@ -74,8 +74,8 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     static const char func[] = "MPI_Iallgather";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
-                              request);
+    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                              AXON_MPI_NO_ARRAY, recvtype, comm, request);
 }
 
 AXON_MPI_WEAK(Iallgatherv)
@@ -86,8 +86,8 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
     if (!displs)
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "displs is a NULL pointer");
-    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                              request);
+    return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
+                              AXON_MPI_INTS(displs), recvtype, comm, request);
 }
 
 AXON_MPI_WEAK(Ialltoall)
@@ -96,8 +96,8 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     static const char func[] = "MPI_Ialltoall";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_alltoall(func, 0, sendbuf, sendcount, NULL, NULL, &sendtype, recvbuf, recvcount, NULL, NULL,
-                             &recvtype, comm, request);
+    return axon_mpi_alltoall(func, 0, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &sendtype, recvbuf,
+                             recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &recvtype, comm, request);
 }
 
 AXON_MPI_WEAK(Ialltoallv)
@@ -107,8 +107,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 {
     static const char func[] = "MPI_Ialltoallv";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_alltoall(func, 1, sendbuf, 0, sendcounts, sdispls, &sendtype, recvbuf, 0, recvcounts, rdispls,
-                             &recvtype, comm, request);
+    return axon_mpi_alltoall(func, 1, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls), &sendtype, recvbuf,
+                             0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), &recvtype, comm, request);
 }
 
 AXON_MPI_WEAK(Ialltoallw)
@@ -118,8 +118,8 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
 {
     static const char func[] = "MPI_Ialltoallw";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_alltoall(func, 2, sendbuf, 0, sendcounts, sdispls, sendtypes, recvbuf, 0, recvcounts, rdispls,
-                             recvtypes, comm, request);
+    return axon_mpi_alltoall(func, 2, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls), sendtypes, recvbuf,
+                             0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), recvtypes, comm, request);
 }
 
 AXON_MPI_WEAK(Ireduce)
@@ -128,8 +128,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 {
     static const char func[] = "MPI_Ireduce";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm,
-                              request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, root,
+                              comm, request);
 }
 
 AXON_MPI_WEAK(Iallreduce)
@@ -138,8 +138,8 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     static const char func[] = "MPI_Iallreduce";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm,
-                              request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+                              comm, request);
 }
 
 AXON_MPI_WEAK(Ireduce_scatter_block)
@@ -148,8 +148,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 {
     static const char func[] = "MPI_Ireduce_scatter_block";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
-                              comm, request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+                              datatype, op, 0, comm, request);
 }
 
 AXON_MPI_WEAK(Ireduce_scatter)
@@ -158,8 +158,8 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 {
     static const char func[] = "MPI_Ireduce_scatter";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm,
-                              request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0, AXON_MPI_INTS(recvcounts), datatype, op,
+                              0, comm, request);
 }
 
 AXON_MPI_WEAK(Iscan)
@@ -167,7 +167,8 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 {
     static const char func[] = "MPI_Iscan";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+                              comm, request);
 }
 
 AXON_MPI_WEAK(Iexscan)
@@ -175,6 +176,6 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 {
     static const char func[] = "MPI_Iexscan";
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm,
-                              request);
+    return axon_mpi_reduction(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+                              comm, request);
 }

@@ -23,32 +23,13 @@ static int axon_neighbor_init(const char *func, const struct axon_mpi_neighbor_a
     return rc == MPI_SUCCESS ? axon_mpi_coll_persist_init(func, &plan, request) : rc;
 }
 
-/* The arguments of each form, as the calls name them. */
-#define AXON_NEIGHBOR_ALLGATHER_ARGS                                                                 \
-    {.form = AXON_MPI_NEIGHBOR_ALLGATHER, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
-     .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype}
-#define AXON_NEIGHBOR_ALLGATHERV_ARGS                                                                \
-    {.form = AXON_MPI_NEIGHBOR_ALLGATHERV, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
-     .recvbuf = recvbuf, .recvcounts = recvcounts, .rdispls = displs, .recvtype = recvtype}
-#define AXON_NEIGHBOR_ALLTOALL_ARGS                                                                  \
-    {.form = AXON_MPI_NEIGHBOR_ALLTOALL, .sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype, \
-     .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype}
-#define AXON_NEIGHBOR_ALLTOALLV_ARGS                                                                 \
-    {.form = AXON_MPI_NEIGHBOR_ALLTOALLV, .sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,  \
-     .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts, .rdispls = rdispls,         \
-     .recvtype = recvtype}
-#define AXON_NEIGHBOR_ALLTOALLW_ARGS                                                                 \
-    {.form = AXON_MPI_NEIGHBOR_ALLTOALLW, .sendbuf = sendbuf, .sendcounts = sendcounts, .sbytes = sdispls,   \
-     .sendtypes = sendtypes, .recvbuf = recvbuf, .recvcounts = recvcounts, .rbytes = rdispls,         \
-     .recvtypes = recvtypes}
-
 /* ---- nonblocking ---------------------------------------------------------------------------------- */
 
 AXON_MPI_WEAK(Ineighbor_allgather)
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLGATHER_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLGATHER_ARGS(AXON_MPI_INTS);
     return axon_ineighbor("MPI_Ineighbor_allgather", &a, comm, request);
 }
 
@@ -57,7 +38,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLGATHERV_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLGATHERV_ARGS(AXON_MPI_INTS);
     return axon_ineighbor("MPI_Ineighbor_allgatherv", &a, comm, request);
 }
 
@@ -65,7 +46,7 @@ AXON_MPI_WEAK(Ineighbor_alltoall)
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALL_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALL_ARGS(AXON_MPI_INTS);
     return axon_ineighbor("MPI_Ineighbor_alltoall", &a, comm, request);
 }
 
@@ -74,7 +55,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALLV_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALLV_ARGS(AXON_MPI_INTS);
     return axon_ineighbor("MPI_Ineighbor_alltoallv", &a, comm, request);
 }
 
@@ -84,7 +65,7 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALLW_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALLW_ARGS(AXON_MPI_INTS);
     return axon_ineighbor("MPI_Ineighbor_alltoallw", &a, comm, request);
 }
 
@@ -95,7 +76,7 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLGATHER_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLGATHER_ARGS(AXON_MPI_INTS);
     return axon_neighbor_init("MPI_Neighbor_allgather_init", &a, comm, info, request);
 }
 
@@ -104,7 +85,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                   MPI_Info info, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLGATHERV_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLGATHERV_ARGS(AXON_MPI_INTS);
     return axon_neighbor_init("MPI_Neighbor_allgatherv_init", &a, comm, info, request);
 }
 
@@ -113,7 +94,7 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALL_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALL_ARGS(AXON_MPI_INTS);
     return axon_neighbor_init("MPI_Neighbor_alltoall_init", &a, comm, info, request);
 }
 
@@ -122,7 +103,7 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALLV_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALLV_ARGS(AXON_MPI_INTS);
     return axon_neighbor_init("MPI_Neighbor_alltoallv_init", &a, comm, info, request);
 }
 
@@ -132,6 +113,6 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], co
                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request)
 {
-    struct axon_mpi_neighbor_args a = AXON_NEIGHBOR_ALLTOALLW_ARGS;
+    struct axon_mpi_neighbor_args a = AXON_MPI_NEIGHBOR_ALLTOALLW_ARGS(AXON_MPI_INTS);
     return axon_neighbor_init("MPI_Neighbor_alltoallw_init", &a, comm, info, request);
 }

@@ -68,13 +68,13 @@ enum axon_neighbor_layout {
     AXON_NEIGHBOR_ONE,     /* the same block for every edge (allgather's send side) */
     AXON_NEIGHBOR_UNIFORM, /* block j: count elements at j * count extents */
     AXON_NEIGHBOR_V,       /* block j: counts[j] elements at displs[j] extents */
-    AXON_NEIGHBOR_W,       /* block j: counts[j] elements of types[j] at bytes[j] bytes */
+    AXON_NEIGHBOR_W,       /* block j: counts[j] elements of types[j] at displs[j] bytes */
 };
 
 /* The n blocks of one side, checked as the standard asks. */
 static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon_neighbor_layout layout,
-                                const void *buf, int count, const int *counts, const int *displs,
-                                const MPI_Aint *bytes, MPI_Datatype type, const MPI_Datatype *types, int n,
+                                const void *buf, int64_t count, struct axon_mpi_array counts,
+                                struct axon_mpi_array displs, MPI_Datatype type, const MPI_Datatype *types, int n,
                                 const char *side, struct axon_coll_block *blocks)
 {
     struct axon_dtype_layout dt = {0};
@@ -85,34 +85,34 @@ static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon
     if (layout == AXON_NEIGHBOR_ONE || layout == AXON_NEIGHBOR_UNIFORM)
         AXON_COLL_CHECK_COUNT(func, c, count, side);
     if (n > 0 && (layout == AXON_NEIGHBOR_V || layout == AXON_NEIGHBOR_W)) {
-        AXON_COLL_CHECK_ARRAY(func, c, counts, "a count array");
-        AXON_COLL_CHECK_ARRAY(func, c, layout == AXON_NEIGHBOR_V ? (const void *)displs : (const void *)bytes,
-                              "a displacement array");
+        AXON_COLL_CHECK_ARRAY(func, c, counts.p, "a count array");
+        AXON_COLL_CHECK_ARRAY(func, c, displs.p, "a displacement array");
         if (layout == AXON_NEIGHBOR_W)
             AXON_COLL_CHECK_ARRAY(func, c, types, "a datatype array");
     }
     for (int j = 0; j < n; j++) {
-        int cnt = count;
+        int64_t cnt = count;
         int64_t off = 0;
         switch (layout) {
         case AXON_NEIGHBOR_ONE:
             break;
         case AXON_NEIGHBOR_UNIFORM:
-            off = (int64_t)j * count * dt.extent;
+            off = j * count * dt.extent;
             break;
         case AXON_NEIGHBOR_V:
-            cnt = counts[j];
-            off = (int64_t)displs[j] * dt.extent;
+            cnt = axon_mpi_array_get(counts, j);
+            off = axon_mpi_array_get(displs, j) * dt.extent;
             break;
         case AXON_NEIGHBOR_W:
-            cnt = counts[j];
-            off = bytes[j];
+            cnt = axon_mpi_array_get(counts, j);
+            off = axon_mpi_array_get(displs, j);
             AXON_COLL_CHECK_TYPE(func, c, types[j], dt, side);
             break;
         }
         AXON_COLL_CHECK_COUNT(func, c, cnt, side);
         if (axon_coll_bad_buffer((const char *)buf + off, cnt, &dt))
-            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL with a count of %d", side, cnt);
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL with a count of %lld", side,
+                                  (long long)cnt);
         blocks[j] = (struct axon_coll_block){(char *)buf + off, cnt, dt};
     }
     return MPI_SUCCESS;
@@ -146,11 +146,11 @@ int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args
         [AXON_MPI_NEIGHBOR_ALLTOALLW] = AXON_NEIGHBOR_W,
     };
     rc = axon_neighbor_blocks(func, c, send_layout[a->form], a->sendbuf, a->sendcount, a->sendcounts, a->sdispls,
-                              a->sbytes, a->sendtype, a->sendtypes, outdegree, "send", sblocks);
+                              a->sendtype, a->sendtypes, outdegree, "send", sblocks);
     if (rc != MPI_SUCCESS)
         goto err;
     rc = axon_neighbor_blocks(func, c, recv_layout[a->form], a->recvbuf, a->recvcount, a->recvcounts, a->rdispls,
-                              a->rbytes, a->recvtype, a->recvtypes, indegree, "receive", rblocks);
+                              a->recvtype, a->recvtypes, indegree, "receive", rblocks);
     if (rc != MPI_SUCCESS)
         goto err;
     if (cart) {
@@ -207,7 +207,8 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 {
     struct axon_mpi_neighbor_args a = {.form = AXON_MPI_NEIGHBOR_ALLGATHERV, .sendbuf = sendbuf,
                                        .sendcount = sendcount, .sendtype = sendtype, .recvbuf = recvbuf,
-                                       .recvcounts = recvcounts, .rdispls = displs, .recvtype = recvtype};
+                                       .recvcounts = AXON_MPI_INTS(recvcounts),
+                                       .rdispls = AXON_MPI_INTS(displs), .recvtype = recvtype};
     return axon_mpi_neighbor("MPI_Neighbor_allgatherv", &a, comm, NULL);
 }
 
@@ -227,8 +228,9 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Comm comm)
 {
     struct axon_mpi_neighbor_args a = {.form = AXON_MPI_NEIGHBOR_ALLTOALLV, .sendbuf = sendbuf,
-                                       .sendcounts = sendcounts, .sdispls = sdispls, .sendtype = sendtype,
-                                       .recvbuf = recvbuf, .recvcounts = recvcounts, .rdispls = rdispls,
+                                       .sendcounts = AXON_MPI_INTS(sendcounts), .sdispls = AXON_MPI_INTS(sdispls),
+                                       .sendtype = sendtype, .recvbuf = recvbuf,
+                                       .recvcounts = AXON_MPI_INTS(recvcounts), .rdispls = AXON_MPI_INTS(rdispls),
                                        .recvtype = recvtype};
     return axon_mpi_neighbor("MPI_Neighbor_alltoallv", &a, comm, NULL);
 }
@@ -239,8 +241,9 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     struct axon_mpi_neighbor_args a = {.form = AXON_MPI_NEIGHBOR_ALLTOALLW, .sendbuf = sendbuf,
-                                       .sendcounts = sendcounts, .sbytes = sdispls, .sendtypes = sendtypes,
-                                       .recvbuf = recvbuf, .recvcounts = recvcounts, .rbytes = rdispls,
+                                       .sendcounts = AXON_MPI_INTS(sendcounts), .sdispls = AXON_MPI_WIDE(sdispls),
+                                       .sendtypes = sendtypes, .recvbuf = recvbuf,
+                                       .recvcounts = AXON_MPI_INTS(recvcounts), .rdispls = AXON_MPI_WIDE(rdispls),
                                        .recvtypes = recvtypes};
     return axon_mpi_neighbor("MPI_Neighbor_alltoallw", &a, comm, NULL);
 }

@@ -3,7 +3,8 @@
  * MPI_Reduce_local with a predefined operation on a non-contiguous datatype, packs both buffers in
  * bounded pieces through the data-layout cursor, reduces the packed pieces and unpacks the result.
  * GPU buffers of MPI_Reduce_local are reduced on the GPU where the result is and a kernel exists, else in
- * host copies (mpi/axon_mpi_coll_stage.c).
+ * host copies (mpi/axon_mpi_coll_stage.c). MPI_Reduce_local_c takes any count: it shares one function of
+ * int64_t counts with MPI_Reduce_local.
  * Errors are tied to no communicator: they go to MPI_COMM_WORLD's handler. */
 #include "mpi/axon_mpi_datatype.h"
 
@@ -112,13 +113,13 @@ static int axon_op_reduce_strided(const struct axon_coll_op *op, const void *inb
     return rc;
 }
 
-AXON_MPI_WEAK(Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+/* MPI_Reduce_local and MPI_Reduce_local_c: the int call widens its count, and both share the rest. */
+static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inoutbuf, int64_t count,
+                                 MPI_Datatype datatype, MPI_Op op)
 {
-    static const char func[] = "MPI_Reduce_local";
     AXON_MPI_REQUIRE_ACTIVE(func);
     if (count < 0)
-        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %d is negative", count);
+        return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     struct axon_dtype_layout dt;
     if (!axon_mpi_datatype_get(datatype, &dt))
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
@@ -162,10 +163,22 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         rc = axon_op_reduce_strided(o, inbuf, inoutbuf, count, &dt);
     if (rc != MPI_SUCCESS) {
         axon_mpi_coll_stage_abort(st);
-        return axon_mpi_error(NULL, func, rc, "cannot reduce %d elements of datatype 0x%x", count,
+        return axon_mpi_error(NULL, func, rc, "cannot reduce %lld elements of datatype 0x%x", (long long)count,
                               (unsigned)datatype);
     }
     if (st && (rc = axon_mpi_coll_stage_end(st, MPI_SUCCESS)) != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "cannot copy the result to the GPU");
     return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    return axon_mpi_reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+
+AXON_MPI_WEAK(Reduce_local_c)
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
+{
+    return axon_mpi_reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }

@@ -206,7 +206,8 @@ static int axon_dist_graph_exchange(const char *func, struct axon_comm *c, MPI_C
     for (int r = 0; r < size; r++)
         sdispls[r] -= scounts[r];
     static const MPI_Datatype ints = MPI_INT;
-    rc = axon_mpi_alltoall(func, 0, scounts, 1, NULL, NULL, &ints, rcounts, 1, NULL, NULL, &ints, comm, NULL);
+    rc = axon_mpi_alltoall(func, 0, scounts, 1, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &ints, rcounts, 1,
+                           AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &ints, comm, NULL);
     if (rc != MPI_SUCCESS)
         goto done;
     int rtotal = 0;
@@ -221,7 +222,8 @@ static int axon_dist_graph_exchange(const char *func, struct axon_comm *c, MPI_C
     outr = malloc(sizeof(int) * (size_t)(nrec + 1)), outw = malloc(sizeof(int) * (size_t)(nrec + 1));
     if (!rbuf || !in || !inw || !outr || !outw)
         goto done;
-    rc = axon_mpi_alltoall(func, 1, sbuf, 0, scounts, sdispls, &ints, rbuf, 0, rcounts, rdispls, &ints, comm, NULL);
+    rc = axon_mpi_alltoall(func, 1, sbuf, 0, AXON_MPI_INTS(scounts), AXON_MPI_INTS(sdispls), &ints, rbuf, 0,
+                           AXON_MPI_INTS(rcounts), AXON_MPI_INTS(rdispls), &ints, comm, NULL);
     if (rc != MPI_SUCCESS)
         goto done;
     /* The records come grouped by the rank that named them, each group in that rank's order. */

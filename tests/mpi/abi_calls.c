@@ -113,8 +113,10 @@ static void check_bigcount(int rank, int size)
     /* A message of more than 2^63 bytes: MPI_ERR_COUNT, before any data moves (counts beyond int are
      * fine: tests/mpi/pt2pt_bigcount sends them). */
     EXPECT(MPI_Send_c(out, (MPI_Count)1 << 61, MPI_DOUBLE, to, 5, MPI_COMM_WORLD) == MPI_ERR_COUNT);
+    /* The collectives' _c calls take counts beyond INT_MAX too (tests/mpi/coll_bigcount); a negative one
+     * is MPI_ERR_COUNT. */
     for (int i = 0; i < size; i++)
-        counts[i] = (MPI_Count)1 << 33;
+        counts[i] = -((MPI_Count)1 << 33);
     EXPECT(MPI_Alltoallv_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
            MPI_ERR_COUNT);
     MPI_Datatype t;
@@ -161,10 +163,11 @@ static void check_bigcount_forms(int rank, int size)
     for (int i = 0; i < size; i++)
         for (int k = 0; k <= i; k++)
             EXPECT(all[displs[i] + k] == 10 * i + k);
-    /* A displacement beyond int is MPI_ERR_COUNT, found before any data moves, on every rank. */
-    displs[0] = (MPI_Aint)1 << 35;
+    /* A negative count is MPI_ERR_COUNT, found before any data moves, on every rank. */
+    counts[0] = -((MPI_Count)1 << 35);
     EXPECT(MPI_Allgatherv_c(mine, rank + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
            MPI_ERR_COUNT);
+    counts[0] = 1;
 
     /* Scatterv_c: the arrays are read at the root only (NULL elsewhere); rank i gets i + 1 ints. */
     for (int i = 0, at = 0; i < size; i++) {
@@ -198,8 +201,13 @@ static void check_bigcount_forms(int rank, int size)
         EXPECT(out == 1000L * round + size - 1);
     }
     EXPECT(MPI_Request_free(&req) == MPI_SUCCESS);
+    /* A count beyond INT_MAX is taken (the request freed unstarted: the buffers are one long); a
+     * negative one is not. */
     EXPECT(MPI_Allreduce_init_c(&in, &out, (MPI_Count)INT_MAX + 7, MPI_LONG, MPI_MAX, MPI_COMM_WORLD,
-                                MPI_INFO_NULL, &req) == MPI_ERR_COUNT);
+                                MPI_INFO_NULL, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Request_free(&req) == MPI_SUCCESS);
+    EXPECT(MPI_Allreduce_init_c(&in, &out, -1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &req) ==
+           MPI_ERR_COUNT);
 
     /* Iscan_c: the prefix sums of rank + 1. */
     long one = rank + 1, prefix = -1;
@@ -223,7 +231,7 @@ static void check_bigcount_forms(int rank, int size)
     EXPECT(MPI_Start(&req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
     EXPECT(nrecv[0] == 10 * left + 1 && nrecv[1] == 10 * right);
     EXPECT(MPI_Request_free(&req) == MPI_SUCCESS);
-    ncounts[1] = (MPI_Count)1 << 32;
+    ncounts[1] = -((MPI_Count)1 << 32);
     EXPECT(MPI_Ineighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, ncounts, ndispls, MPI_INT, ring, &req) ==
            MPI_ERR_COUNT);
     MPI_Comm_free(&ring);
