@@ -387,6 +387,11 @@ typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
 typedef int(MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
                                         void *attribute_val_out, int *flag);
 typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+/* The window keyval callbacks' predefined values, as in MPICH's mpi.h (so programs that name them
+ * compile; MPI_Win_create_keyval itself answers MPI_ERR_UNSUPPORTED_OPERATION). */
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)MPI_DUP_FN)
 typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
 typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
                                              MPI_Offset position, void *extra_state);

@@ -557,8 +557,12 @@ static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted
         AXON_COLL_CHECK_TYPE(func, c, a->rtype, rdt, name[3]);
         if (a->displs.p) {
             AXON_COLL_CHECK_ARRAY(func, c, a->rcounts.p, name[4]);
-            for (int j = 0; j < n; j++)
+            int64_t total = 0;
+            for (int j = 0; j < n; j++) {
                 AXON_COLL_CHECK_COUNT(func, c, axon_mpi_array_get(a->rcounts, j), name[5]);
+                total += axon_mpi_array_get(a->rcounts, j);
+            }
+            AXON_COLL_CHECK_ALIAS(func, c, a->buf, a->rbuf, moves && a->count > 0 && total > 0);
         } else {
             AXON_COLL_CHECK_COUNT(func, c, a->rcount, name[6]);
             AXON_COLL_CHECK_BUFFER(func, c, a->rbuf, a->rcount * n, rdt, name[7]);
@@ -575,6 +579,12 @@ static int axon_coll_rooted_plan(const char *func, const struct axon_coll_rooted
             blocks[j].buf = (char *)a->rbuf + at * rdt.extent;
             blocks[j].count = a->displs.p ? axon_mpi_array_get(a->rcounts, j) : a->rcount;
             blocks[j].dt = rdt;
+        }
+        /* The root's own block named as its data, rather than MPI_IN_PLACE: aliasing too. */
+        if (moves && !c->is_inter && a->count > 0 && blocks[c->rank].count > 0 && a->buf == blocks[c->rank].buf) {
+            free(blocks);
+            return axon_mpi_error(c, func, MPI_ERR_BUFFER,
+                                  "the root's %s is its own block of %s (use MPI_IN_PLACE)", name[2], name[7]);
         }
     }
     axon_coll_plan_begin(p, a->gather ? AXON_MPI_COLL_GATHER : AXON_MPI_COLL_SCATTER, c);
@@ -630,8 +640,12 @@ int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int64_t sendc
     AXON_COLL_CHECK_TYPE(func, c, recvtype, rdt, "recvtype");
     if (displs.p) {
         AXON_COLL_CHECK_ARRAY(func, c, recvcounts.p, "recvcounts");
-        for (int j = 0; j < n; j++)
+        int64_t total = 0;
+        for (int j = 0; j < n; j++) {
             AXON_COLL_CHECK_COUNT(func, c, axon_mpi_array_get(recvcounts, j), "a receive count");
+            total += axon_mpi_array_get(recvcounts, j);
+        }
+        AXON_COLL_CHECK_ALIAS(func, c, sendbuf, recvbuf, !in_place && sendcount > 0 && total > 0);
     } else {
         AXON_COLL_CHECK_COUNT(func, c, recvcount, "recvcount");
         AXON_COLL_CHECK_BUFFER(func, c, recvbuf, recvcount * n, rdt, "recvbuf");
@@ -645,6 +659,12 @@ int axon_mpi_allgather_plan(const char *func, const void *sendbuf, int64_t sendc
         blocks[j].buf = (char *)recvbuf + at * rdt.extent;
         blocks[j].count = displs.p ? axon_mpi_array_get(recvcounts, j) : recvcount;
         blocks[j].dt = rdt;
+    }
+    /* A rank's own block of recvbuf named as its data, rather than MPI_IN_PLACE: every rank that does so
+     * fails alike (MPICH's errors/coll/noalias2 does it on every rank). */
+    if (!in_place && !c->is_inter && sendcount > 0 && blocks[c->rank].count > 0 && sendbuf == blocks[c->rank].buf) {
+        free(blocks);
+        return axon_mpi_error(c, func, MPI_ERR_BUFFER, "sendbuf is this rank's own block of recvbuf (use MPI_IN_PLACE)");
     }
     axon_coll_plan_begin(p, AXON_MPI_COLL_ALLGATHER, c);
     p->in_place = in_place;

@@ -650,6 +650,31 @@ static void test_errors(void)
     CHECK(err_class(MPI_Allreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, comm)) == MPI_ERR_OP, "null op");
     CHECK(err_class(MPI_Allreduce(buf, buf, 1, MPI_INT, MPI_SUM, comm)) == MPI_ERR_BUFFER, "aliased buffers");
     CHECK(err_class(MPI_Allgather(buf, 1, MPI_INT, buf, 1, MPI_INT, comm)) == MPI_ERR_BUFFER, "aliased allgather");
+    /* The v forms too (MPICH's errors/coll/noalias2 hung in Gatherv). The rooted ones fail at the root
+     * before anything moves: only the root calls them, as a program that gets the error would. */
+    int *counts = calloc((size_t)size, sizeof(int)), *displs = calloc((size_t)size, sizeof(int));
+    int *vbuf = calloc((size_t)size, sizeof(int));
+    for (int r = 0; r < size; r++)
+        counts[r] = 1, displs[r] = r;
+    CHECK(err_class(MPI_Allgatherv(vbuf, 1, MPI_INT, vbuf, counts, displs, MPI_INT, comm)) == MPI_ERR_BUFFER,
+          "aliased allgatherv");
+    /* Each rank's own block of the receive buffer as its send buffer: refused on every rank alike. */
+    CHECK(err_class(MPI_Allgatherv(vbuf + rank, 1, MPI_INT, vbuf, counts, displs, MPI_INT, comm)) ==
+              MPI_ERR_BUFFER, "own block as allgatherv's send buffer");
+    CHECK(err_class(MPI_Allgather(vbuf + rank, 1, MPI_INT, vbuf, 1, MPI_INT, comm)) == MPI_ERR_BUFFER,
+          "own block as allgather's send buffer");
+    if (rank == 0) {
+        CHECK(err_class(MPI_Gatherv(vbuf, 1, MPI_INT, vbuf, counts, displs, MPI_INT, 0, comm)) == MPI_ERR_BUFFER,
+              "aliased gatherv");
+        CHECK(err_class(MPI_Scatterv(vbuf, counts, displs, MPI_INT, vbuf, 1, MPI_INT, 0, comm)) == MPI_ERR_BUFFER,
+              "aliased scatterv");
+        CHECK(err_class(MPI_Gather(vbuf, 1, MPI_INT, vbuf, 1, MPI_INT, 0, comm)) == MPI_ERR_BUFFER, "aliased gather");
+        CHECK(err_class(MPI_Scatter(vbuf, 1, MPI_INT, vbuf, 1, MPI_INT, 0, comm)) == MPI_ERR_BUFFER,
+              "aliased scatter");
+    }
+    free(counts);
+    free(displs);
+    free(vbuf);
     CHECK(err_class(MPI_Barrier(MPI_COMM_NULL)) == MPI_ERR_COMM, "null communicator");
     CHECK(err_class(MPI_Ibarrier(comm, NULL)) == MPI_ERR_ARG, "null request");
     /* The communicator still works after refused calls. */
