@@ -69,6 +69,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     return axon_comm_dup_common(func, c, newcomm);
 }
 
@@ -95,6 +96,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
         return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
     return axon_comm_dup_info(func, c, info, newcomm);
@@ -178,6 +180,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (color < 0 && color != MPI_UNDEFINED)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "color %d is negative and not MPI_UNDEFINED", color);
     if (c->is_inter)
@@ -194,6 +197,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (c->is_inter)
         return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is an intercommunicator");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
@@ -240,6 +244,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (!axon_comm_group_within(c, g))
         return axon_mpi_error(c, func, MPI_ERR_GROUP, "the group has members outside the communicator");
     if (c->is_inter)
@@ -279,6 +284,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
+    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (tag < 0)
         return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative", tag);
     if (!axon_comm_group_within(c, g))

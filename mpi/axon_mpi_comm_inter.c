@@ -44,6 +44,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         return axon_mpi_error(lc, func, MPI_ERR_COMM, "local_comm is an intercommunicator");
     if (!newintercomm)
         return axon_mpi_error(lc, func, MPI_ERR_ARG, "newintercomm is a NULL pointer");
+    *newintercomm = MPI_COMM_NULL; /* what an error below leaves */
     if (local_leader < 0 || local_leader >= lc->size)
         return axon_mpi_error(lc, func, MPI_ERR_RANK, "local_leader %d is not a rank of local_comm (size %d)",
                               local_leader, lc->size);
@@ -132,6 +133,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is not an intercommunicator");
     if (!newintracomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newintracomm is a NULL pointer");
+    *newintracomm = MPI_COMM_NULL; /* what an error below leaves */
     struct axon_comm_team t;
     struct axon_comm_bridge b;
     axon_comm_team_of(c, &t);

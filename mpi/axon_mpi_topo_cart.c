@@ -94,6 +94,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     (void)reorder;
     if (!comm_cart)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_cart is a NULL pointer");
+    *comm_cart = MPI_COMM_NULL; /* what an error below leaves */
     if (ndims < 0)
         return axon_mpi_error(c, func, MPI_ERR_DIMS, "ndims %d is negative", ndims);
     if (ndims > 0 && (!dims || !periods))

@@ -124,6 +124,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
         return axon_mpi_error(c, func, MPI_ERR_COMM, "a graph cannot be made on an intercommunicator");
     if (!comm_graph)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_graph is a NULL pointer");
+    *comm_graph = MPI_COMM_NULL; /* what an error below leaves */
     int rc = axon_graph_check(func, c, nnodes, index, edges);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -109,10 +109,11 @@ int main(int argc, char **argv)
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_TOPOLOGY, "MPI_Cart_coords on MPI_COMM_WORLD gave class %d", cls);
     int toobig[1] = {size + 1}, per1[1] = {0};
-    MPI_Comm none;
+    MPI_Comm none = MPI_COMM_WORLD; /* not left as it was */
     rc = MPI_Cart_create(MPI_COMM_WORLD, 1, toobig, per1, 0, &none);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_DIMS, "a grid larger than the job gave class %d", cls);
+    CHECK(none == MPI_COMM_NULL, "a refused MPI_Cart_create left its output 0x%x, not MPI_COMM_NULL", (unsigned)none);
 
     int fails = failures;
     if (rank == 0) {
