@@ -472,10 +472,130 @@ int64_t axon_dloop_cursor_next(struct axon_dloop_cursor *c, int64_t max, int64_t
     return n;
 }
 
+/* Copies n leaves of len bytes between the typed buffer and the packed stream: the leaves lie blocklen
+ * to a block, child_extent apart within one, blocks stride apart, from block index, copy inner. The
+ * common lengths get a copy of fixed size (a move or two, not a call). */
+static inline void axon_dloop_copy_piece(char *dst, const char *src, int64_t len)
+{
+    switch (len) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, (size_t)len); break;
+    }
+}
+
+/* The fast path's form for a BLOCKS parent (indexed and struct types): leaf after leaf, each block's
+ * own length and displacement, until a block whose copies are not leaves, the segment's end, or the
+ * parent's last leaf (left to the general step, which moves the cursor on); then the cursor is placed
+ * on what comes next. */
+static int64_t axon_dloop_blocks_run(struct axon_dloop_cursor *c, char *typed, char *packed, int64_t room, bool pack)
+{
+    int d = c->depth - 2;
+    struct axon_dloop_frame *f = &c->stack[d];
+    const struct axon_dloop *v = f->loop;
+    int64_t nblocks = v->u.blocks.n, done = 0;
+    while (f->index < nblocks) {
+        const struct axon_dloop *leaf = v->u.blocks.children[f->index];
+        int64_t blocklen = v->u.blocks.blocklens[f->index];
+        if (leaf->kind != AXON_DLOOP_LEAF || (f->index == nblocks - 1 && f->inner == blocklen - 1))
+            break;
+        int64_t len = leaf->u.leaf.len;
+        if (room - done < len)
+            break;
+        char *t = typed + axon_dloop_child_base(f);
+        if (pack)
+            axon_dloop_copy_piece(packed + done, t, len);
+        else
+            axon_dloop_copy_piece(t, packed + done, len);
+        done += len;
+        if (++f->inner == blocklen) {
+            f->inner = 0;
+            f->index++;
+        }
+    }
+    if (done == 0)
+        return 0;
+    struct axon_dloop_frame *child = &c->stack[d + 1];
+    child->loop = axon_dloop_child(v, f->index);
+    child->base = axon_dloop_child_base(f);
+    child->index = child->inner = 0;
+    axon_dloop_place(c, d + 1, 0);
+    c->position += done;
+    return done;
+}
+
+/* The fast path of pack and unpack: while the cursor stands at the start of a leaf whose parent is a
+ * VECTOR (a strided type: one double every few, rows of a matrix' column), every leaf of that vector the
+ * segment holds whole but the last is copied in a plain strided loop, and the cursor is put on the last,
+ * which the general step copies and advances past. Returns the bytes copied. A vector of one-double
+ * blocks took 7.6 ns a double through the general step (a call to the cursor and to memcpy each), 15
+ * times a plain loop. */
+static int64_t axon_dloop_vector_run(struct axon_dloop_cursor *c, char *typed, char *packed, int64_t room,
+                                     bool pack)
+{
+    if (c->depth < 2 || c->leaf_offset != 0)
+        return 0;
+    struct axon_dloop_frame *f = &c->stack[c->depth - 2];
+    const struct axon_dloop *v = f->loop;
+    if (v->kind == AXON_DLOOP_BLOCKS)
+        return axon_dloop_blocks_run(c, typed, packed, room, pack);
+    if (v->kind != AXON_DLOOP_VECTOR || v->u.vector.child->kind != AXON_DLOOP_LEAF)
+        return 0;
+    int64_t len = v->u.vector.child->u.leaf.len, blocklen = v->u.vector.blocklen;
+    int64_t left = (v->u.vector.count - f->index) * blocklen - f->inner;
+    int64_t n = room / len < left ? room / len : left;
+    if (n < 2)
+        return 0;
+    n--; /* the last one goes the general way, which moves the cursor on */
+    int64_t stride = v->u.vector.stride, cext = v->u.vector.child_extent;
+    int64_t index = f->index, inner = f->inner;
+    char *p = packed;
+    if (blocklen == 1) {
+        /* One leaf a block: a pointer that steps by the stride, the copy's size fixed per loop. */
+        char *t = typed + f->base + index * stride;
+#define AXON_DLOOP_STRIDED(size)                                                                     \
+    for (int64_t k = 0; k < n; k++, p += (size), t += stride)                                        \
+        if (pack)                                                                                    \
+            memcpy(p, t, (size));                                                                    \
+        else                                                                                         \
+            memcpy(t, p, (size))
+        switch (len) {
+        case 4: AXON_DLOOP_STRIDED(4); break;
+        case 8: AXON_DLOOP_STRIDED(8); break;
+        case 16: AXON_DLOOP_STRIDED(16); break;
+        default: AXON_DLOOP_STRIDED((size_t)len); break;
+        }
+#undef AXON_DLOOP_STRIDED
+        index += n;
+    } else {
+        for (int64_t k = 0; k < n; k++) {
+            char *t = typed + f->base + index * stride + inner * cext;
+            if (pack)
+                axon_dloop_copy_piece(p, t, len);
+            else
+                axon_dloop_copy_piece(t, p, len);
+            p += len;
+            if (++inner == blocklen) {
+                inner = 0;
+                index++;
+            }
+        }
+    }
+    f->index = index;
+    f->inner = inner;
+    c->stack[c->depth - 1].base = axon_dloop_child_base(f);
+    c->position += n * len;
+    return n * len;
+}
+
 int64_t axon_dloop_pack(struct axon_dloop_cursor *c, const void *buf, void *packed, int64_t len)
 {
     int64_t done = 0, off, n;
-    while (done < len && (n = axon_dloop_cursor_next(c, len - done, &off)) > 0) {
+    while (done < len) {
+        done += axon_dloop_vector_run(c, (char *)buf, (char *)packed + done, len - done, true);
+        if ((n = axon_dloop_cursor_next(c, len - done, &off)) <= 0)
+            break;
         memcpy((char *)packed + done, (const char *)buf + off, (size_t)n);
         done += n;
     }
@@ -485,7 +605,10 @@ int64_t axon_dloop_pack(struct axon_dloop_cursor *c, const void *buf, void *pack
 int64_t axon_dloop_unpack(struct axon_dloop_cursor *c, void *buf, const void *packed, int64_t len)
 {
     int64_t done = 0, off, n;
-    while (done < len && (n = axon_dloop_cursor_next(c, len - done, &off)) > 0) {
+    while (done < len) {
+        done += axon_dloop_vector_run(c, (char *)buf, (char *)packed + done, len - done, false);
+        if ((n = axon_dloop_cursor_next(c, len - done, &off)) <= 0)
+            break;
         memcpy((char *)buf + off, (const char *)packed + done, (size_t)n);
         done += n;
     }
