@@ -27,4 +27,15 @@ static inline int axon_test_rank(void)
         }                                                                                            \
     } while (0)
 
+/* EXPECT with a message of the test's own (printf's arguments), on stderr. */
+#define CHECK(cond, ...)                                                                             \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            fprintf(stderr, "rank %d: %s:%d: ", axon_test_rank(), __FILE__, __LINE__);              \
+            fprintf(stderr, __VA_ARGS__);                                                            \
+            fputc('\n', stderr);                                                                     \
+            failures++;                                                                              \
+        }                                                                                            \
+    } while (0)
+
 #endif

@@ -2,25 +2,15 @@
  * place and not, MPI_SUM/MAX/MINLOC and a non-commutative user operation, derived datatypes, the
  * nonblocking forms with many outstanding on several communicators at once, and the argument errors.
  * Any number of ranks; each check prints what failed and the program exits non-zero. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            if (failures < 30) {                                                                     \
-                fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);                      \
-                fprintf(stderr, __VA_ARGS__);                                                        \
-                fputc('\n', stderr);                                                                 \
-            }                                                                                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 /* The value rank r contributes at index i. */
 static int val(int r, int i) { return (r + 1) * 100003 + i * 7; }

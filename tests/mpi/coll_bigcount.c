@@ -12,6 +12,8 @@
  * Ordinary sizes: every collective's _c call (blocking, nonblocking, persistent) gives what its int call
  * gives, byte for byte. Prints "coll_bigcount: ok" on rank 0 when all passed. */
 #include <limits.h>
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,17 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 #define OK(call) CHECK((call) == MPI_SUCCESS, "%s failed", #call)
 

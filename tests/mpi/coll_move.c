@@ -6,26 +6,16 @@
  * or count vectors of U ints at stride 2 (gaps in between, which must stay untouched). U = 3 makes
  * elements of 12 bytes that segments of powers of two cut mid-element; U = 4 makes 16-byte ones they
  * do not. Any number of ranks; prints "coll_move: ok" on rank 0 when every check passed. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures, U;
+static int rank, size, U;
 static MPI_Datatype contig_t, vector_t;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            if (failures < 20) {                                                                     \
-                fprintf(stderr, "rank %d/%d U=%d: ", rank, size, U);                                \
-                fprintf(stderr, __VA_ARGS__);                                                        \
-                fputc('\n', stderr);                                                                 \
-            }                                                                                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
 
 #define GAP (-7)
 

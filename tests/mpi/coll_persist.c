@@ -4,24 +4,14 @@
  * collectives on the same communicator; datatypes and operations freed while their requests live;
  * MPI_Request_free, MPI_Request_get_status, MPI_Cancel on them; and the argument errors. Any number of
  * ranks; each check prints what failed and the program exits non-zero. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            if (failures < 30) {                                                                     \
-                fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);                      \
-                fprintf(stderr, __VA_ARGS__);                                                        \
-                fputc('\n', stderr);                                                                 \
-            }                                                                                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 #define N 7       /* elements per rank in the uniform cases */
 #define ITERS 6   /* starts of each request */

@@ -4,22 +4,14 @@
  * or for freeing a predefined one). Then a user operation on a struct type with padding (its packed
  * form is not its layout) in MPI_Allreduce and MPI_Reduce, small and large, against a local reference.
  * Any number of ranks. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: line %d: ", rank, __LINE__);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 /* inout = in - inout, element by element: order matters. */
 static void minus(void *in, void *inout, int *len, MPI_Datatype *type)

@@ -9,6 +9,8 @@
  * rendezvous with AXON_PT2PT_SHM_MAX=0 AXON_PT2PT_CMA=0). 1 rank: the same message sent to itself.
  * Each rank holds at most two buffers of 2 GiB. Prints "pt2pt_bigcount: ok" on rank 0 when all passed. */
 #include <limits.h>
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,17 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 #define N ((MPI_Count)INT_MAX + 101) /* 2^31 + 100 */
 #define SAMPLE 4099                  /* a prime: the sample walks every residue of the words */

@@ -5,6 +5,8 @@
  *     that failed and MPI_SUCCESS in the others;
  *   - a 256 MiB message from rank 0 to rank 1 (argv[1] = "nobig" skips it), checked byte by byte.
  * Any number of ranks. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,17 +15,7 @@
 
 #define NREQ 1000
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: line %d: ", rank, __LINE__);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 static void many(int method)
 {

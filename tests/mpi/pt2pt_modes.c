@@ -2,22 +2,14 @@
  * buffer and its limits), persistent requests (every *_init, MPI_Start, MPI_Startall, inactive
  * requests), matched probes (MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv) and MPI_Sendrecv_replace.
  * Any number of ranks; each check prints what failed and the program exits non-zero. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 static int right(int k) { return (rank + k) % size; }
 static int left(int k) { return (rank - k % size + size) % size; }

@@ -2,20 +2,12 @@
  * dimension only), rank <-> coordinates both ways, MPI_Cart_shift checked by exchanging ranks with the
  * neighbours it names, MPI_Cart_sub rows and columns, MPI_Topo_test, topology kept by MPI_Comm_dup, a
  * grid smaller than the job (the rest get MPI_COMM_NULL), and MPI_ERR_TOPOLOGY on a plain communicator. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdio.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            fprintf(stderr, "rank %d: line %d: ", rank, __LINE__);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                            \
-            fputc('\n', stderr);                                                                     \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int rank, size;
 
 int main(int argc, char **argv)
 {

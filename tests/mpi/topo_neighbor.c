@@ -5,25 +5,15 @@
  * (asymmetric, self-loops, duplicate edges, processes without edges; made by the adjacent and the
  * general call, weighted and not), each against a reference the test computes itself. Then the queries
  * (MPI_Topo_test, MPI_Dist_graph_neighbors(_count)) and the argument errors. Any number of ranks. */
+#include "axon_test.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int wrank, wsize, failures;
-
-#define CHECK(cond, ...)                                                                             \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            if (failures < 30) {                                                                     \
-                fprintf(stderr, "rank %d: %s:%d: ", wrank, __FILE__, __LINE__);                     \
-                fprintf(stderr, __VA_ARGS__);                                                        \
-                fputc('\n', stderr);                                                                 \
-            }                                                                                        \
-            failures++;                                                                              \
-        }                                                                                            \
-    } while (0)
+static int wrank, wsize;
 
 static int *ints(int n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(int)); }
 
