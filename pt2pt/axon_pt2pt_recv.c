@@ -113,8 +113,16 @@ static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct ax
     req->status.MPI_SOURCE = hdr->source;
     req->status.MPI_TAG = hdr->tag;
     req->bytes = (int64_t)length;
-    if ((int64_t)length > capacity)
+    if ((int64_t)length > capacity) {
         req->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    } else if ((int64_t)length < capacity && req->dt.basic != MPI_DATATYPE_NULL && req->dt.basic_count > 0) {
+        /* A short message that ends inside a basic element of a one-type layout cannot match its type
+         * signature (3 bytes into ints): the error MPICH reports too (its errors/pt2pt/truncmsg2). Only
+         * short messages are looked at: a full one is a whole number of elements. */
+        int64_t unit = req->dt.size / req->dt.basic_count;
+        if (unit > 1 && (int64_t)length % unit != 0)
+            req->status.MPI_ERROR = MPI_ERR_TYPE;
+    }
 }
 
 static void axon_pt2pt_rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)

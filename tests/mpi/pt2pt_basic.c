@@ -122,6 +122,27 @@ int main(int argc, char **argv)
         free(in);
     }
 
+    /* 5b. A short message that ends inside an element of the receive's one basic type (3 bytes into
+     * ints, eager and rendezvous) does not match its type signature: MPI_ERR_TYPE. Whole elements are
+     * fine, fewer than the buffer holds. */
+    for (int n = 3; n <= (1 << 20) + 3; n += (1 << 20)) {
+        char *out = calloc((size_t)n, 1);
+        int *in = calloc((size_t)n / 4 + 2, sizeof(int));
+        MPI_Request r;
+        MPI_Isend(out, n, MPI_CHAR, right, 10, MPI_COMM_WORLD, &r);
+        int rc = MPI_Recv(in, n / 4 + 2, MPI_INT, left, 10, MPI_COMM_WORLD, &st), cls = -1;
+        MPI_Error_class(rc, &cls);
+        EXPECT(cls == MPI_ERR_TYPE);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Isend(out, n - 3, MPI_CHAR, right, 11, MPI_COMM_WORLD, &r);
+        EXPECT(MPI_Recv(in, n / 4 + 2, MPI_INT, left, 11, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+        MPI_Get_count(&st, MPI_INT, &count);
+        EXPECT(count == (n - 3) / 4);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        free(out);
+        free(in);
+    }
+
     /* 6. MPI_PROC_NULL, probe, cancel. */
     EXPECT(MPI_Send(&rank, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS);
     EXPECT(MPI_Recv(&count, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
