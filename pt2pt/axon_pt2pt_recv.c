@@ -107,6 +107,14 @@ void axon_pt2pt_cma_put_done(uint64_t done, bool failed)
     axon_pt2pt_request_event(req);
 }
 
+/* Whether a layout's basic type is one of MAXLOC's pairs (MPICH's handles: the five mixed pairs, and
+ * the four built-in ones of one type). */
+static inline bool axon_pt2pt_basic_is_pair(MPI_Datatype t)
+{
+    return ((unsigned)t & 0xfc000000u) == ((unsigned)MPI_FLOAT_INT & 0xfc000000u) || t == MPI_2INT ||
+           t == MPI_2INTEGER || t == MPI_2REAL || t == MPI_2DOUBLE_PRECISION;
+}
+
 static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, size_t length)
 {
     int64_t capacity = req->count * req->dt.size;
@@ -115,10 +123,12 @@ static void axon_pt2pt_recv_set_status(struct axon_request *req, const struct ax
     req->bytes = (int64_t)length;
     if ((int64_t)length > capacity) {
         req->status.MPI_ERROR = MPI_ERR_TRUNCATE;
-    } else if ((int64_t)length < capacity && req->dt.basic != MPI_DATATYPE_NULL && req->dt.basic_count > 0) {
+    } else if ((int64_t)length < capacity && req->dt.basic != MPI_DATATYPE_NULL && req->dt.basic_count > 0 &&
+               !axon_pt2pt_basic_is_pair(req->dt.basic)) {
         /* A short message that ends inside a basic element of a one-type layout cannot match its type
          * signature (3 bytes into ints): the error MPICH reports too (its errors/pt2pt/truncmsg2). Only
-         * short messages are looked at: a full one is a whole number of elements. */
+         * short messages are looked at: a full one is a whole number of elements. A pair type (a layout's
+         * basic type for MAXLOC) is not one element but two: 5 ints into MPI_2INT pairs match. */
         int64_t unit = req->dt.size / req->dt.basic_count;
         if (unit > 1 && (int64_t)length % unit != 0)
             req->status.MPI_ERROR = MPI_ERR_TYPE;
