@@ -9,13 +9,17 @@
  * first-fit from the gaps between live blocks and given back when their send completes; sends are reaped
  * lazily, whenever a new one needs room and when the buffer is detached. A message that finds no room
  * waits a while for messages in flight to give theirs back, then is MPI_ERR_BUFFER (the standard's
- * error: waiting longer could be forever). */
+ * error: waiting longer could be forever). MPI_Buffer_flush and MPI_Buffer_iflush (MPI 4.1) wait for the
+ * messages buffered so far to be sent, the second through a request that a progress hook completes. */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +31,15 @@ struct axon_bsend_block {
     struct axon_bsend_block *next;  /* the next live block, in address order */
     struct axon_request *req;       /* the send of its data */
     size_t size;                    /* header and data, rounded up to AXON_BSEND_ALIGN */
+    uint64_t seq;                   /* order of the buffered sends: what a flush waits for */
+};
+
+/* An MPI_Buffer_iflush waiting for the blocks up to target to be sent; its request is a generalized
+ * request of the library's own. */
+struct axon_bsend_flush {
+    struct axon_bsend_flush *next;
+    uint64_t target;
+    struct axon_request *req;
 };
 
 #define AXON_BSEND_HEADER \
@@ -42,7 +55,11 @@ static struct {
     int user_size;
     char *base, *end;  /* the aligned usable part */
     struct axon_bsend_block *blocks;
+    uint64_t last_seq;                 /* of the newest buffered send */
+    struct axon_bsend_flush *flushes;  /* nonblocking flushes not yet complete */
+    bool flush_hooked;                 /* the progress hook that completes them is registered */
 } axon_bsend = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static atomic_bool axon_bsend_flushing; /* flushes are pending: the hook has work */
 
 /* Gives back the blocks whose sends have completed. Called with the lock held. */
 static void axon_bsend_reap(void)
@@ -196,6 +213,7 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
         *why = reason;
         return MPI_ERR_BUFFER;
     }
+    b->seq = ++axon_bsend.last_seq;
     void *packed = (char *)b + AXON_BSEND_HEADER;
     int rc = MPI_SUCCESS;
     axon_bsend_pack(packed, buf, count, dt, bytes, &rc);
@@ -233,6 +251,108 @@ void axon_mpi_bsend_finalize(void)
     axon_bsend.attached = false;
     axon_bsend.user = axon_bsend.base = axon_bsend.end = NULL;
     axon_bsend.user_size = 0;
+}
+
+/* ---- flushing (MPI 4.1) ------------------------------------------------------------------------ */
+
+/* Whether every buffered send up to target has been sent (its request complete). Reads only the
+ * requests' flags, so a progress hook may ask. Called with the lock held. */
+static bool axon_bsend_sent_upto(uint64_t target)
+{
+    for (struct axon_bsend_block *b = axon_bsend.blocks; b; b = b->next)
+        if (b->seq <= target && b->req && !atomic_load_explicit(&b->req->complete, memory_order_acquire))
+            return false;
+    return true;
+}
+
+/* The progress hook: completes the nonblocking flushes whose sends are out. It runs under the transport
+ * lock, which the buffered sends take inside this file's lock: so it only tries this one, and leaves the
+ * flushes for the next round when a send holds it. */
+static int axon_bsend_flush_progress(void)
+{
+    if (pthread_mutex_trylock(&axon_bsend.lock) != 0)
+        return 0;
+    int done = 0;
+    for (struct axon_bsend_flush **link = &axon_bsend.flushes; *link;) {
+        struct axon_bsend_flush *f = *link;
+        if (axon_bsend_sent_upto(f->target)) {
+            *link = f->next;
+            axon_request_user_complete_locked(f->req);
+            free(f);
+            done++;
+        } else {
+            link = &f->next;
+        }
+    }
+    atomic_store(&axon_bsend_flushing, axon_bsend.flushes != NULL);
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return done;
+}
+
+struct axon_bsend_upto {
+    uint64_t target;
+};
+
+static bool axon_bsend_flushed(void *arg)
+{
+    const struct axon_bsend_upto *u = arg;
+    pthread_mutex_lock(&axon_bsend.lock);
+    axon_bsend_reap();
+    bool sent = axon_bsend_sent_upto(u->target);
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return sent;
+}
+
+AXON_MPI_WEAK(Buffer_flush)
+int PMPI_Buffer_flush(void)
+{
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Buffer_flush");
+    /* Every message buffered so far leaves (its send completes); later ones are not waited for. */
+    pthread_mutex_lock(&axon_bsend.lock);
+    struct axon_bsend_upto u = {axon_bsend.last_seq};
+    pthread_mutex_unlock(&axon_bsend.lock);
+    axon_ucx_wait(axon_bsend_flushed, &u);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Buffer_iflush)
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    static const char func[] = "MPI_Buffer_iflush";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!request)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
+    /* A generalized request with no callbacks: waits and tests treat it as any request, and it
+     * completes from the progress hook (or at once, with nothing to wait for). */
+    MPI_Request handle;
+    int rc = PMPI_Grequest_start(NULL, NULL, NULL, NULL, &handle);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct axon_request *req = axon_mpi_request_get(handle);
+    struct axon_bsend_flush *f = malloc(sizeof(*f));
+    if (!f) {
+        PMPI_Grequest_complete(handle);
+        PMPI_Request_free(&handle);
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a flush");
+    }
+    pthread_mutex_lock(&axon_bsend.lock);
+    *f = (struct axon_bsend_flush){axon_bsend.flushes, axon_bsend.last_seq, req};
+    if (axon_bsend_sent_upto(f->target)) {
+        free(f);
+        axon_request_user_complete(req);
+    } else {
+        axon_bsend.flushes = f;
+        atomic_store(&axon_bsend_flushing, true);
+        if (!axon_bsend.flush_hooked) {
+            rc = axon_ucx_progress_hook_add(axon_bsend_flush_progress, &axon_bsend_flushing);
+            axon_bsend.flush_hooked = rc == MPI_SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&axon_bsend.lock);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "no room for the progress hook of flushes");
+    *request = handle;
+    return MPI_SUCCESS;
 }
 
 AXON_MPI_WEAK(Buffer_attach)

@@ -1,5 +1,5 @@
 /* MPI 4 calls Axon does not implement that belong to no larger missing feature: the communicator's
- * and session-less buffer attach and flush calls of MPI 4.1, user data representations
+ * and session's buffer attach and flush calls of MPI 4.1, user data representations
  * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info, large-count user
  * reductions (MPI_Op_create_c) and the removal of added error classes and codes (their values are handed
  * out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
@@ -13,20 +13,6 @@ static int axon_mpi_misc_unsupported(const char *func, MPI_Comm comm)
     AXON_MPI_REQUIRE_ACTIVE(func);
     return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_UNSUPPORTED_OPERATION,
                           "%s is not implemented in Axon", func);
-}
-
-AXON_MPI_WEAK(Buffer_flush)
-int PMPI_Buffer_flush(void)
-{
-    return axon_mpi_misc_unsupported("MPI_Buffer_flush", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Buffer_iflush)
-int PMPI_Buffer_iflush(MPI_Request *request)
-{
-    if (request)
-        *request = MPI_REQUEST_NULL;
-    return axon_mpi_misc_unsupported("MPI_Buffer_iflush", MPI_COMM_NULL);
 }
 
 AXON_MPI_WEAK(Comm_attach_buffer)

@@ -184,6 +184,11 @@ void axon_request_user_complete(struct axon_request *req)
     axon_ucx_unlock();
 }
 
+void axon_request_user_complete_locked(struct axon_request *req)
+{
+    axon_pt2pt_request_event(req);
+}
+
 int axon_request_composite(struct axon_request **children, int n, int status_child, void *scratch,
                            struct axon_request **reqp)
 {

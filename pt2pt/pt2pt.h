@@ -190,6 +190,8 @@ void axon_request_coll_restart(struct axon_request *req);
  * axon_request_user_complete, which may come from any thread. */
 int axon_request_alloc_user(void *upper, struct axon_request **req);
 void axon_request_user_complete(struct axon_request *req);
+/* The same, by a caller that holds the transport lock (a progress hook). */
+void axon_request_user_complete_locked(struct axon_request *req);
 /* A request that completes when all n children do, which it takes over (they go back to the pool as they
  * complete; the caller must not touch them again). Its status is that of children[status_child] (source,
  * tag, received bytes, cancelled), its error the first child's error; scratch (may be NULL) is freed with

@@ -108,6 +108,45 @@ static void test_bsend_full(void)
     free(in);
 }
 
+/* MPI_Buffer_iflush completes once the messages buffered before it have been sent: not while the one
+ * message of 1 MiB (which waits for its receive on every path) is unreceived, and then once it is.
+ * MPI_Buffer_flush with nothing in flight returns at once; an iflush with nothing buffered completes at
+ * once. */
+static void test_bsend_flush(void)
+{
+    enum { N = 1 << 20 };
+    int bufsize = N + MPI_BSEND_OVERHEAD;
+    char *attached = malloc((size_t)bufsize), *msg = calloc(N, 1), *in = malloc(N);
+    MPI_Buffer_attach(attached, bufsize);
+    MPI_Request flush;
+    int done = -1;
+    CHECK(MPI_Buffer_iflush(&flush) == MPI_SUCCESS, "MPI_Buffer_iflush of an empty buffer failed");
+    MPI_Test(&flush, &done, MPI_STATUS_IGNORE);
+    CHECK(done, "MPI_Buffer_iflush of an empty buffer did not complete at once");
+    MPI_Bsend(msg, N, MPI_CHAR, right(1), 70, MPI_COMM_WORLD);
+    CHECK(MPI_Buffer_iflush(&flush) == MPI_SUCCESS, "MPI_Buffer_iflush failed");
+    done = -1;
+    for (int i = 0; i < 100; i++)
+        MPI_Test(&flush, &done, MPI_STATUS_IGNORE);
+    CHECK(!done, "MPI_Buffer_iflush completed before its message was received");
+    MPI_Barrier(MPI_COMM_WORLD); /* every rank has tested before anyone receives */
+    MPI_Recv(in, N, MPI_CHAR, left(1), 70, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(MPI_Wait(&flush, MPI_STATUS_IGNORE) == MPI_SUCCESS && flush == MPI_REQUEST_NULL,
+          "waiting for MPI_Buffer_iflush failed");
+    CHECK(MPI_Buffer_flush() == MPI_SUCCESS, "MPI_Buffer_flush failed");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls = -1;
+    MPI_Error_class(MPI_Buffer_iflush(NULL), &cls);
+    CHECK(cls == MPI_ERR_ARG, "MPI_Buffer_iflush(NULL) gave class %d, not MPI_ERR_ARG", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    void *back;
+    int backsize;
+    MPI_Buffer_detach(&back, &backsize);
+    free(attached);
+    free(msg);
+    free(in);
+}
+
 static void test_persistent(void)
 {
     enum { ROUNDS = 50, N = 4096 };
@@ -281,6 +320,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_bsend();
     test_bsend_full();
+    test_bsend_flush();
     test_persistent();
     test_mprobe();
     test_sendrecv_replace();
