@@ -29,7 +29,8 @@ struct axon_coll_op {
     MPI_Op handle;
     unsigned opi;              /* predefined: the handle's low byte - 1; AXON_OP_USER otherwise */
     bool commute;
-    MPI_User_function *fn;     /* user operations */
+    MPI_User_function *fn;     /* user operations: the int form, */
+    MPI_User_function_c *fn_c; /* or the large-count one (MPI_Op_create_c) */
     uint32_t index;            /* in the pool */
     atomic_int refs;           /* user operations: the handle's and the pending collectives' */
     atomic_bool freed;         /* MPI_Op_free came: the handle names nothing any more */
@@ -74,7 +75,7 @@ bool axon_coll_op_is_predefined(const struct axon_coll_op *op)
     return op->opi != AXON_OP_USER;
 }
 
-int axon_coll_op_create(MPI_User_function *fn, bool commute, MPI_Op *handle)
+int axon_coll_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commute, MPI_Op *handle)
 {
     int rc = MPI_SUCCESS;
     pthread_mutex_lock(&axon_op_lock);
@@ -99,6 +100,7 @@ int axon_coll_op_create(MPI_User_function *fn, bool commute, MPI_Op *handle)
     op->opi = AXON_OP_USER;
     op->commute = commute;
     op->fn = fn;
+    op->fn_c = fn_c;
     op->index = index;
     atomic_init(&op->refs, 1);
     atomic_init(&op->freed, false);
@@ -173,6 +175,13 @@ int axon_coll_op_apply(const struct axon_coll_op *op, const void *in, void *inou
 {
     if (count <= 0)
         return MPI_SUCCESS;
+    if (op->opi == AXON_OP_USER && op->fn_c) {
+        /* The large-count form takes the whole count at once. */
+        MPI_Datatype type = datatype;
+        MPI_Count len = count;
+        op->fn_c((void *)in, inout, &len, &type);
+        return MPI_SUCCESS;
+    }
     if (op->opi == AXON_OP_USER) {
         /* The user's function takes an int count: pieces of at most INT_MAX elements. */
         MPI_Datatype type = datatype;

@@ -39,7 +39,7 @@ bool axon_coll_op_is_predefined(const struct axon_coll_op *op);
 
 /* MPI_Op_create and MPI_Op_free without the API's checks (also for unit tests, before MPI_Init):
  * MPI_SUCCESS or MPI_ERR_NO_MEM; free: MPI_ERR_OP when handle is not a live user operation. */
-int axon_coll_op_create(MPI_User_function *fn, bool commute, MPI_Op *handle);
+int axon_coll_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commute, MPI_Op *handle);
 int axon_coll_op_free(MPI_Op handle);
 
 /* Between the two files of the layer (axon_coll_op_predefined.c): the loop of predefined operation

@@ -1,8 +1,7 @@
 /* MPI 4 calls Axon does not implement that belong to no larger missing feature: the communicator's
  * and session's buffer attach and flush calls of MPI 4.1, user data representations
- * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info, large-count user
- * reductions (MPI_Op_create_c) and the removal of added error classes and codes (their values are handed
- * out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
+ * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info and the removal of
+ * added error classes and codes (their values are handed out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
  * handler (MPI_COMM_WORLD's without one) and sets its output handle to the null handle. They exist
  * because Python bindings (mpi4py) reference every MPI function and load the library with every symbol
  * resolved. */
@@ -83,15 +82,6 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     if (hw_info)
         *hw_info = MPI_INFO_NULL;
     return axon_mpi_misc_unsupported("MPI_Get_hw_resource_info", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Op_create_c)
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
-{
-    (void)user_fn, (void)commute;
-    if (op)
-        *op = MPI_OP_NULL;
-    return axon_mpi_misc_unsupported("MPI_Op_create_c", MPI_COMM_NULL);
 }
 
 AXON_MPI_WEAK(Remove_error_class)

@@ -26,7 +26,25 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     if (!op)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
     MPI_Op handle;
-    int rc = axon_coll_op_create(user_fn, commute != 0, &handle);
+    int rc = axon_coll_op_create(user_fn, NULL, commute != 0, &handle);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "out of memory for a new operation");
+    *op = handle;
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.0's large-count user operation: its function gets the count as an MPI_Count, whole. */
+AXON_MPI_WEAK(Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    static const char func[] = "MPI_Op_create_c";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!user_fn)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the user function is a NULL pointer");
+    if (!op)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
+    MPI_Op handle;
+    int rc = axon_coll_op_create(NULL, user_fn, commute != 0, &handle);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "out of memory for a new operation");
     *op = handle;

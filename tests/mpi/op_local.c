@@ -152,6 +152,63 @@ static void test_struct_op(void)
     MPI_Type_free(&pair);
 }
 
+/* The large-count form of minus (MPI_Op_create_c): its count comes as an MPI_Count. */
+static MPI_Count minus_c_calls;
+static void minus_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)type;
+    minus_c_calls++;
+    for (MPI_Count i = 0; i < *len; i++)
+        ((int *)inout)[i] = ((int *)in)[i] - ((int *)inout)[i];
+}
+
+/* The left operand wins: associative, not commutative; a reduction's result is rank 0's input. */
+static void first_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)type;
+    memcpy(inout, in, (size_t)*len * sizeof(int));
+}
+
+/* Large-count user operations: MPI_Reduce_local and MPI_Reduce_local_c with one, and MPI_Allreduce(_c)
+ * of a non-commutative one in rank order (x0 op x1 op ...: rank 0's values). Bad arguments refused. */
+static void test_op_c(void)
+{
+    MPI_Op op;
+    CHECK(MPI_Op_create_c(minus_c, 0, &op) == MPI_SUCCESS, "MPI_Op_create_c");
+    int commute = -1;
+    MPI_Op_commutative(op, &commute);
+    CHECK(commute == 0, "MPI_Op_commutative of a non-commutative _c operation gave %d", commute);
+    int in[5] = {10, 20, 30, 40, 50}, io[5] = {1, 2, 3, 4, 5};
+    minus_c_calls = 0;
+    CHECK(MPI_Reduce_local(in, io, 5, MPI_INT, op) == MPI_SUCCESS, "MPI_Reduce_local with a _c operation");
+    CHECK(io[0] == 9 && io[4] == 45 && minus_c_calls > 0, "MPI_Reduce_local with a _c operation: %d %d", io[0],
+          io[4]);
+    CHECK(MPI_Reduce_local_c(in, io, (MPI_Count)5, MPI_INT, op) == MPI_SUCCESS, "MPI_Reduce_local_c");
+    CHECK(io[0] == 1 && io[4] == 5, "MPI_Reduce_local_c with a _c operation: %d %d", io[0], io[4]);
+    enum { N = 1000 };
+    int *x = malloc(N * sizeof(int)), *r = malloc(N * sizeof(int));
+    for (int i = 0; i < N; i++)
+        x[i] = (rank + 1) * 1000 + i;
+    CHECK(MPI_Op_free(&op) == MPI_SUCCESS && op == MPI_OP_NULL, "MPI_Op_free of a _c operation");
+    CHECK(MPI_Op_create_c(first_c, 0, &op) == MPI_SUCCESS, "MPI_Op_create_c");
+    for (int form = 0; form < 2; form++) {
+        memset(r, 0xff, N * sizeof(int));
+        int rc = form ? MPI_Allreduce_c(x, r, (MPI_Count)N, MPI_INT, op, MPI_COMM_WORLD)
+                      : MPI_Allreduce(x, r, N, MPI_INT, op, MPI_COMM_WORLD);
+        int bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += r[i] != 1000 + i;
+        CHECK(rc == MPI_SUCCESS && bad == 0, "MPI_Allreduce%s with a _c operation: %d wrong elements",
+              form ? "_c" : "", bad);
+    }
+    MPI_Op_free(&op);
+    int cls = -1;
+    MPI_Error_class(MPI_Op_create_c(NULL, 1, &op), &cls);
+    CHECK(cls == MPI_ERR_ARG, "MPI_Op_create_c(NULL) gave class %d", cls);
+    free(x);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -160,6 +217,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     test_local();
     test_struct_op();
+    test_op_c();
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && all == 0)

@@ -390,7 +390,7 @@ static void sweep(enum red red, int alg)
 static void setup(void)
 {
     ck_assert_int_eq(axon_mpi_datatype_init(), MPI_SUCCESS);
-    ck_assert_int_eq(axon_coll_op_create(affine, false, &affine_op), MPI_SUCCESS);
+    ck_assert_int_eq(axon_coll_op_create(affine, NULL, false, &affine_op), MPI_SUCCESS);
     /* MPI_Type_vector(2, 1, 3, MPI_INT): two ints 12 bytes apart, extent 16. */
     struct axon_dtype_desc v;
     static const struct axon_dtype_desc int_desc = {.size = 4, .ub = 4, .true_ub = 4, .align = 4, .nelements = 1,

@@ -519,7 +519,7 @@ static void record(void *in, void *inout, int *len, MPI_Datatype *type)
 START_TEST(user_operations)
 {
     MPI_Op h;
-    ck_assert_int_eq(axon_coll_op_create(shift_add, false, &h), MPI_SUCCESS);
+    ck_assert_int_eq(axon_coll_op_create(shift_add, NULL, false, &h), MPI_SUCCESS);
     ck_assert_uint_eq((unsigned)h & 0xfc000000u, 0x98000000u);
     struct axon_coll_op *op = op_of(h);
     ck_assert(!axon_coll_op_commutative(op));
@@ -543,7 +543,7 @@ START_TEST(user_operations)
 
     /* The index is reused, for a commutative one this time. */
     MPI_Op h2;
-    ck_assert_int_eq(axon_coll_op_create(record, true, &h2), MPI_SUCCESS);
+    ck_assert_int_eq(axon_coll_op_create(record, NULL, true, &h2), MPI_SUCCESS);
     ck_assert_int_eq(h2, h);
     ck_assert(axon_coll_op_commutative(op_of(h2)));
 
