@@ -337,20 +337,28 @@ int PMPI_Buffer_iflush(MPI_Request *request)
     }
     pthread_mutex_lock(&axon_bsend.lock);
     *f = (struct axon_bsend_flush){axon_bsend.flushes, axon_bsend.last_seq, req};
+    bool queued = false;
     if (axon_bsend_sent_upto(f->target)) {
-        free(f);
         axon_request_user_complete(req);
     } else {
-        axon_bsend.flushes = f;
-        atomic_store(&axon_bsend_flushing, true);
         if (!axon_bsend.flush_hooked) {
             rc = axon_ucx_progress_hook_add(axon_bsend_flush_progress, &axon_bsend_flushing);
             axon_bsend.flush_hooked = rc == MPI_SUCCESS;
         }
+        if (rc == MPI_SUCCESS) {
+            axon_bsend.flushes = f;
+            atomic_store(&axon_bsend_flushing, true);
+            queued = true;
+        }
     }
     pthread_mutex_unlock(&axon_bsend.lock);
-    if (rc != MPI_SUCCESS)
+    if (!queued)
+        free(f);
+    if (rc != MPI_SUCCESS) {
+        PMPI_Grequest_complete(handle);
+        PMPI_Request_free(&handle);
         return axon_mpi_error(NULL, func, rc, "no room for the progress hook of flushes");
+    }
     *request = handle;
     return MPI_SUCCESS;
 }
