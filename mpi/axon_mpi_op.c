@@ -16,39 +16,34 @@
 
 #define AXON_OP_PIECE 65536 /* bytes of each packed buffer of MPI_Reduce_local */
 
-AXON_MPI_WEAK(Op_create)
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create and MPI_Op_create_c: the user's function in its int form (fn) or its large-count
+ * form (fn_c, MPI 4.0: called once with the whole count as an MPI_Count); exactly one is given. */
+static int axon_mpi_op_create(const char *func, MPI_User_function *fn, MPI_User_function_c *fn_c, int commute,
+                              MPI_Op *op)
 {
-    static const char func[] = "MPI_Op_create";
     AXON_MPI_REQUIRE_ACTIVE(func);
-    if (!user_fn)
+    if (!fn && !fn_c)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the user function is a NULL pointer");
     if (!op)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
     MPI_Op handle;
-    int rc = axon_coll_op_create(user_fn, NULL, commute != 0, &handle);
+    int rc = axon_coll_op_create(fn, fn_c, commute != 0, &handle);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "out of memory for a new operation");
     *op = handle;
     return MPI_SUCCESS;
 }
 
-/* MPI 4.0's large-count user operation: its function gets the count as an MPI_Count, whole. */
+AXON_MPI_WEAK(Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return axon_mpi_op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
+
 AXON_MPI_WEAK(Op_create_c)
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
-    static const char func[] = "MPI_Op_create_c";
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    if (!user_fn)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the user function is a NULL pointer");
-    if (!op)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
-    MPI_Op handle;
-    int rc = axon_coll_op_create(NULL, user_fn, commute != 0, &handle);
-    if (rc != MPI_SUCCESS)
-        return axon_mpi_error(NULL, func, rc, "out of memory for a new operation");
-    *op = handle;
-    return MPI_SUCCESS;
+    return axon_mpi_op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 AXON_MPI_WEAK(Op_free)
