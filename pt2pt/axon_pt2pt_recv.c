@@ -240,7 +240,10 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
     }
 }
 
-/* Matches a receive request against the messages that came first, or posts it. */
+/* Matches a receive request against the messages that came first, or posts it. The caller has set
+ * req->match.source and req->match.tag: the fresh receives from the call's arguments, which are in
+ * registers (reading back req->peer and req->tag, just stored as two ints, as one 8-byte load defeats
+ * store forwarding and stalled the message-rate loop's receiver on it). */
 int axon_pt2pt_recv_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
@@ -250,8 +253,6 @@ int axon_pt2pt_recv_post(struct axon_request *req)
         atomic_store(&req->complete, 1);
         return rc;
     }
-    req->match.source = req->peer;
-    req->match.tag = req->tag;
     axon_ucx_lock();
     /* Receives posted ahead of their messages (the common case of a message-rate loop) skip the search. */
     struct axon_match_entry *e = comm->queues.unexpected_count
@@ -299,6 +300,8 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
         req->status.MPI_TAG = MPI_ANY_TAG;
         return MPI_SUCCESS;
     }
+    req->match.source = source;
+    req->match.tag = tag;
     axon_pt2pt_busy_add(comm, 1);
     axon_pt2pt_recv_post(req);
     axon_request_wait(req);
@@ -319,6 +322,8 @@ int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *d
     int rc = axon_pt2pt_request_init(AXON_REQUEST_RECV, buf, count, dt, source, tag, comm, AXON_SEND_STANDARD, &req);
     if (rc != MPI_SUCCESS)
         return rc;
+    req->match.source = source;
+    req->match.tag = tag;
     axon_pt2pt_async_begin(req);
     axon_pt2pt_recv_post(req);
     *reqp = req;

@@ -99,7 +99,14 @@ int axon_pt2pt_start(struct axon_request *req)
     }
     atomic_store_explicit(&req->complete, 0, memory_order_release);
     axon_pt2pt_async_begin(req);
-    int rc = req->kind == AXON_REQUEST_SEND ? axon_pt2pt_send_post(req) : axon_pt2pt_recv_post(req);
+    int rc;
+    if (req->kind == AXON_REQUEST_SEND) {
+        rc = axon_pt2pt_send_post(req);
+    } else {
+        req->match.source = req->peer;
+        req->match.tag = req->tag;
+        rc = axon_pt2pt_recv_post(req);
+    }
     if (rc != MPI_SUCCESS)
         axon_pt2pt_async_end(req); /* left complete, nothing in flight */
     return rc;
