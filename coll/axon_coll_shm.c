@@ -378,6 +378,12 @@ static int axon_shm_check_all(const struct axon_coll_shm *shm, uint64_t s, int k
 
 /* ---- the collectives ------------------------------------------------------------------------------ */
 
+/* axon_shm_reader_order: where every member reads every slot (an allgather's blocks, the shares of a
+ * chunked reduction's result) and the order does not matter, member me reads slot me, me + 1, ... in
+ * turn. Read in rank order, all members would ask the core that wrote slot 0 for the same lines at
+ * once, then slot 1's, each writer's cache serving the whole node in turn; staggered, each serves about
+ * one reader at a time. (Folds stay in rank order where the operation needs it.) */
+
 int axon_coll_shm_barrier(struct axon_coll_shm *shm)
 {
     uint64_t s = axon_shm_begin(shm);
@@ -515,10 +521,12 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
         int64_t lo = ce * me / n, segc = ce * (me + 1) / n - lo;
         char *share = mine + lo * esize;
         if (segc > 0 && commute) {
-            /* In place in this member's slot: the order does not matter. */
-            for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
-                if (j != me)
-                    rc = axon_coll_op_apply(op, axon_shm_slot(shm, u, j) + lo * esize, share, segc, datatype, dt);
+            /* In place in this member's slot: the order does not matter, so each member starts with the
+             * next member's slot (see axon_shm_reader_order). */
+            for (int k2 = 1; k2 < n && rc == MPI_SUCCESS; k2++) {
+                int j = (me + k2) % n;
+                rc = axon_coll_op_apply(op, axon_shm_slot(shm, u, j) + lo * esize, share, segc, datatype, dt);
+            }
         } else if (segc > 0) {
             char *acc = shm->fold;
             memcpy(acc, axon_shm_slot(shm, u, n - 1) + lo * esize, (size_t)(segc * esize));
@@ -530,7 +538,8 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
         if (root >= 0 && me != root)
             continue;
         axon_shm_wait_value(shm, -1, axon_shm_result(u));
-        for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        for (int k2 = 0; k2 < n && rc == MPI_SUCCESS; k2++) {
+            int j = (me + k2) % n; /* staggered: axon_shm_reader_order */
             int64_t jlo = ce * j / n, jc = ce * (j + 1) / n - jlo;
             if (jc > 0)
                 rc = axon_coll_data_copy(axon_shm_slot(shm, u, j) + jlo * esize, jc * esize, &axon_coll_bytes,
@@ -654,10 +663,12 @@ static int axon_shm_gather_chunked(struct axon_coll_shm *shm, const struct axon_
             if (rc_check != MPI_SUCCESS)
                 return rc_check;
         }
-        for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++)
+        for (int k = 0; k < shm->size && rc == MPI_SUCCESS; k++) {
+            int j = (me + k) % shm->size; /* staggered: axon_shm_reader_order */
             if (j != me || mine)
                 rc = axon_coll_data_unpack_range(blocks[j].buf, blocks[j].count, &blocks[j].dt, off,
                                                  axon_shm_slot(shm, u, j), len);
+        }
     }
     return rc;
 }
@@ -678,7 +689,8 @@ int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block
     axon_shm_wait(shm, -1, s);
     if (rc == MPI_SUCCESS)
         rc = axon_shm_check_all(shm, s, kind, root, bytes);
-    for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++) {
+    for (int k = 0; k < shm->size && rc == MPI_SUCCESS; k++) {
+        int j = (me + k) % shm->size; /* staggered: axon_shm_reader_order */
         if (j == me && !mine)
             continue; /* in place: the block is there already */
         rc = axon_coll_data_copy(axon_shm_slot(shm, s, j), bytes, &axon_coll_bytes, blocks[j].buf, blocks[j].count,
