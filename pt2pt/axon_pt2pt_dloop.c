@@ -87,7 +87,13 @@ static struct axon_dloop *axon_dloop_blocks_raw(int64_t n, const struct axon_dlo
         return NULL;
     }
     int depth = 0;
+    int64_t unit = n > 0 && e[0].child->kind == AXON_DLOOP_LEAF ? e[0].child->u.leaf.len : 0;
+    bool leaves = true;
     for (int64_t i = 0; i < n; i++) {
+        if (e[i].blocklen != 1 || e[i].child->kind != AXON_DLOOP_LEAF)
+            leaves = false;
+        if (!leaves || e[i].child->u.leaf.len != unit)
+            unit = 0;
         l->u.blocks.blocklens[i] = e[i].blocklen;
         l->u.blocks.displs[i] = e[i].disp;
         l->u.blocks.child_extents[i] = e[i].child_extent;
@@ -98,6 +104,8 @@ static struct axon_dloop *axon_dloop_blocks_raw(int64_t n, const struct axon_dlo
             depth = e[i].child->depth;
     }
     l->u.blocks.n = n;
+    l->u.blocks.unit_len = unit;
+    l->u.blocks.leaves = leaves;
     l->depth = depth + 1;
     return l;
 }
@@ -488,34 +496,83 @@ static inline void axon_dloop_copy_piece(char *dst, const char *src, int64_t len
 /* The fast path's form for a BLOCKS parent (indexed and struct types): leaf after leaf, each block's
  * own length and displacement, until a block whose copies are not leaves, the segment's end, or the
  * parent's last leaf (left to the general step, which moves the cursor on); then the cursor is placed
- * on what comes next. */
+ * on what comes next. The position is kept in locals, not in the frame: stores through the char
+ * pointers of the copies may alias the frame, so the compiler would store and reload it at every leaf.
+ * MPICH's indexperf (2014 one-double blocks whose neighbours sometimes touch: runs of 8 and 16 bytes)
+ * took 3.0 us with the frame updated at each leaf, 5 times a hand-written loop. */
 static int64_t axon_dloop_blocks_run(struct axon_dloop_cursor *c, char *typed, char *packed, int64_t room, bool pack)
 {
     int d = c->depth - 2;
     struct axon_dloop_frame *f = &c->stack[d];
     const struct axon_dloop *v = f->loop;
-    int64_t nblocks = v->u.blocks.n, done = 0;
-    while (f->index < nblocks) {
-        const struct axon_dloop *leaf = v->u.blocks.children[f->index];
-        int64_t blocklen = v->u.blocks.blocklens[f->index];
-        if (leaf->kind != AXON_DLOOP_LEAF || (f->index == nblocks - 1 && f->inner == blocklen - 1))
-            break;
-        int64_t len = leaf->u.leaf.len;
-        if (room - done < len)
-            break;
-        char *t = typed + axon_dloop_child_base(f);
-        if (pack)
-            axon_dloop_copy_piece(packed + done, t, len);
-        else
-            axon_dloop_copy_piece(t, packed + done, len);
-        done += len;
-        if (++f->inner == blocklen) {
-            f->inner = 0;
-            f->index++;
+    const int64_t nblocks = v->u.blocks.n, unit = v->u.blocks.unit_len;
+    const int64_t *displs = v->u.blocks.displs;
+    char *const t = typed + f->base;
+    int64_t index = f->index, inner = f->inner, done = 0;
+    if (unit > 0) {
+        /* Every block one leaf of unit bytes: a plain loop over the displacements. */
+        int64_t n = nblocks - 1 - index; /* the parent's last leaf goes the general way */
+        if (n > room / unit)
+            n = room / unit;
+        const int64_t *disp = displs + index;
+        char *p = packed;
+#define AXON_DLOOP_INDEXED(size)                                                                     \
+    for (int64_t k = 0; k < n; k++, p += (size))                                                     \
+        if (pack)                                                                                    \
+            memcpy(p, t + disp[k], (size));                                                          \
+        else                                                                                         \
+            memcpy(t + disp[k], p, (size))
+        switch (unit) {
+        case 4: AXON_DLOOP_INDEXED(4); break;
+        case 8: AXON_DLOOP_INDEXED(8); break;
+        case 16: AXON_DLOOP_INDEXED(16); break;
+        default: AXON_DLOOP_INDEXED((size_t)unit); break;
+        }
+#undef AXON_DLOOP_INDEXED
+        if (n > 0) {
+            index += n;
+            done = n * unit;
+        }
+    } else if (v->u.blocks.leaves) {
+        /* Every block one leaf, of its own length (runs where neighbouring blocks touch). */
+        struct axon_dloop *const *children = v->u.blocks.children;
+        for (; index < nblocks - 1; index++) {
+            int64_t len = children[index]->u.leaf.len;
+            if (room - done < len)
+                break;
+            if (pack)
+                axon_dloop_copy_piece(packed + done, t + displs[index], len);
+            else
+                axon_dloop_copy_piece(t + displs[index], packed + done, len);
+            done += len;
+        }
+    } else {
+        const int64_t *blocklens = v->u.blocks.blocklens, *cext = v->u.blocks.child_extents;
+        struct axon_dloop *const *children = v->u.blocks.children;
+        while (index < nblocks) {
+            const struct axon_dloop *leaf = children[index];
+            int64_t blocklen = blocklens[index];
+            if (leaf->kind != AXON_DLOOP_LEAF || (index == nblocks - 1 && inner == blocklen - 1))
+                break;
+            int64_t len = leaf->u.leaf.len;
+            if (room - done < len)
+                break;
+            char *at = t + displs[index] + inner * cext[index];
+            if (pack)
+                axon_dloop_copy_piece(packed + done, at, len);
+            else
+                axon_dloop_copy_piece(at, packed + done, len);
+            done += len;
+            if (++inner == blocklen) {
+                inner = 0;
+                index++;
+            }
         }
     }
     if (done == 0)
         return 0;
+    f->index = index;
+    f->inner = inner;
     struct axon_dloop_frame *child = &c->stack[d + 1];
     child->loop = axon_dloop_child(v, f->index);
     child->base = axon_dloop_child_base(f);

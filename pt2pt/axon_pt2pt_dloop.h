@@ -42,6 +42,9 @@ struct axon_dloop {
             int64_t *displs;
             int64_t *child_extents;
             struct axon_dloop **children;
+            int64_t unit_len; /* every block is one leaf of this many bytes (an indexed block of one
+                               * basic element, say); 0 otherwise */
+            bool leaves;      /* every block is one leaf (of any length) */
         } blocks;
     } u;
 };

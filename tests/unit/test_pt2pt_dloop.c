@@ -130,71 +130,119 @@ static struct axon_dloop *random_loop(int depth, int64_t *extent)
     return l;
 }
 
+/* Packs count elements of l in random segments (seeking back now and then) and unpacks them into a clean
+ * buffer, both checked byte by byte against ref_walk's offsets. Returns false when the layout does not
+ * fit the test's buffers (nothing checked). */
+static bool check_pack_unpack(struct axon_dloop *l, int64_t count, int64_t extent, int trial)
+{
+    /* Room for negative displacements: the buffer's origin sits in the middle. */
+    int64_t span = 1 << 16;
+    static unsigned char buf[1 << 17], packed[1 << 17], out[1 << 17];
+    static int64_t ref_offsets[1 << 17];
+    int64_t *refp = ref_offsets, nref = 0;
+    if (l->size * count > (int64_t)(sizeof(ref_offsets) / sizeof(ref_offsets[0])))
+        return false;
+    for (int64_t e = 0; e < count; e++)
+        ref_walk(l, e * extent, &refp, &nref);
+    ck_assert_int_eq(nref, l->size * count);
+    for (int64_t i = 0; i < nref; i++)
+        if (ref_offsets[i] <= -span || ref_offsets[i] >= span)
+            ck_abort_msg("trial %d: offset %lld out of the test buffer", trial, (long long)ref_offsets[i]);
+    for (size_t i = 0; i < sizeof(buf); i++)
+        buf[i] = (unsigned char)(rand() & 0xff);
+    unsigned char *origin = buf + span;
+
+    /* Pack in random segments, seeking back and forth now and then. */
+    struct axon_dloop_cursor c;
+    ck_assert_int_eq(axon_dloop_cursor_init(&c, l, count, extent), 0);
+    int64_t pos = 0;
+    while (pos < nref) {
+        if (rand() % 5 == 0) {
+            pos -= rand() % (pos < 16 ? pos + 1 : 16); /* a little back: what lies before stays written */
+            axon_dloop_cursor_seek(&c, pos);
+        }
+        /* Mostly short segments (leaves cut anywhere), now and then long ones (many whole leaves: the
+         * strided and indexed fast paths). */
+        int64_t want = rand() % 4 == 0 ? 1 + rand() % 400 : 1 + rand() % 13;
+        int64_t got = axon_dloop_pack(&c, origin, packed + pos, want);
+        if (got != (want < nref - pos ? want : nref - pos))
+            ck_abort_msg("trial %d: packed %lld of %lld at %lld/%lld", trial, (long long)got, (long long)want,
+                         (long long)pos, (long long)nref);
+        pos += got;
+    }
+    for (int64_t i = 0; i < nref; i++)
+        if (packed[i] != origin[ref_offsets[i]])
+            ck_abort_msg("trial %d: packed byte %lld differs", trial, (long long)i);
+
+    /* Unpack the stream into a clean buffer: the same bytes land where they came from. */
+    memset(out, 0, sizeof(out));
+    axon_dloop_cursor_seek(&c, 0);
+    for (pos = 0; pos < nref;) {
+        int64_t got = axon_dloop_unpack(&c, out + span, packed + pos, rand() % 4 == 0 ? 1 + rand() % 400 : 1 + rand() % 9);
+        if (got <= 0)
+            ck_abort_msg("trial %d: unpack stopped at %lld of %lld", trial, (long long)pos, (long long)nref);
+        pos += got;
+    }
+    for (int64_t i = 0; i < nref; i++)
+        if (out[span + ref_offsets[i]] != origin[ref_offsets[i]])
+            ck_abort_msg("trial %d: unpacked byte %lld differs", trial, (long long)i);
+    int64_t off;
+    if (axon_dloop_cursor_next(&c, 100, &off) != 0)
+        ck_abort_msg("trial %d: data after the end", trial);
+    axon_dloop_cursor_fini(&c);
+    return true;
+}
+
 START_TEST(test_random_layouts_against_reference)
 {
     srand(4242);
     for (int trial = 0; trial < 3000; trial++) {
         int64_t extent;
         struct axon_dloop *l = random_loop(1 + rand() % 4, &extent);
-        int64_t count = rand() % 4;
-        /* Room for negative displacements: the buffer's origin sits in the middle. */
-        int64_t span = 1 << 16;
-        static unsigned char buf[1 << 17], packed[1 << 17], out[1 << 17];
-        static int64_t ref_offsets[1 << 17];
-        int64_t *refp = ref_offsets, nref = 0;
-        if (l->size * count > (int64_t)(sizeof(ref_offsets) / sizeof(ref_offsets[0]))) {
-            axon_dloop_release(l);
-            continue;
-        }
-        for (int64_t e = 0; e < count; e++)
-            ref_walk(l, e * extent, &refp, &nref);
-        ck_assert_int_eq(nref, l->size * count);
-        for (int64_t i = 0; i < nref; i++)
-            if (ref_offsets[i] <= -span || ref_offsets[i] >= span)
-                ck_abort_msg("trial %d: offset %lld out of the test buffer", trial, (long long)ref_offsets[i]);
-        for (size_t i = 0; i < sizeof(buf); i++)
-            buf[i] = (unsigned char)(rand() & 0xff);
-        unsigned char *origin = buf + span;
-
-        /* Pack in random segments, seeking back and forth now and then. */
-        struct axon_dloop_cursor c;
-        ck_assert_int_eq(axon_dloop_cursor_init(&c, l, count, extent), 0);
-        int64_t pos = 0;
-        while (pos < nref) {
-            if (rand() % 5 == 0) {
-                pos -= rand() % (pos < 16 ? pos + 1 : 16); /* a little back: what lies before stays written */
-                axon_dloop_cursor_seek(&c, pos);
-            }
-            /* Mostly short segments (leaves cut anywhere), now and then long ones (many whole leaves:
-             * the strided fast path). */
-            int64_t want = rand() % 4 == 0 ? 1 + rand() % 400 : 1 + rand() % 13;
-            int64_t got = axon_dloop_pack(&c, origin, packed + pos, want);
-            if (got != (want < nref - pos ? want : nref - pos))
-                ck_abort_msg("trial %d: packed %lld of %lld at %lld/%lld",
-                          trial, (long long)got, (long long)want, (long long)pos, (long long)nref);
-            pos += got;
-        }
-        for (int64_t i = 0; i < nref; i++)
-            if (packed[i] != origin[ref_offsets[i]])
-                ck_abort_msg("trial %d: packed byte %lld differs", trial, (long long)i);
-
-        /* Unpack the stream into a clean buffer: the same bytes land where they came from. */
-        memset(out, 0, sizeof(out));
-        axon_dloop_cursor_seek(&c, 0);
-        for (pos = 0; pos < nref;) {
-            int64_t got = axon_dloop_unpack(&c, out + span, packed + pos, rand() % 4 == 0 ? 1 + rand() % 400 : 1 + rand() % 9);
-            if (got <= 0)
-                ck_abort_msg("trial %d: unpack stopped at %lld of %lld", trial, (long long)pos, (long long)nref);
-            pos += got;
-        }
-        for (int64_t i = 0; i < nref; i++)
-            if (out[span + ref_offsets[i]] != origin[ref_offsets[i]])
-                ck_abort_msg("trial %d: unpacked byte %lld differs", trial, (long long)i);
-        int64_t off;
-        if (axon_dloop_cursor_next(&c, 100, &off) != 0)
-            ck_abort_msg("trial %d: data after the end", trial);
-        axon_dloop_cursor_fini(&c);
+        check_pack_unpack(l, rand() % 4, extent, trial);
         axon_dloop_release(l);
+    }
+}
+END_TEST
+
+/* Indexed layouts of many blocks, as MPI_Type_indexed and create_indexed_block make them: every block
+ * one leaf of one length (the fixed-length loop), leaves of several lengths where neighbouring blocks
+ * touch (the run loop), and blocks of several copies of a strided child (the general loop); irregular
+ * gaps, so that nothing becomes a vector. */
+START_TEST(test_indexed_many_blocks)
+{
+    srand(777);
+    for (int trial = 0; trial < 300; trial++) {
+        int shape = trial % 3;
+        int64_t n = 2 + rand() % 300, elem = (int64_t[]){1, 4, 8, 16, 12}[rand() % 5];
+        int64_t *bl = malloc(sizeof(int64_t) * (size_t)n), *dp = malloc(sizeof(int64_t) * (size_t)n);
+        int64_t *ex = malloc(sizeof(int64_t) * (size_t)n);
+        struct axon_dloop **ch = malloc(sizeof(*ch) * (size_t)n);
+        struct axon_dloop *leaf = axon_dloop_leaf(elem);
+        struct axon_dloop *strided = axon_dloop_vector(2, 1, elem + 3, leaf, elem);
+        int64_t at = rand() % 5;
+        for (int64_t i = 0; i < n; i++) {
+            ch[i] = shape == 2 && rand() % 2 ? strided : leaf;
+            ex[i] = ch[i] == strided ? 2 * elem + 3 : elem;
+            bl[i] = shape == 0 ? 1 : 1 + rand() % 3;
+            dp[i] = at;
+            /* A gap of at least one element and never the same twice in a row; sometimes none at all
+             * (the blocks touch: a longer run). */
+            int64_t gap = shape == 1 && rand() % 3 == 0 ? 0 : elem * (1 + i % 3) + rand() % 3;
+            at += bl[i] * ex[i] + gap;
+        }
+        struct axon_dloop *l = axon_dloop_blocks(n, bl, dp, ch, ex);
+        ck_assert_ptr_nonnull(l);
+        if (shape == 0 && l->kind == AXON_DLOOP_BLOCKS)
+            ck_assert_int_eq(l->u.blocks.unit_len, elem);
+        check_pack_unpack(l, 1 + rand() % 3, at + rand() % 8, trial);
+        axon_dloop_release(l);
+        axon_dloop_release(strided);
+        axon_dloop_release(leaf);
+        free(bl);
+        free(dp);
+        free(ex);
+        free(ch);
     }
 }
 END_TEST
@@ -347,6 +395,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_dense_shapes_merge);
     tcase_add_test(tc, test_random_layouts_against_reference);
+    tcase_add_test(tc, test_indexed_many_blocks);
     tcase_add_test(tc, test_merges_keep_the_typemap);
     tcase_add_test(tc, test_large_vector_streams);
     suite_add_tcase(s, tc);
