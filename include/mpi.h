@@ -277,6 +277,8 @@ typedef struct MPI_Status {
 #define MPI_MAX_PORT_NAME 256
 #define MPI_MAX_OBJECT_NAME 128
 #define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 #define MPI_MAX_INFO_VAL 1024
 
 /* ---- error classes (every error code Axon returns is its class) ------------------------------- */

@@ -26,6 +26,12 @@
 
 /* ---- process state (axon_mpi_state.c) ------------------------------------------------------------ */
 
+/* Two models of MPI 4 share one library: the world model (MPI_Init .. MPI_Finalize) and sessions
+ * (MPI_Session_init .. MPI_Session_finalize, mpi/axon_mpi_session.c). phase is the library's own state:
+ * it comes up with the first of MPI_Init and MPI_Session_init and goes down when the world model is
+ * finalized and no session is left (or, when only sessions ever used it, at the process's exit, so that
+ * a session may be made again after the last one ended). world is the world model's, which
+ * MPI_Initialized and MPI_Finalized report. */
 enum axon_mpi_phase {
     AXON_MPI_PHASE_PRE_INIT,
     AXON_MPI_PHASE_ACTIVE,
@@ -33,14 +39,26 @@ enum axon_mpi_phase {
 };
 
 struct axon_mpi_state {
-    atomic_int phase;
-    int thread_level;        /* provided by MPI_Init_thread */
-    pthread_t main_thread;   /* the thread that called MPI_Init(_thread) */
+    atomic_int phase;        /* the library: every call but a few needs it ACTIVE */
+    atomic_int world;        /* the world model: PRE_INIT, ACTIVE after MPI_Init, FINALIZED after MPI_Finalize */
+    int sessions;            /* live sessions (under axon_mpi_init_lock) */
+    int thread_level;        /* the library's, fixed when it came up (MPI_Init_thread or the first session) */
+    pthread_t main_thread;   /* the thread that called MPI_Init(_thread), or made the first session */
 };
 
 extern struct axon_mpi_state axon_mpi_state;
+/* Serializes bringing the library up and down (axon_mpi_init.c). */
+extern pthread_mutex_t axon_mpi_init_lock;
 
-/* Calls outside MPI_Init..MPI_Finalize cannot reach an error handler: they print what happened and end
+/* Brings the library up at thread level required (at most MPI_THREAD_MULTIPLE) if it is not; returns
+ * MPI_SUCCESS, or MPI_ERR_OTHER when it was finalized already (it cannot start again). A failure on the
+ * way ends the job: nothing exists yet to report it to. Called with axon_mpi_init_lock held. */
+int axon_mpi_library_up(const char *func, int required);
+/* Takes the library down: every engine, the transport, the bootstrap. Called with axon_mpi_init_lock
+ * held, by MPI_Finalize or the last MPI_Session_finalize after it. */
+int axon_mpi_library_down(void);
+
+/* Calls outside the library's life cannot reach an error handler: they print what happened and end
  * the process with exit code 1 (the initial error handler is MPI_ERRORS_ARE_FATAL). */
 noreturn void axon_mpi_state_fail_outside(const char *func);
 
@@ -70,6 +88,9 @@ struct axon_errhandler {
 struct axon_errhandler *axon_mpi_errhandler_get(MPI_Errhandler handle);
 void axon_mpi_errhandler_retain(MPI_Errhandler handle);
 void axon_mpi_errhandler_release(MPI_Errhandler handle);
+/* A new user handler calling fn: MPI_SUCCESS, MPI_ERR_NO_MEM, or MPI_ERR_INTERN when the table is full.
+ * Needs no MPI_Init (MPI_Session_create_errhandler comes before MPI_Session_init). */
+int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler);
 
 /* ---- communicators (axon_mpi_comm_table.c) ------------------------------------------------------- */
 
@@ -183,6 +204,10 @@ void axon_mpi_bsend_finalize(void);
  * the API function returns, if the handler returns at all. */
 int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same through a given handler (a session's, or the one a creation from a group names), whose user
+ * function gets handle; on names the object in the fatal message (or NULL). */
+int axon_mpi_error_with(MPI_Errhandler errhandler, int handle, const char *on, const char *func, int errclass,
+                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* The name ("MPI_ERR_COMM") and the description of an error class, or NULL if it is not one. */
 const char *axon_mpi_error_class_name(int errclass);
 const char *axon_mpi_error_class_text(int errclass);

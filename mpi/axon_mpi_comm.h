@@ -127,6 +127,7 @@ static inline uint32_t axon_ctx_engine(uint32_t id, enum axon_ctx_which which)
 }
 #define AXON_CTX_WORLD 0u
 #define AXON_CTX_SELF 1u
+#define AXON_CTX_SESSIONS 2u /* the hidden communicator of the sessions' creations (axon_mpi_comm_sessions) */
 
 /* The pure logic of the id agreement (unit-tested in tests/unit/test_comm_context.c); the process's
  * instance is guarded by a mutex in axon_mpi_comm_context.c. */
@@ -205,6 +206,12 @@ int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, stru
 int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm);
 int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI_Comm *newcomm);
 bool axon_comm_is_predefined(const struct axon_comm *c);
+/* MPI_Intercomm_create's work once its arguments are checked: pc (at the local leader only, else NULL)
+ * is the peer communicator, remote_leader the other leader's rank in it. */
+int axon_comm_intercomm_create(const char *func, struct axon_comm *lc, int local_leader, struct axon_comm *pc,
+                               int remote_leader, int tag, MPI_Comm *newintercomm);
+/* The hidden communicator over the world group on which the sessions' creations agree (no handle). */
+struct axon_comm *axon_mpi_comm_sessions(void);
 
 /* MPI_Comm_split and MPI_Comm_create of an intercommunicator (axon_mpi_comm_inter.c); the arguments are
  * checked. */

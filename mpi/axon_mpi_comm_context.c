@@ -154,7 +154,7 @@ static unsigned long axon_ctx_agreements, axon_ctx_extra_rounds;
 void axon_comm_context_init(void)
 {
     pthread_mutex_lock(&axon_ctx_lock);
-    axon_ctx_state_init(&axon_ctx, AXON_CTX_SELF + 1);
+    axon_ctx_state_init(&axon_ctx, AXON_CTX_SESSIONS + 1);
     pthread_mutex_unlock(&axon_ctx_lock);
 }
 

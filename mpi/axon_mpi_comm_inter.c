@@ -62,6 +62,12 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
                                   remote_leader, pc->pt2pt.size, pc->rank);
     }
 
+    return axon_comm_intercomm_create(func, lc, local_leader, pc, remote_leader, tag, newintercomm);
+}
+
+int axon_comm_intercomm_create(const char *func, struct axon_comm *lc, int local_leader, struct axon_comm *pc,
+                               int remote_leader, int tag, MPI_Comm *newintercomm)
+{
     struct axon_comm_team t;
     axon_comm_team_of(lc, &t);
     struct axon_comm_bridge b = {

@@ -28,6 +28,15 @@
 _Static_assert(AXON_COMM_SLOTS >= AXON_CTX_IDS, "a slot for every id");
 
 static struct axon_comm axon_comm_world, axon_comm_self;
+/* A hidden communicator over the world group, with no handle: MPI_Comm_create_from_group and
+ * MPI_Intercomm_create_from_groups agree on ids over its tagged context (mpi/axon_mpi_comm_from_group.c),
+ * where no user traffic can meet theirs. */
+static struct axon_comm axon_comm_sessions;
+
+struct axon_comm *axon_mpi_comm_sessions(void)
+{
+    return &axon_comm_sessions;
+}
 static struct axon_comm *_Atomic axon_comm_slots[AXON_COMM_SLOTS];
 static uint16_t axon_comm_gen[AXON_COMM_SLOTS];
 static uint32_t axon_comm_hint;
@@ -51,7 +60,7 @@ struct axon_comm *axon_mpi_comm_get(MPI_Comm handle)
 
 bool axon_comm_is_predefined(const struct axon_comm *c)
 {
-    return c == &axon_comm_world || c == &axon_comm_self;
+    return c == &axon_comm_world || c == &axon_comm_self || c == &axon_comm_sessions;
 }
 
 /* Attaches one engine view of a communicator. */
@@ -288,6 +297,10 @@ int axon_mpi_comm_table_init(void)
         axon_comm_world.tagged.world_ranks = NULL;
         rc = axon_comm_predefined_init(&axon_comm_self, MPI_COMM_SELF, "MPI_COMM_SELF", AXON_CTX_SELF, self);
     }
+    if (rc == MPI_SUCCESS) {
+        axon_group_retain(world);
+        rc = axon_comm_predefined_init(&axon_comm_sessions, MPI_COMM_NULL, "(sessions)", AXON_CTX_SESSIONS, world);
+    }
     return rc;
 }
 
@@ -307,8 +320,8 @@ void axon_mpi_comm_table_finalize(void)
         axon_comm_zombies = z->zombie_next;
         axon_comm_destroy(z);
     }
-    struct axon_comm *predefined[] = {&axon_comm_self, &axon_comm_world};
-    for (int i = 0; i < 2; i++) {
+    struct axon_comm *predefined[] = {&axon_comm_sessions, &axon_comm_self, &axon_comm_world};
+    for (int i = 0; i < 3; i++) {
         struct axon_comm *c = predefined[i];
         axon_comm_views_detach(c);
         axon_comm_attr_drop(c);

@@ -65,18 +65,11 @@ void axon_mpi_errhandler_release(MPI_Errhandler handle)
     pthread_mutex_unlock(&axon_errhandler_lock);
 }
 
-AXON_MPI_WEAK(Comm_create_errhandler)
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
-    static const char func[] = "MPI_Comm_create_errhandler";
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    if (!fn)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the handler function is NULL");
-    if (!errhandler)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errhandler is a NULL pointer");
     struct axon_errhandler *eh = calloc(1, sizeof(*eh));
     if (!eh)
-        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory");
+        return MPI_ERR_NO_MEM;
     eh->kind = AXON_ERRHANDLER_USER;
     eh->fn = fn;
     eh->refcount = 1;
@@ -90,10 +83,26 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
     pthread_mutex_unlock(&axon_errhandler_lock);
     if (index < 0) {
         free(eh);
-        return axon_mpi_error(NULL, func, MPI_ERR_INTERN, "more than %d error handlers exist at once",
-                              AXON_ERRHANDLER_MAX);
+        return MPI_ERR_INTERN;
     }
     *errhandler = (MPI_Errhandler)(AXON_ERRHANDLER_DIRECT | (unsigned)index);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Comm_create_errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    static const char func[] = "MPI_Comm_create_errhandler";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!fn)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the handler function is NULL");
+    if (!errhandler)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errhandler is a NULL pointer");
+    int rc = axon_mpi_errhandler_create(fn, errhandler);
+    if (rc == MPI_ERR_INTERN)
+        return axon_mpi_error(NULL, func, rc, "more than %d error handlers exist at once", AXON_ERRHANDLER_MAX);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "out of memory");
     return MPI_SUCCESS;
 }
 

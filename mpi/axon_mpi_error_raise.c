@@ -8,6 +8,36 @@
 
 #include <stdio.h>
 
+/* What eh (NULL: no handler to ask) makes of an error: returned, handed to the user's function with
+ * handle (a communicator's or a session's), or the end of the job. on names the object, or is NULL. */
+static int axon_mpi_error_dispatch(struct axon_errhandler *eh, int handle, const char *on, const char *func,
+                                   int errclass, const char *detail)
+{
+    const char *name = axon_mpi_error_class_name(errclass);
+    if (!name)
+        axon_mpi_error_dynamic(errclass, NULL, &name); /* a class or code the program added */
+
+    if (eh && eh->kind == AXON_ERRHANDLER_RETURN) {
+        axon_runtime_log_debug(1, "%s: %s: %s (returned)", func, name ? name : "?", detail);
+        return errclass;
+    }
+    if (eh && eh->kind == AXON_ERRHANDLER_USER) {
+        /* MPI_Comm and MPI_Session are both ints in the MPICH ABI: a session's handler gets its handle. */
+        MPI_Comm h = handle;
+        int code = errclass;
+        eh->fn(&h, &code, func, detail);
+        return errclass;
+    }
+    /* MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT, or no handler to ask (outside the library's life). */
+    axon_runtime_log_error("%s%s%s: %s: %s; %s ends the job", func, on ? " on " : "", on ? on : "",
+                           name ? name : "unknown error class", detail,
+                           eh && eh->kind == AXON_ERRHANDLER_ABORT ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL");
+    char message[256];
+    snprintf(message, sizeof(message), "%s failed (%s) under MPI_ERRORS_ARE_FATAL", func,
+             name ? name : "unknown error class");
+    axon_runtime_bootstrap_abort(errclass ? errclass : 1, message);
+}
+
 int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const char *fmt, ...)
 {
     char detail[512];
@@ -22,26 +52,17 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
     if (!target && atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE)
         target = axon_mpi_comm_get(MPI_COMM_WORLD);
     struct axon_errhandler *eh = target ? axon_mpi_errhandler_get(target->errhandler) : NULL;
-    const char *name = axon_mpi_error_class_name(errclass);
-    if (!name)
-        axon_mpi_error_dynamic(errclass, NULL, &name); /* a class or code the program added */
+    return axon_mpi_error_dispatch(eh, target ? target->handle : MPI_COMM_NULL, comm ? comm->name : NULL, func,
+                                   errclass, detail);
+}
 
-    if (eh && eh->kind == AXON_ERRHANDLER_RETURN) {
-        axon_runtime_log_debug(1, "%s: %s: %s (returned)", func, name ? name : "?", detail);
-        return errclass;
-    }
-    if (eh && eh->kind == AXON_ERRHANDLER_USER) {
-        MPI_Comm handle = target->handle;
-        int code = errclass;
-        eh->fn(&handle, &code, func, detail);
-        return errclass;
-    }
-    /* MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT, or no handler to ask (outside MPI_Init..MPI_Finalize). */
-    axon_runtime_log_error("%s%s%s: %s: %s; %s ends the job", func, comm ? " on " : "",
-                           comm ? comm->name : "", name ? name : "unknown error class", detail,
-                           eh && eh->kind == AXON_ERRHANDLER_ABORT ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL");
-    char message[256];
-    snprintf(message, sizeof(message), "%s failed (%s) under MPI_ERRORS_ARE_FATAL", func,
-             name ? name : "unknown error class");
-    axon_runtime_bootstrap_abort(errclass ? errclass : 1, message);
+int axon_mpi_error_with(MPI_Errhandler errhandler, int handle, const char *on, const char *func, int errclass,
+                        const char *fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    return axon_mpi_error_dispatch(axon_mpi_errhandler_get(errhandler), handle, on, func, errclass, detail);
 }

@@ -1,5 +1,6 @@
-/* MPI_Finalize and MPI_Finalized: stop the progress thread, shut the transport down in step with the
- * other ranks (nothing in flight is lost), leave the PMIx server, and mark the process finalized. */
+/* MPI_Finalize and MPI_Finalized, and taking the library down (for MPI_Finalize, or the last
+ * MPI_Session_finalize after it): stop the progress thread, shut the transport down in step with the
+ * other ranks (nothing in flight is lost), leave the PMIx server, and mark the library finalized. */
 #include "mpi/axon_mpi.h"
 #include "mpi/axon_mpi_comm.h"
 
@@ -9,15 +10,8 @@
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
-AXON_MPI_WEAK(Finalize)
-int PMPI_Finalize(void)
+int axon_mpi_library_down(void)
 {
-    static const char func[] = "MPI_Finalize";
-    AXON_MPI_REQUIRE_ACTIVE(func);
-
-    /* MPI_COMM_SELF's attribute delete callbacks run first, while MPI is whole (the standard; mpi4py
-     * relies on it). */
-    axon_mpi_comm_finalize_callbacks();
     /* From here this thread alone drives the engines: their teardown below runs without the progress
      * thread inside them. */
     axon_ucx_progress_thread_stop();
@@ -34,11 +28,28 @@ int PMPI_Finalize(void)
     int rc = axon_ucx_finalize();
     axon_cuda_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
-    if (rc != MPI_SUCCESS) {
-        axon_runtime_bootstrap_finalize();
-        return axon_mpi_error(NULL, func, rc, "the transport did not shut down cleanly");
-    }
     axon_runtime_bootstrap_finalize();
+    return rc;
+}
+
+AXON_MPI_WEAK(Finalize)
+int PMPI_Finalize(void)
+{
+    static const char func[] = "MPI_Finalize";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (atomic_load(&axon_mpi_state.world) != AXON_MPI_PHASE_ACTIVE)
+        axon_mpi_state_fail_outside(func); /* sessions alone brought the library up */
+
+    /* MPI_COMM_SELF's attribute delete callbacks run first, while MPI is whole (the standard; mpi4py
+     * relies on it). */
+    axon_mpi_comm_finalize_callbacks();
+    pthread_mutex_lock(&axon_mpi_init_lock);
+    atomic_store(&axon_mpi_state.world, AXON_MPI_PHASE_FINALIZED);
+    /* Live sessions keep the library up: the last one's MPI_Session_finalize takes it down. */
+    int rc = axon_mpi_state.sessions == 0 ? axon_mpi_library_down() : MPI_SUCCESS;
+    pthread_mutex_unlock(&axon_mpi_init_lock);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "the transport did not shut down cleanly");
     return MPI_SUCCESS;
 }
 
@@ -47,6 +58,6 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return axon_mpi_error(NULL, "MPI_Finalized", MPI_ERR_ARG, "flag is a NULL pointer");
-    *flag = atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_FINALIZED;
+    *flag = atomic_load(&axon_mpi_state.world) == AXON_MPI_PHASE_FINALIZED;
     return MPI_SUCCESS;
 }

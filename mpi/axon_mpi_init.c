@@ -1,7 +1,8 @@
-/* MPI_Init and MPI_Init_thread: read the knobs, join the job through the bootstrap, bring up UCX,
- * exchange worker addresses, make the predefined communicators, and start the progress thread when
- * AXON_ASYNC_PROGRESS asks for one. CUDA support loads the driver here (AXON_CUDA), but no CUDA context
- * is made; each rank's GPU travels with the addresses, for the job's NVLink domains. */
+/* Bringing the library up (for MPI_Init, MPI_Init_thread and the first MPI_Session_init): read the
+ * knobs, join the job through the bootstrap, bring up UCX, exchange worker addresses, make the
+ * predefined communicators, and start the progress thread when AXON_ASYNC_PROGRESS asks for one. CUDA
+ * support loads the driver here (AXON_CUDA), but no CUDA context is made; each rank's GPU travels with
+ * the addresses, for the job's NVLink domains. Also MPI_Initialized. */
 #include "mpi/axon_mpi.h"
 
 #include "coll/axon_coll_sched.h"
@@ -40,7 +41,7 @@ static int axon_mpi_init_domains(void)
     return rc;
 }
 
-static pthread_mutex_t axon_mpi_init_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t axon_mpi_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A failure before the communicators exist has no error handler to go to: it ends the job. */
 static noreturn void axon_mpi_init_fail(const char *func, const char *what)
@@ -51,18 +52,14 @@ static noreturn void axon_mpi_init_fail(const char *func, const char *what)
     axon_runtime_bootstrap_abort(1, message);
 }
 
-static int axon_mpi_init_common(const char *func, int required, int *provided)
+int axon_mpi_library_up(const char *func, int required)
 {
     char err[512] = "";
-
-    pthread_mutex_lock(&axon_mpi_init_lock);
     int phase = atomic_load(&axon_mpi_state.phase);
-    if (phase != AXON_MPI_PHASE_PRE_INIT) {
-        pthread_mutex_unlock(&axon_mpi_init_lock);
-        if (phase == AXON_MPI_PHASE_FINALIZED)
-            axon_mpi_state_fail_outside(func);
-        return axon_mpi_error(NULL, func, MPI_ERR_OTHER, "MPI is already initialized");
-    }
+    if (phase == AXON_MPI_PHASE_ACTIVE)
+        return MPI_SUCCESS;
+    if (phase == AXON_MPI_PHASE_FINALIZED)
+        return MPI_ERR_OTHER;
 
     if (axon_runtime_config_load(&axon_config, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
@@ -107,11 +104,33 @@ static int axon_mpi_init_common(const char *func, int required, int *provided)
     axon_mpi_state.thread_level = level;
     axon_mpi_state.main_thread = pthread_self();
     atomic_store_explicit(&axon_mpi_state.phase, AXON_MPI_PHASE_ACTIVE, memory_order_release);
-    pthread_mutex_unlock(&axon_mpi_init_lock);
-
-    axon_runtime_log_debug(1, "MPI initialized: rank %d of %d, local %d of %d, %d node(s), launcher %s",
+    axon_runtime_log_debug(1, "MPI initialized (%s): rank %d of %d, local %d of %d, %d node(s), launcher %s", func,
                            axon_runtime_job.rank, axon_runtime_job.size, axon_runtime_job.local_rank,
                            axon_runtime_job.local_size, axon_runtime_job.num_nodes, axon_runtime_job.launcher);
+    return MPI_SUCCESS;
+}
+
+static int axon_mpi_init_common(const char *func, int required, int *provided)
+{
+    pthread_mutex_lock(&axon_mpi_init_lock);
+    int world = atomic_load(&axon_mpi_state.world);
+    if (world != AXON_MPI_PHASE_PRE_INIT) {
+        pthread_mutex_unlock(&axon_mpi_init_lock);
+        if (world == AXON_MPI_PHASE_FINALIZED)
+            axon_mpi_state_fail_outside(func);
+        return axon_mpi_error(NULL, func, MPI_ERR_OTHER, "MPI is already initialized");
+    }
+    if (axon_mpi_library_up(func, required) != MPI_SUCCESS) {
+        /* Sessions alone used it, and it went down (MPI_Finalize can only come later): the same as a
+         * second MPI_Init. */
+        pthread_mutex_unlock(&axon_mpi_init_lock);
+        axon_mpi_state_fail_outside(func);
+    }
+    /* A session may have brought the library up first, at its own level: that is the level there is. */
+    int level = required > axon_mpi_state.thread_level ? axon_mpi_state.thread_level : required;
+    axon_mpi_state.main_thread = pthread_self();
+    atomic_store_explicit(&axon_mpi_state.world, AXON_MPI_PHASE_ACTIVE, memory_order_release);
+    pthread_mutex_unlock(&axon_mpi_init_lock);
     if (provided)
         *provided = level;
     return MPI_SUCCESS;
@@ -148,6 +167,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return axon_mpi_error(NULL, "MPI_Initialized", MPI_ERR_ARG, "flag is a NULL pointer");
-    *flag = atomic_load(&axon_mpi_state.phase) != AXON_MPI_PHASE_PRE_INIT;
+    /* The world model's: sessions alone leave it false (MPI 4.0). */
+    *flag = atomic_load(&axon_mpi_state.world) != AXON_MPI_PHASE_PRE_INIT;
     return MPI_SUCCESS;
 }
