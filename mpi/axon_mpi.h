@@ -96,6 +96,7 @@ int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler 
 
 struct axon_group;
 struct axon_attr;
+struct axon_bsend_buffer;
 
 /* The rest of the communicator layer (groups, context ids, creation, attributes, info) is in
  * mpi/axon_mpi_comm.h. */
@@ -125,6 +126,8 @@ struct axon_comm {
     struct axon_coll_nodes *nodes; /* which of its ranks share a node, for the hierarchical collectives
                                     * (made at its first collective; NULL on an intercommunicator) */
     atomic_int nodes_state;        /* 0 not made yet, 1 nodes is set, -1 none (out of memory) */
+    struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use the
+                                      * process's (mpi/axon_mpi_bsend.c; not copied by duplication) */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */
@@ -190,12 +193,14 @@ int axon_topo_dims_balance(int nnodes, int ndims, int *dims);
 
 /* ---- buffered sends (axon_mpi_bsend.c) ----------------------------------------------------------- */
 
-/* Copies a message into the attached buffer and starts its send; returns an error class, with *why
- * saying what went wrong. */
+/* Copies a message into the buffer it uses (its communicator's, else the process's) and starts its send;
+ * returns an error class, with *why saying what went wrong. comm is a communicator's user view (&c->pt2pt). */
 int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t count,
                          const struct axon_dtype_layout *dt, int dest, int tag, const char **why);
-/* At MPI_Finalize: waits until the buffered messages have left. */
+/* At MPI_Finalize: waits until the buffered messages have left, and forgets every buffer. */
 void axon_mpi_bsend_finalize(void);
+/* At MPI_Comm_free: a buffer still attached to c is drained (as detach would) and forgotten. */
+void axon_mpi_bsend_comm_free(struct axon_comm *c);
 
 /* ---- errors (axon_mpi_error_raise.c, axon_mpi_error_string.c) ------------------------------------ */
 

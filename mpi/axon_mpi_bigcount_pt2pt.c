@@ -1,14 +1,17 @@
-/* The large-count (_c) forms of the buffer calls, MPI_Buffer_attach_c and MPI_Buffer_detach_c. The
- * attached buffer's size is an int in the buffered-send machinery (mpi/axon_mpi_bsend.c), so a larger one
- * is MPI_ERR_COUNT (mpi/axon_mpi_bigcount.h). The point-to-point _c calls are not here: each shares one
- * function, taking int64_t counts, with its int call, in that call's file. */
+/* The large-count (_c) forms of the process's buffer calls, MPI_Buffer_attach_c and MPI_Buffer_detach_c.
+ * The process's buffer keeps to an int size (MPI_Buffer_detach returns it as one), so a larger one is
+ * MPI_ERR_COUNT (mpi/axon_mpi_bigcount.h); MPI_BUFFER_AUTOMATIC's size is ignored. A communicator's buffer
+ * calls take any size (mpi/axon_mpi_bsend_comm.c). The point-to-point _c calls are not here: each shares
+ * one function, taking int64_t counts, with its int call, in that call's file. */
 #include "mpi/axon_mpi_bigcount.h"
 
 AXON_MPI_WEAK(Buffer_attach_c)
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
-    int n;
-    int rc = axon_bigcount_scalar("MPI_Buffer_attach_c", MPI_COMM_NULL, "size", size, &n);
+    int n = 0, rc = MPI_SUCCESS;
+    /* MPI_BUFFER_AUTOMATIC's size is ignored: nothing to narrow. */
+    if (buffer != MPI_BUFFER_AUTOMATIC)
+        rc = axon_bigcount_scalar("MPI_Buffer_attach_c", MPI_COMM_NULL, "size", size, &n);
     return rc == MPI_SUCCESS ? PMPI_Buffer_attach(buffer, n) : rc;
 }
 

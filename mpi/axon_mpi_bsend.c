@@ -1,24 +1,37 @@
-/* Buffered sends: MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend (and their large-count
- * _c forms, sharing their functions), and the copy step of persistent buffered sends (MPI_Bsend_init +
- * MPI_Start).
+/* Buffered sends and the buffers they pack into. This file owns the buffer object (struct
+ * axon_bsend_buffer) of the process (MPI_Buffer_attach) and of each communicator that has its own (MPI
+ * 4.1's MPI_Comm_attach_buffer, whose calls are in axon_mpi_bsend_comm.c), which of them a send uses, the
+ * sends (MPI_Bsend, MPI_Ibsend and their large-count _c forms, sharing their functions, and the copy step
+ * of persistent buffered sends, MPI_Bsend_init + MPI_Start), the waits for a buffer to empty (detach,
+ * MPI_Comm_free, MPI_Finalize), the flushes, and the process's buffer calls.
  *
- * A buffered send packs its data into the buffer the user attached and sends from there, so it completes
- * at once. The buffer holds a block per message in flight: a small header (the request that sends it, the
- * block's size and the next block in address order) followed by the packed data, so a message costs at
- * most MPI_BSEND_OVERHEAD bytes beyond its data, as the standard lets programs assume. Blocks are taken
- * first-fit from the gaps between live blocks and given back when their send completes; sends are reaped
- * lazily, whenever a new one needs room and when the buffer is detached. A message that finds no room
- * waits a while for messages in flight to give theirs back, then is MPI_ERR_BUFFER (the standard's
- * error: waiting longer could be forever). MPI_Buffer_flush and MPI_Buffer_iflush (MPI 4.1) wait for the
- * messages buffered so far to be sent, the second through a request that a progress hook completes. */
+ * A buffered send packs its data into a buffer and sends from there, so it completes at once. It uses its
+ * communicator's buffer when one is attached, else the process's (MPI 4.1 section 3.6; a session's, which
+ * would come between, does not exist: sessions are not implemented). A buffer holds a block per message in
+ * flight: a small header (the request that sends it, the block's size, the next block, a sequence number)
+ * followed by the packed data, so a message costs at most MPI_BSEND_OVERHEAD bytes beyond its data, as the
+ * standard lets programs assume. In a buffer the user gave, blocks are taken first-fit from the gaps
+ * between live blocks and given back when their send completes; sends are reaped lazily, whenever a new
+ * one needs room and when the buffer is flushed or detached. A message that finds no room waits a while
+ * for messages in flight to give theirs back, then is MPI_ERR_BUFFER (the standard's error: waiting longer
+ * could be forever). An automatic buffer (MPI_BUFFER_AUTOMATIC) takes each block from malloc and frees it
+ * when reaped, so it never runs out of room. The flushes (MPI_Buffer_flush, MPI_Buffer_iflush and the
+ * communicators' forms, MPI 4.1) wait for the messages buffered so far to be sent, the nonblocking ones
+ * through a request that a progress hook completes.
+ *
+ * One lock guards every buffer: buffered sends are no fast path, and a single lock lets the progress hook
+ * and MPI_Finalize look at all the buffers with no order between locks to keep. */
+#include "mpi/axon_mpi_bsend.h"
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,16 +41,28 @@
 #define AXON_BSEND_ALIGN 16
 
 struct axon_bsend_block {
-    struct axon_bsend_block *next;  /* the next live block, in address order */
+    struct axon_bsend_block *next;  /* the next live block (in address order in a user's buffer) */
     struct axon_request *req;       /* the send of its data */
     size_t size;                    /* header and data, rounded up to AXON_BSEND_ALIGN */
     uint64_t seq;                   /* order of the buffered sends: what a flush waits for */
 };
 
-/* An MPI_Buffer_iflush waiting for the blocks up to target to be sent; its request is a generalized
- * request of the library's own. */
+struct axon_bsend_buffer {
+    struct axon_comm *owner;         /* the communicator it is attached to; NULL: the process's */
+    struct axon_bsend_buffer *next;  /* in the list of every attached buffer */
+    bool automatic;                  /* MPI_BUFFER_AUTOMATIC: each block from malloc */
+    void *user;                      /* what the user attached, as given (detach returns it) */
+    int64_t user_size;
+    char *base, *end;                /* the aligned usable part of a user's buffer */
+    struct axon_bsend_block *blocks; /* the live blocks */
+    uint64_t last_seq;               /* of the newest buffered send */
+};
+
+/* A nonblocking flush waiting for the blocks of buf up to target to be sent; its request is a generalized
+ * request of the library's own. A buffer is not freed while a flush names it (axon_bsend_forget). */
 struct axon_bsend_flush {
     struct axon_bsend_flush *next;
+    struct axon_bsend_buffer *buf;
     uint64_t target;
     struct axon_request *req;
 };
@@ -50,41 +75,64 @@ _Static_assert(AXON_BSEND_HEADER + 2 * AXON_BSEND_ALIGN <= MPI_BSEND_OVERHEAD,
 
 static struct {
     pthread_mutex_t lock;
-    bool attached;
-    char *user;        /* what the user attached, as given (MPI_Buffer_detach returns it) */
-    int user_size;
-    char *base, *end;  /* the aligned usable part */
-    struct axon_bsend_block *blocks;
-    uint64_t last_seq;                 /* of the newest buffered send */
-    struct axon_bsend_flush *flushes;  /* nonblocking flushes not yet complete */
-    bool flush_hooked;                 /* the progress hook that completes them is registered */
+    struct axon_bsend_buffer *process;  /* MPI_Buffer_attach's, or NULL */
+    struct axon_bsend_buffer *attached; /* every attached buffer, the process's and the communicators' */
+    struct axon_bsend_flush *flushes;   /* nonblocking flushes not yet complete */
+    bool flush_hooked;                  /* the progress hook that completes them is registered */
 } axon_bsend = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static atomic_bool axon_bsend_flushing; /* flushes are pending: the hook has work */
 
-/* Gives back the blocks whose sends have completed. Called with the lock held. */
-static void axon_bsend_reap(void)
+/* Where owner's buffer is kept (a communicator's in the communicator, so it dies with it and a duplicate
+ * does not inherit it). Read and written with the lock held. */
+static struct axon_bsend_buffer **axon_bsend_slot(struct axon_comm *owner)
 {
-    struct axon_bsend_block **link = &axon_bsend.blocks;
+    return owner ? &owner->bsend : &axon_bsend.process;
+}
+
+/* Every caller of axon_mpi_bsend_start passes a communicator's user view (&c->pt2pt: persistent requests
+ * keep only that), so the communicator, and its buffer, are found from it. */
+static struct axon_comm *axon_bsend_comm_of(struct axon_pt2pt_comm *view)
+{
+    return (struct axon_comm *)((char *)view - offsetof(struct axon_comm, pt2pt));
+}
+
+/* ---- the blocks ------------------------------------------------------------------------------------ */
+
+/* Gives back the blocks whose sends have completed. Called with the lock held. */
+static void axon_bsend_reap(struct axon_bsend_buffer *buf)
+{
+    struct axon_bsend_block **link = &buf->blocks;
     while (*link) {
         struct axon_bsend_block *b = *link;
         if (atomic_load_explicit(&b->req->complete, memory_order_acquire)) {
             axon_request_free(b->req);
             *link = b->next;
+            if (buf->automatic)
+                free(b);
         } else {
             link = &b->next;
         }
     }
 }
 
-/* First fit among the gaps between live blocks; NULL if no gap holds size bytes. Called with the lock held.
- * The new block is linked in its place, with no request yet. */
-static struct axon_bsend_block *axon_bsend_take(size_t size)
+/* A block of size bytes, linked in its place with no request yet; NULL if there is no room (an automatic
+ * buffer: no memory). A user's buffer is searched first fit among the gaps between live blocks. Called
+ * with the lock held. */
+static struct axon_bsend_block *axon_bsend_take(struct axon_bsend_buffer *buf, size_t size)
 {
-    char *gap = axon_bsend.base;
-    struct axon_bsend_block **link = &axon_bsend.blocks;
+    if (buf->automatic) {
+        struct axon_bsend_block *b = malloc(size);
+        if (b) {
+            *b = (struct axon_bsend_block){.next = buf->blocks, .size = size};
+            buf->blocks = b;
+        }
+        return b;
+    }
+    char *gap = buf->base;
+    struct axon_bsend_block **link = &buf->blocks;
     for (;;) {
         struct axon_bsend_block *next = *link;
-        char *gap_end = next ? (char *)next : axon_bsend.end;
+        char *gap_end = next ? (char *)next : buf->end;
         if (gap_end >= gap && (size_t)(gap_end - gap) >= size) {
             struct axon_bsend_block *b = (struct axon_bsend_block *)gap;
             b->next = next;
@@ -100,11 +148,13 @@ static struct axon_bsend_block *axon_bsend_take(size_t size)
     }
 }
 
-static void axon_bsend_unlink(struct axon_bsend_block *victim)
+static void axon_bsend_unlink(struct axon_bsend_buffer *buf, struct axon_bsend_block *victim)
 {
-    for (struct axon_bsend_block **link = &axon_bsend.blocks; *link; link = &(*link)->next) {
+    for (struct axon_bsend_block **link = &buf->blocks; *link; link = &(*link)->next) {
         if (*link == victim) {
             *link = victim->next;
+            if (buf->automatic)
+                free(victim);
             return;
         }
     }
@@ -129,15 +179,29 @@ static void axon_bsend_pack(void *packed, const void *buf, int64_t count, const 
 }
 
 /* How many blocks are live. Called with the lock held. */
-static int axon_bsend_live(void)
+static int axon_bsend_live(const struct axon_bsend_buffer *buf)
 {
     int n = 0;
-    for (struct axon_bsend_block *b = axon_bsend.blocks; b; b = b->next)
+    for (const struct axon_bsend_block *b = buf->blocks; b; b = b->next)
         n++;
     return n;
 }
 
+/* Whether every buffered send of buf up to target has been sent (its request complete). Reads only the
+ * requests' flags, so a progress hook may ask. Called with the lock held. */
+static bool axon_bsend_sent_upto(const struct axon_bsend_buffer *buf, uint64_t target)
+{
+    for (const struct axon_bsend_block *b = buf->blocks; b; b = b->next)
+        if (b->seq <= target && b->req && !atomic_load_explicit(&b->req->complete, memory_order_acquire))
+            return false;
+    return true;
+}
+
+/* ---- sending --------------------------------------------------------------------------------------- */
+
 struct axon_bsend_room {
+    struct axon_comm *owner; /* whose buffer */
+    struct axon_bsend_buffer *buf;
     size_t need;
     struct axon_bsend_block *block;
     struct timespec deadline;
@@ -150,15 +214,21 @@ static bool axon_bsend_past(const struct timespec *deadline)
     return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-/* Whether the wait for room can end: room was found, nothing is in flight any more, or the wait is over
- * (the lock then stays held; block is the room, or NULL). */
+/* Whether the wait for room can end: room was found, nothing is in flight any more, the wait is over, or
+ * another thread detached the buffer meanwhile (buf is then NULL). The lock then stays held; block is the
+ * room, or NULL. */
 static bool axon_bsend_room_found(void *arg)
 {
     struct axon_bsend_room *room = arg;
     pthread_mutex_lock(&axon_bsend.lock);
-    axon_bsend_reap();
-    room->block = axon_bsend_take(room->need);
-    if (room->block || !axon_bsend.blocks || axon_bsend_past(&room->deadline))
+    if (*axon_bsend_slot(room->owner) != room->buf) {
+        room->buf = NULL;
+        room->block = NULL;
+        return true;
+    }
+    axon_bsend_reap(room->buf);
+    room->block = axon_bsend_take(room->buf, room->need);
+    if (room->block || !room->buf->blocks || axon_bsend_past(&room->deadline))
         return true;
     pthread_mutex_unlock(&axon_bsend.lock);
     return false;
@@ -172,21 +242,30 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
         return MPI_SUCCESS;
     int64_t bytes = count * dt->size;
     size_t need = AXON_BSEND_HEADER + ((size_t)bytes + AXON_BSEND_ALIGN - 1) / AXON_BSEND_ALIGN * AXON_BSEND_ALIGN;
+    struct axon_comm *c = axon_bsend_comm_of(comm);
     pthread_mutex_lock(&axon_bsend.lock);
-    if (!axon_bsend.attached) {
+    /* The communicator's own buffer when it has one, else the process's (MPI 4.1). */
+    struct axon_comm *owner = c->bsend ? c : NULL;
+    struct axon_bsend_buffer *bb = *axon_bsend_slot(owner);
+    if (!bb) {
         pthread_mutex_unlock(&axon_bsend.lock);
-        *why = "no buffer is attached (MPI_Buffer_attach)";
+        *why = "no buffer is attached (MPI_Buffer_attach, or MPI_Comm_attach_buffer on the communicator)";
         return MPI_ERR_BUFFER;
     }
-    axon_bsend_reap();
-    struct axon_bsend_block *b = axon_bsend_take(need);
-    if (!b && axon_bsend.blocks) {
+    axon_bsend_reap(bb);
+    struct axon_bsend_block *b = axon_bsend_take(bb, need);
+    if (!b && bb->automatic) {
+        pthread_mutex_unlock(&axon_bsend.lock);
+        *why = "out of memory for the message's copy (MPI_BUFFER_AUTOMATIC)";
+        return MPI_ERR_NO_MEM;
+    }
+    if (!b && bb->blocks) {
         /* No room while earlier messages are in flight. Those received give their room back as soon as
          * their senders hear of it; those whose receives are not posted may never (a program that sends
          * to itself and receives afterwards), and the standard makes a buffered send without room an
          * error. So wait a while (AXON_BSEND_WAIT_MS) for the room, then fail rather than hang. */
         pthread_mutex_unlock(&axon_bsend.lock);
-        struct axon_bsend_room room = {.need = need};
+        struct axon_bsend_room room = {.owner = owner, .buf = bb, .need = need};
         clock_gettime(CLOCK_MONOTONIC, &room.deadline);
         room.deadline.tv_sec += axon_config.bsend_wait_ms / 1000;
         room.deadline.tv_nsec += axon_config.bsend_wait_ms % 1000 * 1000000L;
@@ -196,24 +275,31 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
         }
         axon_ucx_wait(axon_bsend_room_found, &room);
         b = room.block; /* returned with the lock held */
+        bb = room.buf;
+        if (!bb) {
+            pthread_mutex_unlock(&axon_bsend.lock);
+            *why = "the buffer was detached while the send waited for room in it";
+            return MPI_ERR_BUFFER;
+        }
     }
     if (!b) {
-        static __thread char reason[256];
-        int live = axon_bsend_live();
+        static __thread char reason[320];
+        const char *which = owner ? "the communicator's buffer" : "the attached buffer";
+        int live = axon_bsend_live(bb);
         if (live)
             snprintf(reason, sizeof(reason),
-                     "the attached buffer (%d bytes) has no room for %zu more: %d buffered message%s still "
+                     "%s (%lld bytes) has no room for %zu more: %d buffered message%s still "
                      "wait%s for %s receive%s after %ld ms (AXON_BSEND_WAIT_MS)",
-                     axon_bsend.user_size, need, live, live == 1 ? "" : "s", live == 1 ? "s" : "",
+                     which, (long long)bb->user_size, need, live, live == 1 ? "" : "s", live == 1 ? "s" : "",
                      live == 1 ? "its" : "their", live == 1 ? "" : "s", axon_config.bsend_wait_ms);
         else
-            snprintf(reason, sizeof(reason), "the attached buffer (%d bytes) is smaller than the %zu the message needs",
-                     axon_bsend.user_size, need);
+            snprintf(reason, sizeof(reason), "%s (%lld bytes) is smaller than the %zu the message needs", which,
+                     (long long)bb->user_size, need);
         pthread_mutex_unlock(&axon_bsend.lock);
         *why = reason;
         return MPI_ERR_BUFFER;
     }
-    b->seq = ++axon_bsend.last_seq;
+    b->seq = ++bb->last_seq;
     void *packed = (char *)b + AXON_BSEND_HEADER;
     int rc = MPI_SUCCESS;
     axon_bsend_pack(packed, buf, count, dt, bytes, &rc);
@@ -222,48 +308,161 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
         rc = axon_pt2pt_isend(packed, bytes, &bytes_dt, dest, tag, comm, AXON_SEND_STANDARD, &b->req);
     }
     if (rc != MPI_SUCCESS) {
-        axon_bsend_unlink(b);
+        axon_bsend_unlink(bb, b);
         *why = "the send could not start";
     }
     pthread_mutex_unlock(&axon_bsend.lock);
     return rc;
 }
 
-struct axon_bsend_drain {
-    bool empty;
+/* ---- attaching and detaching ----------------------------------------------------------------------- */
+
+int axon_bsend_attach_call(const char *func, struct axon_comm *owner, void *buffer, int64_t size)
+{
+    bool automatic = buffer == MPI_BUFFER_AUTOMATIC;
+    if (!automatic && size < 0)
+        return axon_mpi_error(owner, func, MPI_ERR_ARG, "size %lld is negative", (long long)size);
+    if (!automatic && !buffer && size > 0)
+        return axon_mpi_error(owner, func, MPI_ERR_BUFFER, "buffer is NULL with size %lld", (long long)size);
+    struct axon_bsend_buffer *b = calloc(1, sizeof(*b));
+    if (!b)
+        return axon_mpi_error(owner, func, MPI_ERR_NO_MEM, "out of memory for the buffer's record");
+    b->owner = owner;
+    b->automatic = automatic;
+    b->user = buffer;
+    if (!automatic) {
+        uintptr_t start = ((uintptr_t)buffer + AXON_BSEND_ALIGN - 1) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
+        uintptr_t end = ((uintptr_t)buffer + (uintptr_t)size) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
+        b->user_size = size;
+        b->base = (char *)start;
+        b->end = end > start ? (char *)end : (char *)start;
+    }
+    pthread_mutex_lock(&axon_bsend.lock);
+    struct axon_bsend_buffer **slot = axon_bsend_slot(owner);
+    if (*slot) {
+        pthread_mutex_unlock(&axon_bsend.lock);
+        free(b);
+        return axon_mpi_error(owner, func, MPI_ERR_BUFFER, "%s has a buffer attached already (detach it first)",
+                              owner ? "the communicator" : "the process");
+    }
+    *slot = b;
+    b->next = axon_bsend.attached;
+    axon_bsend.attached = b;
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return MPI_SUCCESS;
+}
+
+/* Takes an emptied buffer away from its owner and frees it. Its pending flushes are satisfied (nothing of
+ * it is in flight), so they complete now, before the record they name goes. Called with the lock held. */
+static void axon_bsend_forget(struct axon_bsend_buffer *buf)
+{
+    *axon_bsend_slot(buf->owner) = NULL;
+    for (struct axon_bsend_buffer **link = &axon_bsend.attached; *link; link = &(*link)->next) {
+        if (*link == buf) {
+            *link = buf->next;
+            break;
+        }
+    }
+    for (struct axon_bsend_flush **link = &axon_bsend.flushes; *link;) {
+        struct axon_bsend_flush *f = *link;
+        if (f->buf == buf) {
+            *link = f->next;
+            axon_request_user_complete(f->req);
+            free(f);
+        } else {
+            link = &f->next;
+        }
+    }
+    atomic_store(&axon_bsend_flushing, axon_bsend.flushes != NULL);
+    free(buf);
+}
+
+struct axon_bsend_owner {
+    struct axon_comm *owner;
 };
 
-static bool axon_bsend_drained(void *arg)
+/* Whether owner's buffer has no message in flight any more (or is gone). True returns with the lock
+ * held, so that the caller detaches the buffer in the same hold, before another send can take a block. */
+static bool axon_bsend_emptied(void *arg)
 {
-    struct axon_bsend_drain *d = arg;
+    const struct axon_bsend_owner *o = arg;
     pthread_mutex_lock(&axon_bsend.lock);
-    axon_bsend_reap();
-    d->empty = axon_bsend.blocks == NULL;
+    struct axon_bsend_buffer *buf = *axon_bsend_slot(o->owner);
+    if (!buf)
+        return true;
+    axon_bsend_reap(buf);
+    if (!buf->blocks)
+        return true;
     pthread_mutex_unlock(&axon_bsend.lock);
-    return d->empty;
+    return false;
+}
+
+int axon_bsend_detach_call(const char *func, struct axon_comm *owner, void *buffer_addr, int64_t max_size,
+                           int64_t *size)
+{
+    if (!buffer_addr || !size)
+        return axon_mpi_error(owner, func, MPI_ERR_ARG, "buffer_addr or size is a NULL pointer");
+    /* The standard: detach blocks until every message in the buffer has been sent. */
+    struct axon_bsend_owner o = {owner};
+    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
+    struct axon_bsend_buffer *buf = *axon_bsend_slot(owner);
+    void *addr = NULL;
+    int64_t got = 0;
+    if (buf) {
+        if (!buf->automatic && buf->user_size > max_size) {
+            got = buf->user_size;
+            pthread_mutex_unlock(&axon_bsend.lock);
+            return axon_mpi_error(owner, func, MPI_ERR_COUNT,
+                                  "the buffer's size, %lld bytes, does not fit this call's int (its _c form "
+                                  "returns it); the buffer stays attached", (long long)got);
+        }
+        addr = buf->automatic ? MPI_BUFFER_AUTOMATIC : buf->user;
+        got = buf->automatic ? 0 : buf->user_size;
+        axon_bsend_forget(buf);
+    }
+    pthread_mutex_unlock(&axon_bsend.lock);
+    *(void **)buffer_addr = addr;
+    *size = got;
+    return MPI_SUCCESS;
+}
+
+void axon_mpi_bsend_comm_free(struct axon_comm *c)
+{
+    /* The standard asks the program to detach first. One that did not has its messages sent as detach
+     * would (the wait is the same), and the buffer is forgotten: nothing touches the user's memory after
+     * MPI_Comm_free returns, and an automatic buffer's blocks are freed. This is what MPICH does too. */
+    struct axon_bsend_owner o = {c};
+    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
+    if (c->bsend)
+        axon_bsend_forget(c->bsend);
+    pthread_mutex_unlock(&axon_bsend.lock);
+}
+
+static bool axon_bsend_all_emptied(void *arg)
+{
+    (void)arg;
+    bool empty = true;
+    pthread_mutex_lock(&axon_bsend.lock);
+    for (struct axon_bsend_buffer *buf = axon_bsend.attached; buf; buf = buf->next) {
+        axon_bsend_reap(buf);
+        empty = empty && buf->blocks == NULL;
+    }
+    pthread_mutex_unlock(&axon_bsend.lock);
+    return empty;
 }
 
 void axon_mpi_bsend_finalize(void)
 {
-    struct axon_bsend_drain d;
-    if (axon_bsend.attached)
-        axon_ucx_wait(axon_bsend_drained, &d);
-    axon_bsend.attached = false;
-    axon_bsend.user = axon_bsend.base = axon_bsend.end = NULL;
-    axon_bsend.user_size = 0;
+    /* Every buffer, the process's and the communicators' (freed or not), is drained and forgotten: the
+     * user has no request to wait on for a buffered message. */
+    axon_ucx_wait(axon_bsend_all_emptied, NULL);
+    pthread_mutex_lock(&axon_bsend.lock);
+    while (axon_bsend.attached)
+        axon_bsend_forget(axon_bsend.attached);
+    pthread_mutex_unlock(&axon_bsend.lock);
 }
 
 /* ---- flushing (MPI 4.1) ------------------------------------------------------------------------ */
-
-/* Whether every buffered send up to target has been sent (its request complete). Reads only the
- * requests' flags, so a progress hook may ask. Called with the lock held. */
-static bool axon_bsend_sent_upto(uint64_t target)
-{
-    for (struct axon_bsend_block *b = axon_bsend.blocks; b; b = b->next)
-        if (b->seq <= target && b->req && !atomic_load_explicit(&b->req->complete, memory_order_acquire))
-            return false;
-    return true;
-}
 
 /* The progress hook: completes the nonblocking flushes whose sends are out. It runs under the transport
  * lock, which the buffered sends take inside this file's lock: so it only tries this one, and leaves the
@@ -275,7 +474,7 @@ static int axon_bsend_flush_progress(void)
     int done = 0;
     for (struct axon_bsend_flush **link = &axon_bsend.flushes; *link;) {
         struct axon_bsend_flush *f = *link;
-        if (axon_bsend_sent_upto(f->target)) {
+        if (axon_bsend_sent_upto(f->buf, f->target)) {
             *link = f->next;
             axon_request_user_complete_locked(f->req);
             free(f);
@@ -290,38 +489,41 @@ static int axon_bsend_flush_progress(void)
 }
 
 struct axon_bsend_upto {
+    struct axon_comm *owner;
+    struct axon_bsend_buffer *buf;
     uint64_t target;
 };
 
 static bool axon_bsend_flushed(void *arg)
 {
     const struct axon_bsend_upto *u = arg;
+    bool sent = true; /* a buffer detached meanwhile: its detach waited for every message */
     pthread_mutex_lock(&axon_bsend.lock);
-    axon_bsend_reap();
-    bool sent = axon_bsend_sent_upto(u->target);
+    if (*axon_bsend_slot(u->owner) == u->buf) {
+        axon_bsend_reap(u->buf);
+        sent = axon_bsend_sent_upto(u->buf, u->target);
+    }
     pthread_mutex_unlock(&axon_bsend.lock);
     return sent;
 }
 
-AXON_MPI_WEAK(Buffer_flush)
-int PMPI_Buffer_flush(void)
+int axon_bsend_flush_call(struct axon_comm *owner)
 {
-    AXON_MPI_REQUIRE_ACTIVE("MPI_Buffer_flush");
     /* Every message buffered so far leaves (its send completes); later ones are not waited for. */
     pthread_mutex_lock(&axon_bsend.lock);
-    struct axon_bsend_upto u = {axon_bsend.last_seq};
+    struct axon_bsend_upto u = {owner, *axon_bsend_slot(owner), 0};
+    if (u.buf)
+        u.target = u.buf->last_seq;
     pthread_mutex_unlock(&axon_bsend.lock);
-    axon_ucx_wait(axon_bsend_flushed, &u);
+    if (u.buf)
+        axon_ucx_wait(axon_bsend_flushed, &u);
     return MPI_SUCCESS;
 }
 
-AXON_MPI_WEAK(Buffer_iflush)
-int PMPI_Buffer_iflush(MPI_Request *request)
+int axon_bsend_iflush_call(const char *func, struct axon_comm *owner, MPI_Request *request)
 {
-    static const char func[] = "MPI_Buffer_iflush";
-    AXON_MPI_REQUIRE_ACTIVE(func);
     if (!request)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "request is a NULL pointer");
+        return axon_mpi_error(owner, func, MPI_ERR_ARG, "request is a NULL pointer");
     /* A generalized request with no callbacks: waits and tests treat it as any request, and it
      * completes from the progress hook (or at once, with nothing to wait for). */
     MPI_Request handle;
@@ -333,12 +535,13 @@ int PMPI_Buffer_iflush(MPI_Request *request)
     if (!f) {
         PMPI_Grequest_complete(handle);
         PMPI_Request_free(&handle);
-        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a flush");
+        return axon_mpi_error(owner, func, MPI_ERR_NO_MEM, "out of memory for a flush");
     }
     pthread_mutex_lock(&axon_bsend.lock);
-    *f = (struct axon_bsend_flush){axon_bsend.flushes, axon_bsend.last_seq, req};
+    struct axon_bsend_buffer *buf = *axon_bsend_slot(owner);
+    *f = (struct axon_bsend_flush){axon_bsend.flushes, buf, buf ? buf->last_seq : 0, req};
     bool queued = false;
-    if (axon_bsend_sent_upto(f->target)) {
+    if (!buf || axon_bsend_sent_upto(buf, f->target)) {
         axon_request_user_complete(req);
     } else {
         if (!axon_bsend.flush_hooked) {
@@ -357,10 +560,27 @@ int PMPI_Buffer_iflush(MPI_Request *request)
     if (rc != MPI_SUCCESS) {
         PMPI_Grequest_complete(handle);
         PMPI_Request_free(&handle);
-        return axon_mpi_error(NULL, func, rc, "no room for the progress hook of flushes");
+        return axon_mpi_error(owner, func, rc, "no room for the progress hook of flushes");
     }
     *request = handle;
     return MPI_SUCCESS;
+}
+
+/* ---- the process's buffer ---------------------------------------------------------------------------- */
+
+AXON_MPI_WEAK(Buffer_flush)
+int PMPI_Buffer_flush(void)
+{
+    AXON_MPI_REQUIRE_ACTIVE("MPI_Buffer_flush");
+    return axon_bsend_flush_call(NULL);
+}
+
+AXON_MPI_WEAK(Buffer_iflush)
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    static const char func[] = "MPI_Buffer_iflush";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    return axon_bsend_iflush_call(func, NULL, request);
 }
 
 AXON_MPI_WEAK(Buffer_attach)
@@ -368,25 +588,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char func[] = "MPI_Buffer_attach";
     AXON_MPI_REQUIRE_ACTIVE(func);
-    if (size < 0)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "size %d is negative", size);
-    if (!buffer && size > 0)
-        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "buffer is NULL with size %d", size);
-    pthread_mutex_lock(&axon_bsend.lock);
-    if (axon_bsend.attached) {
-        pthread_mutex_unlock(&axon_bsend.lock);
-        return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "a buffer is already attached");
-    }
-    uintptr_t start = ((uintptr_t)buffer + AXON_BSEND_ALIGN - 1) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
-    uintptr_t end = ((uintptr_t)buffer + (uintptr_t)size) & ~(uintptr_t)(AXON_BSEND_ALIGN - 1);
-    axon_bsend.attached = true;
-    axon_bsend.user = buffer;
-    axon_bsend.user_size = size;
-    axon_bsend.base = (char *)start;
-    axon_bsend.end = end > start ? (char *)end : (char *)start;
-    axon_bsend.blocks = NULL;
-    pthread_mutex_unlock(&axon_bsend.lock);
-    return MPI_SUCCESS;
+    return axon_bsend_attach_call(func, NULL, buffer, size);
 }
 
 AXON_MPI_WEAK(Buffer_detach)
@@ -394,21 +596,14 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     static const char func[] = "MPI_Buffer_detach";
     AXON_MPI_REQUIRE_ACTIVE(func);
-    if (!buffer_addr || !size)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "buffer_addr or size is a NULL pointer");
-    /* The standard: detach blocks until every message in the buffer has been sent. */
-    struct axon_bsend_drain d;
-    if (axon_bsend.attached)
-        axon_ucx_wait(axon_bsend_drained, &d);
-    pthread_mutex_lock(&axon_bsend.lock);
-    *(void **)buffer_addr = axon_bsend.user;
-    *size = axon_bsend.user_size;
-    axon_bsend.attached = false;
-    axon_bsend.user = axon_bsend.base = axon_bsend.end = NULL;
-    axon_bsend.user_size = 0;
-    pthread_mutex_unlock(&axon_bsend.lock);
-    return MPI_SUCCESS;
+    int64_t got = 0;
+    int rc = axon_bsend_detach_call(func, NULL, buffer_addr, INT_MAX, size ? &got : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = (int)got;
+    return rc;
 }
+
+/* ---- the sends --------------------------------------------------------------------------------------- */
 
 static int axon_mpi_bsend_common(const char *func, const void *buf, int64_t count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm)
@@ -440,7 +635,7 @@ static int axon_mpi_ibsend(const char *func, const void *buf, int64_t count, MPI
     int rc = axon_mpi_bsend_common(func, buf, count, datatype, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* The data is in the attached buffer: the user's buffer is free again, so the request is complete. */
+    /* The data is in the buffer: the user's buffer is free again, so the request is complete. */
     struct axon_request *req;
     rc = axon_request_alloc_complete(AXON_REQUEST_SEND, &req);
     if (rc != MPI_SUCCESS)

@@ -337,6 +337,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc = axon_comm_attr_delete_all(c);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "an attribute delete callback returned %d", rc);
+    axon_mpi_bsend_comm_free(c);
     axon_comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

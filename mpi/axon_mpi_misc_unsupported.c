@@ -1,5 +1,4 @@
-/* MPI 4 calls Axon does not implement that belong to no larger missing feature: the communicator's
- * and session's buffer attach and flush calls of MPI 4.1, user data representations
+/* MPI 4 calls Axon does not implement that belong to no larger missing feature: user data representations
  * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info and the removal of
  * added error classes and codes (their values are handed out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
  * handler (MPI_COMM_WORLD's without one) and sets its output handle to the null handle. They exist
@@ -12,50 +11,6 @@ static int axon_mpi_misc_unsupported(const char *func, MPI_Comm comm)
     AXON_MPI_REQUIRE_ACTIVE(func);
     return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_UNSUPPORTED_OPERATION,
                           "%s is not implemented in Axon", func);
-}
-
-AXON_MPI_WEAK(Comm_attach_buffer)
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
-{
-    (void)comm, (void)buffer, (void)size;
-    return axon_mpi_misc_unsupported("MPI_Comm_attach_buffer", comm);
-}
-
-AXON_MPI_WEAK(Comm_attach_buffer_c)
-int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
-{
-    (void)comm, (void)buffer, (void)size;
-    return axon_mpi_misc_unsupported("MPI_Comm_attach_buffer_c", comm);
-}
-
-AXON_MPI_WEAK(Comm_detach_buffer)
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
-{
-    (void)comm, (void)buffer_addr, (void)size;
-    return axon_mpi_misc_unsupported("MPI_Comm_detach_buffer", comm);
-}
-
-AXON_MPI_WEAK(Comm_detach_buffer_c)
-int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
-{
-    (void)comm, (void)buffer_addr, (void)size;
-    return axon_mpi_misc_unsupported("MPI_Comm_detach_buffer_c", comm);
-}
-
-AXON_MPI_WEAK(Comm_flush_buffer)
-int PMPI_Comm_flush_buffer(MPI_Comm comm)
-{
-    (void)comm;
-    return axon_mpi_misc_unsupported("MPI_Comm_flush_buffer", comm);
-}
-
-AXON_MPI_WEAK(Comm_iflush_buffer)
-int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
-{
-    (void)comm;
-    if (request)
-        *request = MPI_REQUEST_NULL;
-    return axon_mpi_misc_unsupported("MPI_Comm_iflush_buffer", comm);
 }
 
 AXON_MPI_WEAK(Register_datarep)
