@@ -34,10 +34,6 @@ static int axon_from_group_check(struct axon_group *g, const char *stringtag, MP
         *why = "invalid group";
         return MPI_ERR_GROUP;
     }
-    if (g->rank == MPI_UNDEFINED) {
-        *why = "the calling process is not a member of the group";
-        return MPI_ERR_GROUP;
-    }
     if (!stringtag) {
         *why = "stringtag is a NULL pointer";
         return MPI_ERR_ARG;
@@ -97,6 +93,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     const char *why;
     struct axon_comm *n;
     int rc = axon_from_group_check(g, stringtag, info, &why);
+    /* A process outside the group (MPI_GROUP_EMPTY, say) gets MPI_COMM_NULL, as from
+     * MPI_Comm_create_group: it takes no part. */
+    if (rc == MPI_SUCCESS && g->rank == MPI_UNDEFINED)
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
         rc = axon_from_group_make(g, axon_stringtag_hash(stringtag, AXON_FROM_GROUP_SEED), eh, info, &n, &why);
     if (rc != MPI_SUCCESS)
@@ -123,6 +123,9 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     int rc = axon_from_group_check(lg, stringtag, info, &why);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, rc, "local_group: %s", why);
+    if (lg->rank == MPI_UNDEFINED)
+        return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_GROUP,
+                                   "the calling process is not a member of local_group");
     if (!rg)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_GROUP, "invalid remote_group 0x%x",
                                    (unsigned)remote_group);

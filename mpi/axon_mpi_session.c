@@ -120,8 +120,11 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
         return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_INFO, "invalid info object 0x%x",
                                    (unsigned)info);
-    /* The thread level asked for (the info key "thread_level"); single by default. */
-    int level = MPI_THREAD_SINGLE;
+    /* The thread level asked for (the info key "thread_level"); without one, the library's when it is
+     * up (a program that asked MPI_Init_thread for MULTIPLE has it in its sessions too, as in MPICH),
+     * else single. */
+    int level = atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE ? axon_mpi_state.thread_level
+                                                                             : MPI_THREAD_SINGLE;
     if (info != MPI_INFO_NULL) {
         char value[64];
         int len = (int)sizeof(value), flag = 0;

@@ -154,12 +154,13 @@ static int exercise(MPI_Session s)
         free(members[1]);
     }
 
-    /* A group without the caller, and a null string tag, are refused through the handler named. */
+    /* A group without the caller gives MPI_COMM_NULL (as MPI_Comm_create_group does); a null string tag
+     * is refused through the handler named. */
     MPI_Group empty;
-    MPI_Comm none;
+    MPI_Comm none = MPI_COMM_SELF;
     MPI_Group_incl(MPI_GROUP_EMPTY, 0, NULL, &empty);
     err = MPI_Comm_create_from_group(empty, "org.axon.test.empty", MPI_INFO_NULL, MPI_ERRORS_RETURN, &none);
-    CHECK(err == MPI_ERR_GROUP && none == MPI_COMM_NULL, "group without the caller: error %d", err);
+    CHECK(err == MPI_SUCCESS && none == MPI_COMM_NULL, "group without the caller: error %d", err);
     MPI_Group gw2;
     MPI_Comm_group(w, &gw2);
     err = MPI_Comm_create_from_group(gw2, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &none);
