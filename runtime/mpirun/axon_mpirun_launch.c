@@ -84,8 +84,9 @@ static void axon_mpirun_rank_judge(struct axon_mpirun_job *job, int rank, int st
         axon_mpirun_job_fail(job, WEXITSTATUS(status), 0, "mpirun: rank %d (pid %d) exited with code %d", rank,
                              (int)r->pid, WEXITSTATUS(status));
     } else if (r->connected && !r->finalized) {
-        axon_mpirun_job_fail(job, 1, 0, "mpirun: rank %d (pid %d) exited without calling MPI_Finalize", rank,
-                             (int)r->pid);
+        axon_mpirun_job_fail(job, 1, 0,
+                             "mpirun: rank %d (pid %d) exited without calling MPI_Finalize (or ending its MPI sessions)",
+                             rank, (int)r->pid);
     } else if (!r->connected && job->uninit_rank < 0) {
         /* Fine if no rank uses MPI (mpirun -n 3 hostname); a failure once another rank joins. */
         job->uninit_rank = rank;
