@@ -110,7 +110,9 @@ struct axon_comm {
     struct axon_pt2pt_comm coll;   /* internal collective traffic, which user receives never match */
     struct axon_pt2pt_comm tagged; /* creation traffic keyed by a user's tag (MPI_Comm_create_group,
                                     * MPI_Intercomm_create's leaders) */
-    uint32_t context_index;        /* the allocated id: engine contexts 4 * index + 0 .. 3 */
+    struct axon_pt2pt_comm part;   /* partitioned communication, attached at its first MPI_Psend_init or
+                                    * MPI_Precv_init (axon_mpi_partitioned.c) */
+    uint32_t context_index;        /* the allocated id: engine contexts 8 * index + 0 .. 4 */
     bool is_inter;
     int remote_size;               /* intercommunicator: the remote group's size */
     struct axon_group *group, *remote_group;
@@ -190,6 +192,11 @@ int axon_mpi_grequest_cancel(struct axon_request *req);
 
 /* Fills the zero entries of dims with a balanced factorization (MPI_Dims_create); an error class. */
 int axon_topo_dims_balance(int nnodes, int ndims, int *dims);
+
+/* ---- partitioned communication (axon_mpi_partitioned.c) ------------------------------------------- */
+
+/* MPI_Start of a partitioned request: a receive is posted, a send waits for its partitions. */
+int axon_mpi_partitioned_start(struct axon_request *req);
 
 /* ---- buffered sends (axon_mpi_bsend.c) ----------------------------------------------------------- */
 

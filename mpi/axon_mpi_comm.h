@@ -109,7 +109,7 @@ void axon_comm_bridge_of(struct axon_comm *inter, struct axon_comm_bridge *b);
 
 /* ---- context ids (axon_mpi_comm_context.c) ------------------------------------------------------- */
 
-#define AXON_CTX_IDS 16384 /* 4 engine contexts each: the engine has 65536 */
+#define AXON_CTX_IDS 16384 /* 8 engine contexts each (5 used): the engine has 131072 */
 #define AXON_CTX_WORDS (AXON_CTX_IDS / 32)
 /* The top ids serve communicators of one process (MPI_COMM_SELF's duplicates ...): taken with no
  * agreement and never offered to one (see axon_mpi_comm_context.c). */
@@ -120,10 +120,11 @@ enum axon_ctx_which {
     AXON_CTX_COLL,       /* internal collectives */
     AXON_CTX_TAGGED,     /* creation keyed by a user's tag */
     AXON_CTX_LOCAL_COLL, /* an intercommunicator's local communicator's internal collectives */
+    AXON_CTX_PART,       /* partitioned communication, which only partitioned operations match */
 };
 static inline uint32_t axon_ctx_engine(uint32_t id, enum axon_ctx_which which)
 {
-    return id * 4u + (uint32_t)which;
+    return id * 8u + (uint32_t)which;
 }
 #define AXON_CTX_WORLD 0u
 #define AXON_CTX_SELF 1u
@@ -210,6 +211,8 @@ bool axon_comm_is_predefined(const struct axon_comm *c);
  * is the peer communicator, remote_leader the other leader's rank in it. */
 int axon_comm_intercomm_create(const char *func, struct axon_comm *lc, int local_leader, struct axon_comm *pc,
                                int remote_leader, int tag, MPI_Comm *newintercomm);
+/* A communicator's partitioned view (its fifth engine context), attached at the first call that needs it. */
+int axon_comm_part_view(struct axon_comm *c, struct axon_pt2pt_comm **view);
 /* The hidden communicator over the world group on which the sessions' creations agree (no handle). */
 struct axon_comm *axon_mpi_comm_sessions(void);
 

@@ -78,10 +78,25 @@ static int axon_comm_view_attach(struct axon_pt2pt_comm *v, uint32_t context, in
 
 static void axon_comm_views_detach(struct axon_comm *c)
 {
-    struct axon_pt2pt_comm *views[] = {&c->pt2pt, &c->coll, &c->tagged};
+    struct axon_pt2pt_comm *views[] = {&c->pt2pt, &c->coll, &c->tagged, &c->part};
     for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
         if (views[i]->queues.posted) /* attached: the match queues exist */
             axon_pt2pt_comm_detach(views[i]);
+}
+
+/* The partitioned view is attached on first use: most communicators never need its match queues. */
+static pthread_mutex_t axon_comm_part_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int axon_comm_part_view(struct axon_comm *c, struct axon_pt2pt_comm **view)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&axon_comm_part_lock);
+    if (!c->part.queues.posted)
+        rc = axon_comm_view_attach(&c->part, axon_ctx_engine(c->context_index, AXON_CTX_PART), c->rank,
+                                   c->is_inter ? c->remote_group : c->group);
+    pthread_mutex_unlock(&axon_comm_part_lock);
+    *view = &c->part;
+    return rc;
 }
 
 /* The engine views of a communicator whose group, rank and size are set. */
@@ -128,6 +143,7 @@ static bool axon_comm_idle(const struct axon_comm *c)
     return atomic_load_explicit(&c->pt2pt.busy, memory_order_acquire) == 0 &&
            atomic_load_explicit(&c->coll.busy, memory_order_acquire) == 0 &&
            atomic_load_explicit(&c->tagged.busy, memory_order_acquire) == 0 &&
+           atomic_load_explicit(&c->part.busy, memory_order_acquire) == 0 &&
            (!c->local_comm || atomic_load_explicit(&c->local_comm->coll.busy, memory_order_acquire) == 0);
 }
 

@@ -123,6 +123,14 @@ static int axon_mpi_start_one(const char *func, struct axon_request *req)
 {
     if (req->kind == AXON_REQUEST_COLL)
         return axon_mpi_coll_persist_start(func, req);
+    if (req->partitioned) {
+        int rc = axon_mpi_partitioned_start(req);
+        if (rc != MPI_SUCCESS) {
+            req->active = false;
+            return axon_mpi_error(NULL, func, rc, "the partitioned operation could not start");
+        }
+        return MPI_SUCCESS;
+    }
     if (req->mode != AXON_SEND_BUFFERED || req->kind != AXON_REQUEST_SEND) {
         int rc = axon_pt2pt_start(req);
         if (rc != MPI_SUCCESS) {

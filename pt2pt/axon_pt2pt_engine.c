@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AXON_PT2PT_MAX_CONTEXTS 65536
+#define AXON_PT2PT_MAX_CONTEXTS 131072 /* 8 for each of the MPI layer's 16384 context ids */
 
 static struct axon_pt2pt_comm *axon_pt2pt_contexts[AXON_PT2PT_MAX_CONTEXTS];
 static struct axon_pt2pt_unexpected *axon_pt2pt_early_head, *axon_pt2pt_early_tail;

@@ -77,7 +77,9 @@ int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t coun
     return MPI_SUCCESS;
 }
 
-int axon_pt2pt_start(struct axon_request *req)
+/* What MPI_Start does before the operation moves: the last round's leftovers cleared, the request
+ * active; false when there is nothing to move (MPI_PROC_NULL: complete at once). */
+static bool axon_pt2pt_start_reset(struct axon_request *req)
 {
     /* What the last round left: its layout cursor, its status. */
     if (req->cursor_live) {
@@ -95,9 +97,14 @@ int axon_pt2pt_start(struct axon_request *req)
         req->status.MPI_SOURCE = MPI_PROC_NULL;
         req->status.MPI_TAG = MPI_ANY_TAG;
         atomic_store_explicit(&req->complete, 1, memory_order_release);
-        return MPI_SUCCESS;
+        return false;
     }
     atomic_store_explicit(&req->complete, 0, memory_order_release);
+    return true;
+}
+
+int axon_pt2pt_post(struct axon_request *req)
+{
     axon_pt2pt_async_begin(req);
     int rc;
     if (req->kind == AXON_REQUEST_SEND) {
@@ -110,6 +117,16 @@ int axon_pt2pt_start(struct axon_request *req)
     if (rc != MPI_SUCCESS)
         axon_pt2pt_async_end(req); /* left complete, nothing in flight */
     return rc;
+}
+
+int axon_pt2pt_start(struct axon_request *req)
+{
+    return axon_pt2pt_start_reset(req) ? axon_pt2pt_post(req) : MPI_SUCCESS;
+}
+
+bool axon_pt2pt_start_deferred(struct axon_request *req)
+{
+    return axon_pt2pt_start_reset(req);
 }
 
 int axon_request_alloc_complete(enum axon_request_kind kind, struct axon_request **reqp)

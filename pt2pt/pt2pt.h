@@ -73,6 +73,7 @@ struct axon_request {
     /* Persistent requests (MPI_Send_init, MPI_Recv_init ...) keep their arguments and are started again
      * and again on the same object; between a completion and the next MPI_Start they are inactive. */
     bool persistent;
+    bool partitioned;          /* persistent: MPI_Psend_init / MPI_Precv_init (scratch holds its partitions) */
     bool active;               /* persistent: started (axon_pt2pt_start), and not yet completed for the
                                 * user (the MPI layer clears it) */
     int peer;                  /* dest or source, for restarting */
@@ -158,6 +159,10 @@ int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t coun
                             struct axon_request **req);
 /* Starts (again) the operation a request holds; the request must be complete or never started. */
 int axon_pt2pt_start(struct axon_request *req);
+/* The same in two steps, for a partitioned send that moves once its last partition is ready: the request
+ * made active and incomplete (false: MPI_PROC_NULL, complete already, nothing to post), then posted. */
+bool axon_pt2pt_start_deferred(struct axon_request *req);
+int axon_pt2pt_post(struct axon_request *req);
 
 /* Whether a message that a receive (source, tag) would match has arrived; fills status if so. */
 int axon_pt2pt_iprobe(int source, int tag, struct axon_pt2pt_comm *comm, int *flag, MPI_Status *status);
