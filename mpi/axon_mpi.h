@@ -112,6 +112,7 @@ struct axon_comm {
                                     * MPI_Intercomm_create's leaders) */
     struct axon_pt2pt_comm part;   /* partitioned communication, attached at its first MPI_Psend_init or
                                     * MPI_Precv_init (axon_mpi_partitioned.c) */
+    struct axon_part_pair *part_pairs; /* the initializations so far, by peer, tag and direction */
     uint32_t context_index;        /* the allocated id: engine contexts 8 * index + 0 .. 4 */
     bool is_inter;
     int remote_size;               /* intercommunicator: the remote group's size */
@@ -197,6 +198,12 @@ int axon_topo_dims_balance(int nnodes, int ndims, int *dims);
 
 /* MPI_Start of a partitioned request: a receive is posted, a send waits for its partitions. */
 int axon_mpi_partitioned_start(struct axon_request *req);
+/* MPI_Request_free of one: its place among its peer's and tag's live operations is given back. */
+void axon_mpi_partitioned_free(struct axon_request *req);
+/* The tag it was made with (its messages carry another: axon_mpi_partitioned.c). */
+int axon_mpi_partitioned_tag(const struct axon_request *req);
+/* A communicator's record of its partitioned initializations goes with it. */
+void axon_mpi_partitioned_comm_destroy(struct axon_comm *c);
 
 /* ---- buffered sends (axon_mpi_bsend.c) ----------------------------------------------------------- */
 

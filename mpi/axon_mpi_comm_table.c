@@ -118,6 +118,7 @@ static int axon_comm_views_attach(struct axon_comm *c)
 static void axon_comm_destroy(struct axon_comm *c)
 {
     axon_comm_views_detach(c);
+    axon_mpi_partitioned_comm_destroy(c);
     if (c->local_comm) {
         axon_comm_views_detach(c->local_comm);
         axon_group_release(c->local_comm->group);
@@ -340,6 +341,7 @@ void axon_mpi_comm_table_finalize(void)
     for (int i = 0; i < 3; i++) {
         struct axon_comm *c = predefined[i];
         axon_comm_views_detach(c);
+        axon_mpi_partitioned_comm_destroy(c);
         axon_comm_attr_drop(c);
         if (c->info != MPI_INFO_NULL)
             axon_mpi_info_release(c->info);

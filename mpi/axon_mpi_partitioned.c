@@ -11,20 +11,108 @@
  * (the node's rings, single copy, rendezvous, GPU buffers) for the one message; a send of each partition
  * as it becomes ready would overlap more, at a message per partition.
  *
+ * Matching follows the order of the initialization calls, as the standard says (not of MPI_Start or of
+ * MPI_Pready): the k-th MPI_Psend_init to a peer with a tag on a communicator pairs with the k-th
+ * MPI_Precv_init from this process with that tag there, and their messages carry an engine tag made
+ * of both, so no other pair's can match them. A tag below 2^24 takes k modulo 128 in its top bits (at
+ * most 128 such operations with one peer and tag may live at once, each side, or the k-th and the
+ * (k+128)-th could meet); a larger tag is carried whole in the negative tags (one live operation per
+ * peer and tag then). Beyond either limit, initialization fails with MPI_ERR_UNSUPPORTED_OPERATION.
+ *
  * The request's scratch holds its partitions' state (freed with the request). */
 #include "mpi/axon_mpi_comm.h"
 #include "mpi/axon_mpi_pt2pt_check.h"
 
 #include "ucx_glue/ucx_glue.h"
 
+#include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The initializations so far with one peer, tag and direction on a communicator (its list, under
+ * axon_part_lock, freed with the communicator). */
+struct axon_part_pair {
+    struct axon_part_pair *next;
+    int peer, tag;
+    bool send;
+    uint64_t inits;              /* initializations so far: the next one's k */
+    int live;                    /* requests not yet freed */
+};
+
+static pthread_mutex_t axon_part_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define AXON_PART_SMALL_TAGS (1 << 24)
+#define AXON_PART_LIVE_MAX 128
+
 struct axon_part {
+    struct axon_part_pair *pair;
+    int user_tag;                /* what statuses report */
     int partitions;
     atomic_int ready;            /* partitions marked ready since the last MPI_Start (sends) */
     atomic_uchar *marked;        /* [partitions]: marked since the last MPI_Start */
 };
+
+/* This initialization's place among those with peer and tag (the k above), and the engine tag it makes. */
+static int axon_part_pair_take(struct axon_comm *c, int peer, int tag, bool send, struct axon_part *part,
+                               int *engine_tag, const char **why)
+{
+    pthread_mutex_lock(&axon_part_lock);
+    struct axon_part_pair *p = c->part_pairs;
+    while (p && (p->peer != peer || p->tag != tag || p->send != send))
+        p = p->next;
+    if (!p && (p = calloc(1, sizeof(*p)))) {
+        *p = (struct axon_part_pair){.next = c->part_pairs, .peer = peer, .tag = tag, .send = send};
+        c->part_pairs = p;
+    }
+    int rc = MPI_SUCCESS;
+    if (!p) {
+        rc = MPI_ERR_NO_MEM;
+        *why = "out of memory";
+    } else if (p->live >= (tag < AXON_PART_SMALL_TAGS ? AXON_PART_LIVE_MAX : 1)) {
+        rc = MPI_ERR_UNSUPPORTED_OPERATION;
+        *why = tag < AXON_PART_SMALL_TAGS
+                   ? "more than 128 partitioned operations with one peer and tag would live at once"
+                   : "a second partitioned operation with one peer and a tag of 2^24 or more would live at once";
+    } else {
+        uint64_t k = p->inits++;
+        p->live++;
+        part->pair = p;
+        *engine_tag = tag < AXON_PART_SMALL_TAGS ? tag + (int)((k % AXON_PART_LIVE_MAX) << 24)
+                                                 : INT_MIN + (tag - AXON_PART_SMALL_TAGS);
+    }
+    pthread_mutex_unlock(&axon_part_lock);
+    return rc;
+}
+
+static void axon_part_pair_give_back(struct axon_part *part)
+{
+    if (!part->pair)
+        return;
+    pthread_mutex_lock(&axon_part_lock);
+    part->pair->live--;
+    pthread_mutex_unlock(&axon_part_lock);
+    part->pair = NULL;
+}
+
+void axon_mpi_partitioned_free(struct axon_request *req)
+{
+    axon_part_pair_give_back(req->scratch);
+}
+
+int axon_mpi_partitioned_tag(const struct axon_request *req)
+{
+    return ((const struct axon_part *)req->scratch)->user_tag;
+}
+
+void axon_mpi_partitioned_comm_destroy(struct axon_comm *c)
+{
+    while (c->part_pairs) {
+        struct axon_part_pair *p = c->part_pairs;
+        c->part_pairs = p->next;
+        free(p);
+    }
+}
 
 static int axon_part_init(const char *func, enum axon_request_kind kind, const void *buf, int partitions,
                           MPI_Count count, MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, MPI_Info info,
@@ -60,12 +148,23 @@ static int axon_part_init(const char *func, enum axon_request_kind kind, const v
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
     part->partitions = partitions;
     part->marked = (atomic_uchar *)(part + 1);
+    part->user_tag = tag;
+    int engine_tag = tag;
+    if (peer != MPI_PROC_NULL) {
+        const char *why = NULL;
+        int rc = axon_part_pair_take(c, peer, tag, kind == AXON_REQUEST_SEND, part, &engine_tag, &why);
+        if (rc != MPI_SUCCESS) {
+            free(part);
+            return axon_mpi_error(c, func, rc, "%s", why);
+        }
+    }
     struct axon_pt2pt_comm *view;
     int rc = axon_comm_part_view(c, &view);
     struct axon_request *req = NULL;
     if (rc == MPI_SUCCESS)
-        rc = axon_pt2pt_request_init(kind, (void *)buf, total, &dt, peer, tag, view, AXON_SEND_STANDARD, &req);
+        rc = axon_pt2pt_request_init(kind, (void *)buf, total, &dt, peer, engine_tag, view, AXON_SEND_STANDARD, &req);
     if (rc != MPI_SUCCESS) {
+        axon_part_pair_give_back(part);
         free(part);
         return axon_mpi_error(c, func, rc, "cannot set the partitioned operation up");
     }

@@ -13,14 +13,15 @@
  * (_c) calls pass theirs as they are, and both share everything after. A NULL buffer is MPI_BOTTOM when
  * the type's data starts elsewhere (a type built from absolute addresses). The message's bytes must fit
  * in an int64_t (one multiplication that sets a flag: the engine multiplies count by size everywhere).
- * MPI_DATATYPE_NULL is accepted when the peer is MPI_PROC_NULL (nothing is read or written, as MPICH
- * allows); that test sits behind the failed lookup, so a valid type pays nothing for it. */
+ * MPI_DATATYPE_NULL is accepted when the peer is MPI_PROC_NULL or the count is 0 (nothing is read or
+ * written, as MPICH allows, and its tests use: part/nonblocking_pready's zero-byte handshake); that test
+ * sits behind the failed lookup, so a valid type pays nothing for it. */
 #define AXON_MPI_CHECK_BUFFER(func, c, buf, count, datatype, dt_out, peer)                           \
     do {                                                                                             \
         if ((count) < 0)                                                                             \
             return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)(count)); \
         if (!axon_mpi_datatype_get(datatype, &(dt_out))) {                                           \
-            if ((datatype) != MPI_DATATYPE_NULL || (peer) != MPI_PROC_NULL)                          \
+            if ((datatype) != MPI_DATATYPE_NULL || ((peer) != MPI_PROC_NULL && (count) != 0))        \
                 return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(datatype)); \
             (dt_out) = axon_mpi_layout_nothing;                                                      \
         }                                                                                            \

@@ -33,7 +33,9 @@ void axon_mpi_status_set(MPI_Status *status, const struct axon_request *req)
         bytes = req->bytes; /* its receiving child's, bounded by that child's buffer */
     }
     status->MPI_SOURCE = req->kind == AXON_REQUEST_SEND ? MPI_ANY_SOURCE : req->status.MPI_SOURCE;
-    status->MPI_TAG = req->kind == AXON_REQUEST_SEND ? MPI_ANY_TAG : req->status.MPI_TAG;
+    status->MPI_TAG = req->kind == AXON_REQUEST_SEND ? MPI_ANY_TAG
+                      : req->partitioned && req->status.MPI_SOURCE != MPI_PROC_NULL ? axon_mpi_partitioned_tag(req)
+                                                                                    : req->status.MPI_TAG;
     status->count_lo = (int)(uint32_t)(bytes & 0xffffffff);
     status->count_hi_and_cancelled = (int)((uint32_t)(bytes >> 32) << 1 | (req->cancelled ? 1u : 0u));
 }
@@ -375,6 +377,8 @@ int PMPI_Request_free(MPI_Request *request)
         int rc = axon_mpi_grequest_free(req);
         return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "the free_fn callback returned %d", rc);
     } else {
+        if (req->partitioned)
+            axon_mpi_partitioned_free(req);
         axon_request_free(req);
     }
     *request = MPI_REQUEST_NULL;

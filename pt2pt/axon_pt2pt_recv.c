@@ -285,6 +285,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->user_freed = false;
     req->parent = NULL;
     req->persistent = false;
+    req->partitioned = false;
     req->cursor_live = false;
     req->ucx_request = NULL;
     req->stage = NULL;

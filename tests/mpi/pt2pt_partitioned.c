@@ -120,6 +120,47 @@ int main(int argc, char **argv)
     MPI_Request_free(&r[0]);
     MPI_Request_free(&r[3]);
 
+    /* Three operations of one tag pair in the order of their initialization, whatever the order of
+     * MPI_Start and MPI_Pready (the sends start last to first); then one with a tag of 2^24 and more
+     * (one such may live per peer and tag). */
+    for (int big = 0; big < 2; big++) {
+        int tag = big ? (1 << 24) + 12345 : 9, sv[3], rv[3] = {-1, -1, -1}, ops = big ? 1 : 3;
+        MPI_Request s3[3], r3[3];
+        for (int i = 0; i < ops; i++) {
+            sv[i] = rank * 10 + i;
+            MPI_Psend_init(&sv[i], 1, 1, MPI_INT, next, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &s3[i]);
+            MPI_Precv_init(&rv[i], 1, 1, MPI_INT, prev, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &r3[i]);
+        }
+        for (int i = 0; i < ops; i++)
+            MPI_Start(&r3[i]);
+        for (int i = ops - 1; i >= 0; i--) {
+            MPI_Start(&s3[i]);
+            MPI_Pready(0, s3[i]);
+        }
+        MPI_Status st3[3];
+        MPI_Waitall(ops, r3, st3);
+        MPI_Waitall(ops, s3, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < ops; i++) {
+            CHECK(rv[i] == prev * 10 + i, "tag %d, operation %d got %d", tag, i, rv[i]);
+            CHECK(st3[i].MPI_TAG == tag, "status tag %d, not %d", st3[i].MPI_TAG, tag);
+        }
+        for (int i = 0; i < ops; i++) {
+            MPI_Request_free(&s3[i]);
+            MPI_Request_free(&r3[i]);
+        }
+        /* One live operation per peer and large tag: a second is refused. */
+        if (big) {
+            MPI_Request a, b = MPI_REQUEST_NULL;
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            MPI_Psend_init(&sv[0], 1, 1, MPI_INT, next, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &a);
+            CHECK(MPI_Psend_init(&sv[1], 1, 1, MPI_INT, next, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &b) ==
+                      MPI_ERR_UNSUPPORTED_OPERATION && b == MPI_REQUEST_NULL,
+                  "a second live operation with a large tag refused");
+            MPI_Request_free(&a);
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        }
+    }
+
     /* MPI_PROC_NULL: complete once started, the partitions may still be marked. */
     MPI_Request pn;
     MPI_Psend_init(&po, 2, 1, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &pn);
