@@ -102,6 +102,7 @@ struct axon_domain {
     bool staged;
     char *tmp;                     /* host scratch to unpack from (receiving into a layout with gaps) */
     bool broken;                   /* its GPU memory could not be exported: every step fails */
+    uint64_t settle;               /* GPUs of exported program buffers still to wait for (axon_domain_settle) */
     /* reductions */
     int kernel;
     int64_t esize;
@@ -140,8 +141,12 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
 
 /* An IPC descriptor of bytes at p (device memory); MPI_ERR_UNSUPPORTED_OPERATION when the GPU cannot
  * export it (host, managed, pool or VMM memory). Whichever GPU holds it: device scratch lands on the GPU
- * of the context current in the thread, where the layer's copies and kernels run too. */
-static int axon_domain_export(const void *p, int64_t bytes, struct axon_cuda_ipc_desc *desc)
+ * of the context current in the thread, where the layer's copies and kernels run too. The program's
+ * buffers (user) put their GPU in d->settle: the builder waits once per GPU for what the program queued
+ * on its default stream (axon_domain_settle), where each export used to wait on its own (two or three
+ * driver calls per allreduce). The library's own scratch needs no wait. */
+static int axon_domain_export(struct axon_domain *d, const void *p, int64_t bytes, bool user,
+                              struct axon_cuda_ipc_desc *desc)
 {
     struct axon_cuda_memtype_info info;
     int rc = axon_cuda_memtype_of(p, &info);
@@ -149,9 +154,21 @@ static int axon_domain_export(const void *p, int64_t bytes, struct axon_cuda_ipc
         return rc;
     if (info.kind != AXON_CUDA_MEMKIND_CUDA)
         return MPI_ERR_UNSUPPORTED_OPERATION;
-    rc = axon_cuda_ipc_export(p, (size_t)bytes, &info, false, desc);
+    rc = axon_cuda_ipc_export_unsettled(p, (size_t)bytes, &info, false, desc);
     desc->bytes = (uint64_t)bytes;
+    if (rc == MPI_SUCCESS && user && info.device >= 0 && info.device < 64)
+        d->settle |= 1ull << info.device;
     return rc;
+}
+
+/* The one wait of the builder's exports (axon_domain_export), before round 1 tells the peers. */
+static void axon_domain_settle(struct axon_domain *d)
+{
+    for (int dev = 0; dev < 64 && d->settle; dev++)
+        if (d->settle & (1ull << dev)) {
+            d->settle &= ~(1ull << dev);
+            d->broken |= axon_cuda_ipc_settle(dev) != MPI_SUCCESS;
+        }
 }
 
 /* Device scratch that the peers may read: its descriptor in *desc. Every member offered the algorithm
@@ -162,7 +179,7 @@ static char *axon_domain_scratch(struct axon_coll_sched *s, struct axon_domain *
                                  struct axon_cuda_ipc_desc *desc)
 {
     char *p = axon_coll_sched_alloc_device(s, (size_t)(bytes > 0 ? bytes : 1), d->device);
-    d->broken |= !p || axon_domain_export(p, bytes > 0 ? bytes : 1, desc) != MPI_SUCCESS;
+    d->broken |= !p || axon_domain_export(d, p, bytes > 0 ? bytes : 1, false, desc) != MPI_SUCCESS;
     return p;
 }
 
@@ -181,7 +198,7 @@ static void axon_domain_publish(struct axon_coll_sched *s, struct axon_domain *d
     d->bytes = count * dt->size;
     d->dev = (char *)buf + dt->true_lb;
     struct axon_cuda_ipc_desc *mine = &d->all[d->me].data;
-    d->staged = d->bytes > 0 && (!dt->contig || axon_domain_export(d->dev, d->bytes, mine) != MPI_SUCCESS);
+    d->staged = d->bytes > 0 && (!dt->contig || axon_domain_export(d, d->dev, d->bytes, true, mine) != MPI_SUCCESS);
     if (!d->staged)
         return;
     d->dev = axon_domain_scratch(s, d, d->bytes, mine);
@@ -382,7 +399,8 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
      * the same memory as the input). The flag travels with the descriptors: all members decide alike. */
     struct axon_domain_msg *mine = &d->all[d->me];
     mine->out_ok = !scatter && !d->broken && d->bytes > 0 && dt->contig &&
-                   axon_domain_export((char *)out + dt->true_lb, d->bytes, &mine->out) == MPI_SUCCESS;
+                   axon_domain_export(d, (char *)out + dt->true_lb, d->bytes, true, &mine->out) == MPI_SUCCESS;
+    axon_domain_settle(d);
     const char *what = scatter ? "reduce_scatter" : "allreduce";
     if (d->broken)
         axon_runtime_log_error("the domain %s cannot export GPU memory through CUDA IPC", what);
@@ -487,6 +505,7 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
         d->tmp = dt->contig ? NULL : axon_coll_sched_alloc_meta(s, (size_t)bytes);
         d->broken |= !d->dt || (!dt->contig && !d->tmp);
     }
+    axon_domain_settle(d);
     if (d->broken)
         axon_runtime_log_error("the domain bcast cannot export GPU memory through CUDA IPC");
     axon_runtime_log_debug(2, "bcast of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)bytes,
@@ -526,6 +545,7 @@ void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_col
     d->in_place = !mine;
     d->tmp = most ? axon_coll_sched_alloc_meta(s, (size_t)most) : NULL;
     d->broken |= most && !d->tmp;
+    axon_domain_settle(d);
     if (d->broken)
         axon_runtime_log_error("the domain allgather cannot export GPU memory through CUDA IPC");
     axon_runtime_log_debug(2, "allgather of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)total,

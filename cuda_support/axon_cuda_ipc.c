@@ -79,7 +79,7 @@ bool axon_cuda_ipc_available(void)
  * buffer's old contents). Waiting for that stream makes what the program wrote before the MPI call what
  * the peer reads; when it is idle the wait costs a driver call. Work the program queued on streams of
  * its own is its to wait for, as with any MPI call. */
-static int axon_cuda_ipc_settle(int device)
+int axon_cuda_ipc_settle(int device)
 {
     bool pushed;
     int rc = axon_cuda_ctx_enter(device, &pushed);
@@ -102,11 +102,17 @@ static int axon_cuda_ipc_settle(int device)
 int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
                          struct axon_cuda_ipc_desc *out)
 {
+    int rc = axon_cuda_ipc_export_unsettled(ptr, bytes, info, fds_ok, out);
+    return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
+}
+
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
+                                   bool fds_ok, struct axon_cuda_ipc_desc *out)
+{
     if (info->type == AXON_CUDA_MEMTYPE_VMM) {
         if (!fds_ok || bytes == 0 || !axon_cuda_ipc_available() || !axon_cuda_vmm_available())
             return MPI_ERR_UNSUPPORTED_OPERATION;
-        int rc = axon_cuda_vmm_export(ptr, bytes, info, out);
-        return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
+        return axon_cuda_vmm_export(ptr, bytes, info, out);
     }
     if (info->type != AXON_CUDA_MEMTYPE_DEVICE || info->id == 0 || info->size == 0 || !axon_cuda_ipc_available())
         return MPI_ERR_UNSUPPORTED_OPERATION;
@@ -157,7 +163,7 @@ int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_m
         out->offset = (uintptr_t)ptr - info->base;
     }
     pthread_mutex_unlock(&axon_ipc.lock);
-    return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
+    return rc;
 }
 
 void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
@@ -476,6 +482,19 @@ int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_m
 {
     (void)ptr, (void)bytes, (void)info, (void)fds_ok, (void)out;
     return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
+                                   bool fds_ok, struct axon_cuda_ipc_desc *out)
+{
+    (void)ptr, (void)bytes, (void)info, (void)fds_ok, (void)out;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+int axon_cuda_ipc_settle(int device)
+{
+    (void)device;
+    return MPI_SUCCESS;
 }
 
 void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)

@@ -261,6 +261,12 @@ bool axon_cuda_ipc_available(void);
  * a hole or of more than AXON_CUDA_IPC_PARTS_MAX allocations): the caller then stages. */
 int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
                          struct axon_cuda_ipc_desc *out);
+/* The same without the wait for the device's default stream that lets a peer read what the program
+ * queued there before the call: a caller exporting several buffers waits once, with
+ * axon_cuda_ipc_settle on each device, before any peer can read them. */
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
+                                   bool fds_ok, struct axon_cuda_ipc_desc *out);
+int axon_cuda_ipc_settle(int device);
 /* The send that carried d is complete (the receiver has copied): its exports may be closed again. */
 void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
 /* Copies bytes from rank peer's memory described by d into dst (GPU or host memory, described by
