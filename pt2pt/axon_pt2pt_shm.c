@@ -8,10 +8,14 @@
  * fast boxes align to 32 bytes for the same reason); a record of two slots never straddles two lines.
  * Its first word is a stamp of the position it was written at, never zero, stored last with release
  * order, so the receiver, which knows where the next record starts, tells a new record from anything
- * else with one compare. The receiver zeroes that first word of every slot it has consumed before it
- * hands the slots back: a slot's stale bytes (the middle of an older, longer record) can then never pass
- * for an envelope. A record does not wrap: one that would is preceded by a pad record to the ring's
- * end. */
+ * else with one compare. Before the sender publishes a record it zeroes the first word of the slot just
+ * after it, where the receiver looks next: the receiver then never meets stale bytes there (the middle
+ * of an older, longer record, an old stamp), since whatever it reads at its tail was written after that
+ * zero (the record's stamp orders it). So the sender needs one slot of room beyond each record, and the
+ * receiver writes nothing into the ring: its lines travel one way, from the sender's core to the
+ * receiver's, where a receiver that zeroed every consumed slot (as this ring did before) pulled each line
+ * back and made the sender fetch it again (message rate at 4-16 KiB ...). A record does not wrap: one
+ * that would is preceded by a pad record to the ring's end. */
 #include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
@@ -406,8 +410,13 @@ static inline struct axon_pt2pt_shm_record *axon_shm_slot(struct axon_pt2pt_shm_
     return &ring->slots[pos & (nslots - 1)];
 }
 
-static inline void axon_shm_publish(struct axon_pt2pt_shm_record *rec, uint64_t pos)
+/* Publishes the record of `slots` slots at pos: the next record's first word zeroed, then the stamp. The
+ * room checks count that slot (AXON_SHM_NEXT). */
+#define AXON_SHM_NEXT 1u
+static inline void axon_shm_publish(struct axon_pt2pt_shm_peer *peer, struct axon_pt2pt_shm_record *rec, uint64_t pos,
+                                    uint64_t slots)
 {
+    atomic_store_explicit(&axon_shm_slot(peer->out, peer->out_nslots, pos + slots)->seq, 0, memory_order_relaxed);
     atomic_store_explicit(&rec->seq, axon_shm_stamp(pos), memory_order_release);
 }
 
@@ -425,15 +434,15 @@ static bool axon_shm_make_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
         pad = nslots - at;
     else if (slots > 1 && slots <= per_line && at / per_line != (at + slots - 1) / per_line)
         pad = per_line - at % per_line;
-    if (pos + pad + slots - peer->out_tail_seen > nslots) {
+    if (pos + pad + slots + AXON_SHM_NEXT - peer->out_tail_seen > nslots) {
         peer->out_tail_seen = atomic_load_explicit(&peer->out->tail, memory_order_acquire);
-        if (pos + pad + slots - peer->out_tail_seen > nslots)
+        if (pos + pad + slots + AXON_SHM_NEXT - peer->out_tail_seen > nslots)
             return false;
     }
     if (pad) {
         struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, nslots, pos);
         rec->length_flags = AXON_SHM_F_PAD | (uint32_t)pad;
-        axon_shm_publish(rec, pos);
+        axon_shm_publish(peer, rec, pos, pad);
         peer->out_head = pos + pad;
     }
     return true;
@@ -452,7 +461,8 @@ bool axon_pt2pt_shm_send_eager(struct axon_pt2pt_shm_peer *peer, uint32_t contex
     uint64_t slots = axon_shm_slots_for(length, false);
     uint64_t pos = peer->out_head;
     /* A one-slot record never needs a pad: the common case skips make_room unless the ring looks full. */
-    if ((slots > 1 || pos + 1 - peer->out_tail_seen > peer->out_nslots) && !axon_shm_make_room(peer, slots))
+    if ((slots > 1 || pos + 1 + AXON_SHM_NEXT - peer->out_tail_seen > peer->out_nslots) &&
+        !axon_shm_make_room(peer, slots))
         return false;
     pos = peer->out_head;
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
@@ -465,7 +475,7 @@ bool axon_pt2pt_shm_send_eager(struct axon_pt2pt_shm_peer *peer, uint32_t contex
     rec->source = source;
     rec->tag = tag;
     rec->ucx_before = peer->ucx_sent;
-    axon_shm_publish(rec, pos);
+    axon_shm_publish(peer, rec, pos, slots);
     peer->out_head = pos + slots;
     peer->shm_sent++;
     return true;
@@ -486,18 +496,19 @@ void axon_pt2pt_shm_commit(struct axon_pt2pt_shm_peer *peer, const struct axon_p
     rec->ucx_before = peer->ucx_sent;
     if (sync)
         memcpy(rec->payload, &hdr->sync_index, sizeof(hdr->sync_index));
-    axon_shm_publish(rec, pos);
-    peer->out_head = pos + axon_shm_slots_for(length, sync);
+    uint64_t slots = axon_shm_slots_for(length, sync);
+    axon_shm_publish(peer, rec, pos, slots);
+    peer->out_head = pos + slots;
     peer->shm_sent++;
 }
 
 /* Whether `slots` more slots (pads included) fit in the ring to peer now. */
 static bool axon_shm_has_room(struct axon_pt2pt_shm_peer *peer, uint64_t slots)
 {
-    if (peer->out_head + slots - peer->out_tail_seen <= peer->out_nslots)
+    if (peer->out_head + slots + AXON_SHM_NEXT - peer->out_tail_seen <= peer->out_nslots)
         return true;
     peer->out_tail_seen = atomic_load_explicit(&peer->out->tail, memory_order_acquire);
-    return peer->out_head + slots - peer->out_tail_seen <= peer->out_nslots;
+    return peer->out_head + slots + AXON_SHM_NEXT - peer->out_tail_seen <= peer->out_nslots;
 }
 
 /* Writes a control record (no message: nothing to match, no order to keep against UCX) of payload
@@ -513,7 +524,7 @@ static bool axon_shm_send_control(struct axon_pt2pt_shm_peer *peer, uint32_t fla
     memcpy(rec->payload, payload, length);
     rec->length_flags = flag | (uint32_t)length;
     rec->tag = tag;
-    axon_shm_publish(rec, pos);
+    axon_shm_publish(peer, rec, pos, slots);
     peer->out_head = pos + slots;
     return true;
 }
@@ -591,18 +602,17 @@ bool axon_pt2pt_shm_send_ack(struct axon_pt2pt_shm_peer *peer, uint32_t sync_ind
     struct axon_pt2pt_shm_record *rec = axon_shm_slot(peer->out, peer->out_nslots, pos);
     rec->length_flags = AXON_SHM_F_ACK;
     rec->tag = (int32_t)sync_index;
-    axon_shm_publish(rec, pos);
+    axon_shm_publish(peer, rec, pos, 1);
     peer->out_head = pos + 1;
     return true;
 }
 
 /* ---- receiving ----------------------------------------------------------------------------------- */
 
-/* Hands `slots` consumed slots from pos back to the sender, their first words zeroed first. */
+/* Hands `slots` consumed slots from pos back to the sender (nothing written into them: the sender
+ * zeroes where the next record starts). */
 static inline void axon_shm_release(struct axon_pt2pt_shm_peer *peer, uint64_t pos, uint64_t slots)
 {
-    for (uint64_t i = 0; i < slots; i++)
-        atomic_store_explicit(&axon_shm_slot(peer->in, peer->in_nslots, pos + i)->seq, 0, memory_order_relaxed);
     peer->in_tail = pos + slots;
     atomic_store_explicit(&peer->in->tail, peer->in_tail, memory_order_release);
 }
