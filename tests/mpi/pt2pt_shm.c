@@ -173,6 +173,10 @@ int main(int argc, char **argv)
             next[src]++;
         }
         MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+        /* A peer done with this round must not start the next before everyone has received this one:
+         * a receive from MPI_ANY_SOURCE would rightly take its next round's first message (sends that
+         * all went through the rings complete at once, so nothing else holds it back). */
+        MPI_Barrier(MPI_COMM_WORLD);
     }
 
     /* Every rank done with the rounds first: the last rounds receive from MPI_ANY_SOURCE, which a
