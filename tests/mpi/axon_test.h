@@ -38,4 +38,23 @@ static inline int axon_test_rank(void)
         }                                                                                            \
     } while (0)
 
+/* The job's verdict at rank 0, gathered with point-to-point only (for tests of point-to-point, which
+ * should not lean on the collectives): prints "name: ok" or "name: FAILED" there; true when every rank
+ * passed (at rank 0; elsewhere, when this rank did). */
+static inline int axon_test_verdict_p2p(const char *name, int rank, int size)
+{
+    int all = failures;
+    if (rank == 0) {
+        for (int r = 1; r < size; r++) {
+            int f;
+            MPI_Recv(&f, 1, MPI_INT, r, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            all += f;
+        }
+        printf("%s: %s\n", name, all ? "FAILED" : "ok");
+    } else {
+        MPI_Send(&failures, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
+    }
+    return all == 0;
+}
+
 #endif

@@ -552,19 +552,7 @@ int main(int argc, char **argv)
     test_errors();
     test_intercomm();
     test_dup_and_free();
-    /* The verdict, gathered with point-to-point only. */
-    int all = failures;
-    if (rank == 0) {
-        for (int r = 1; r < size; r++) {
-            int f;
-            MPI_Recv(&f, 1, MPI_INT, r, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            all += f;
-        }
-    } else {
-        MPI_Send(&failures, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
-    }
-    if (rank == 0)
-        printf("%s\n", all ? "pt2pt_comm_buffer: FAILED" : "pt2pt_comm_buffer: ok");
+    int ok = axon_test_verdict_p2p("pt2pt_comm_buffer", rank, size);
     MPI_Finalize();
-    return all != 0;
+    return ok ? 0 : 1;
 }
