@@ -615,6 +615,17 @@ AXON_MPI_API(int, Unpack,
               MPI_Comm comm));
 AXON_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
 AXON_MPI_API(int, Get_address, (const void *location, MPI_Aint *address));
+/* MPI-1 functions that MPI-3 removed, still in MPICH's ABI (mpi/axon_mpi_removed_mpi1.c) */
+AXON_MPI_API(int, Address, (void *location, MPI_Aint *address));
+AXON_MPI_API(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent));
+AXON_MPI_API(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement));
+AXON_MPI_API(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement));
+AXON_MPI_API(int, Type_hindexed, (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+AXON_MPI_API(int, Type_struct, (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+AXON_MPI_API(int, Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
+AXON_MPI_API(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
 AXON_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
 AXON_MPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
 AXON_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));

@@ -95,7 +95,7 @@ static const struct axon_builtin_info axon_builtin_list[] = {
     AXON_BUILTIN(MPI_UINT32_T, _Alignof(uint32_t)),
     AXON_BUILTIN(MPI_UINT64_T, _Alignof(uint64_t)),
     AXON_BUILTIN(MPI_C_BOOL, _Alignof(_Bool)),
-    AXON_BUILTIN(MPI_C_FLOAT_COMPLEX, _Alignof(float _Complex)),
+    AXON_BUILTIN(MPI_C_COMPLEX, _Alignof(float _Complex)), /* MPI_C_FLOAT_COMPLEX too; MPICH names it so */
     AXON_BUILTIN(MPI_C_DOUBLE_COMPLEX, _Alignof(double _Complex)),
     AXON_BUILTIN(MPI_C_LONG_DOUBLE_COMPLEX, _Alignof(long double _Complex)),
     AXON_BUILTIN(MPI_AINT, _Alignof(MPI_Aint)),

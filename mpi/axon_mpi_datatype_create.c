@@ -718,3 +718,35 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     }
     return MPI_SUCCESS;
 }
+
+/* ---- MPI-1's constructors that MPI-3 removed --------------------------------------------------------- */
+
+/* MPICH's libmpi.so.12 still exports them, so programs built against it call them: the same types as
+ * their MPI-2 replacements (and the same combiners, as MPI 2.2 gives them for C callers). */
+AXON_MPI_WEAK(Type_hvector)
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return axon_dt_vector("MPI_Type_hvector", count, blocklength, stride, true, oldtype, newtype, false);
+}
+
+AXON_MPI_WEAK(Type_hindexed)
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    return axon_dt_indexed_int("MPI_Type_hindexed", count, array_of_blocklengths, 0, NULL, array_of_displacements,
+                               oldtype, newtype, MPI_COMBINER_HINDEXED);
+}
+
+AXON_MPI_WEAK(Type_struct)
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    static const char func[] = "MPI_Type_struct";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t *bl = array_of_blocklengths ? axon_dtype_widen(array_of_blocklengths, count > 0 ? count : 0) : NULL;
+    if (array_of_blocklengths && !bl)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    int rc = axon_dt_struct(func, count, bl, array_of_displacements, array_of_types, newtype, false);
+    free(bl);
+    return rc;
+}

@@ -436,6 +436,59 @@ static void check_mpi1_attrs(void)
     EXPECT(MPI_Keyval_free(&keyval) == MPI_SUCCESS && keyval == MPI_KEYVAL_INVALID);
 }
 
+/* MPI-1's functions that MPI-3 removed and MPICH's library still exports: the same as their
+ * replacements (MPI_LB and MPI_UB set a struct's bounds). */
+static int removed_handler_calls;
+static void removed_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+    removed_handler_calls++;
+}
+
+static void check_removed_mpi1(void)
+{
+    double x[4];
+    MPI_Aint a = 0, b = 0, lb = -1, ub = -1, extent = -1;
+    EXPECT(MPI_Address(&x[2], &a) == MPI_SUCCESS && MPI_Get_address(&x[2], &b) == MPI_SUCCESS && a == b);
+    int bl[3] = {1, 2, 1};
+    MPI_Aint disp[3] = {-8, 0, 40};
+    MPI_Datatype types[3] = {MPI_LB, MPI_INT, MPI_UB}, st, hv, hi;
+    EXPECT(MPI_Type_struct(3, bl, disp, types, &st) == MPI_SUCCESS);
+    EXPECT(MPI_Type_lb(st, &lb) == MPI_SUCCESS && lb == -8);
+    EXPECT(MPI_Type_ub(st, &ub) == MPI_SUCCESS && ub == 40);
+    EXPECT(MPI_Type_extent(st, &extent) == MPI_SUCCESS && extent == 48);
+    int size = -1, ni, na, nd, combiner = -1;
+    MPI_Type_size(st, &size);
+    EXPECT(size == 8);
+    MPI_Type_get_envelope(st, &ni, &na, &nd, &combiner);
+    EXPECT(combiner == MPI_COMBINER_STRUCT);
+    EXPECT(MPI_Type_hvector(3, 2, 24, MPI_INT, &hv) == MPI_SUCCESS);
+    MPI_Type_size(hv, &size);
+    MPI_Type_get_extent(hv, &lb, &extent);
+    EXPECT(size == 24 && extent == 2 * 24 + 8);
+    int hbl[2] = {1, 3};
+    MPI_Aint hdisp[2] = {0, 16};
+    EXPECT(MPI_Type_hindexed(2, hbl, hdisp, MPI_INT, &hi) == MPI_SUCCESS);
+    MPI_Type_size(hi, &size);
+    MPI_Type_get_envelope(hi, &ni, &na, &nd, &combiner);
+    EXPECT(size == 16 && combiner == MPI_COMBINER_HINDEXED);
+    MPI_Type_free(&st);
+    MPI_Type_free(&hv);
+    MPI_Type_free(&hi);
+
+    MPI_Errhandler eh, old, got;
+    EXPECT(MPI_Errhandler_create(removed_handler, &eh) == MPI_SUCCESS);
+    EXPECT(MPI_Errhandler_get(MPI_COMM_SELF, &old) == MPI_SUCCESS);
+    EXPECT(MPI_Errhandler_set(MPI_COMM_SELF, eh) == MPI_SUCCESS);
+    EXPECT(MPI_Errhandler_get(MPI_COMM_SELF, &got) == MPI_SUCCESS && got == eh);
+    MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_OTHER);
+    EXPECT(removed_handler_calls == 1);
+    MPI_Errhandler_set(MPI_COMM_SELF, old);
+    MPI_Errhandler_free(&got);
+    MPI_Errhandler_free(&old);
+    MPI_Errhandler_free(&eh);
+}
+
 /* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
  * predefined ones. */
 static void check_disconnect(void)
@@ -496,6 +549,7 @@ int main(int argc, char **argv)
     check_unsupported();
     check_disconnect();
     check_mpi1_attrs();
+    check_removed_mpi1();
     check_bottom(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (!failures)
