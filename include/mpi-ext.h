@@ -29,6 +29,18 @@ int MPIX_Query_cuda_support(void);
 int PMPIX_Query_cuda_support(void);
 int MPIX_GPU_query_support(int gpu_type, int *is_supported);
 int PMPIX_GPU_query_support(int gpu_type, int *is_supported);
+/* MPICH's: HIP and Level Zero buffers are not supported (always 0). */
+int MPIX_Query_hip_support(void);
+int PMPIX_Query_hip_support(void);
+int MPIX_Query_ze_support(void);
+int PMPIX_Query_ze_support(void);
+/* MPICH's names of MPI 4.1's MPI_Remove_error_class, _code and _string. */
+int MPIX_Delete_error_class(int errorclass);
+int PMPIX_Delete_error_class(int errorclass);
+int MPIX_Delete_error_code(int errorcode);
+int PMPIX_Delete_error_code(int errorcode);
+int MPIX_Delete_error_string(int errorcode);
+int PMPIX_Delete_error_string(int errorcode);
 
 #if defined(__cplusplus)
 }

@@ -19,6 +19,7 @@
 
 struct axon_dyn_error {
     int errclass;   /* the class of a code; a class's own value */
+    _Atomic bool removed; /* MPI_Remove_error_class/_code: no longer a class or code (never reused) */
     char name[48];  /* for messages: "user error class 0x40000002" */
     char *text;     /* MPI_Add_error_string's, or NULL */
 };
@@ -35,7 +36,8 @@ static struct axon_dyn_error *axon_dyn_get(int code)
     if (i >= atomic_load_explicit(&axon_dyn_count, memory_order_acquire))
         return NULL;
     struct axon_dyn_error *chunk = atomic_load_explicit(&axon_dyn_chunks[i / AXON_DYN_CHUNK], memory_order_acquire);
-    return chunk ? &chunk[i % AXON_DYN_CHUNK] : NULL;
+    struct axon_dyn_error *e = chunk ? &chunk[i % AXON_DYN_CHUNK] : NULL;
+    return e && !atomic_load_explicit(&e->removed, memory_order_acquire) ? e : NULL;
 }
 
 bool axon_mpi_error_dynamic(int code, int *errclass, const char **name)
@@ -146,8 +148,69 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     return MPI_SUCCESS;
 }
 
-/* Removing a string is simple; removing classes and codes is not offered (mpi/axon_mpi_misc_unsupported.c):
- * their values are handed out in order and never reused. */
+/* Removing (MPI 4.1): a removed class or code is no longer one (MPI_Error_class refuses it, its string
+ * goes); its value is never handed out again. A class may go only once none of its codes is left, and
+ * only added ones may go. MPICH's earlier names, MPIX_Delete_error_class, _code and _string, are the same
+ * calls. */
+static int axon_dyn_remove(const char *func, int value, bool is_class)
+{
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    pthread_mutex_lock(&axon_dyn_lock);
+    struct axon_dyn_error *e = axon_dyn_get(value);
+    const char *why = NULL;
+    if (!e || (e->errclass == value) != is_class) {
+        why = is_class ? "is not an error class the program added" : "is not an error code the program added";
+    } else if (is_class) {
+        int n = atomic_load_explicit(&axon_dyn_count, memory_order_relaxed);
+        for (int code = AXON_DYN_FIRST; code < AXON_DYN_FIRST + n && !why; code++) {
+            struct axon_dyn_error *c = axon_dyn_get(code);
+            if (c && code != value && c->errclass == value)
+                why = "still has error codes (remove them first)";
+        }
+    }
+    char *old = NULL;
+    if (!why) {
+        atomic_store_explicit(&e->removed, true, memory_order_release);
+        old = e->text;
+        e->text = NULL;
+    }
+    pthread_mutex_unlock(&axon_dyn_lock);
+    free(old);
+    if (why)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%d %s", value, why);
+    return MPI_SUCCESS;
+}
+
+AXON_MPI_WEAK(Remove_error_class)
+int PMPI_Remove_error_class(int errorclass)
+{
+    return axon_dyn_remove("MPI_Remove_error_class", errorclass, true);
+}
+
+AXON_MPI_WEAK(Remove_error_code)
+int PMPI_Remove_error_code(int errorcode)
+{
+    return axon_dyn_remove("MPI_Remove_error_code", errorcode, false);
+}
+
+AXON_MPIX_WEAK(Delete_error_class)
+int PMPIX_Delete_error_class(int errorclass)
+{
+    return axon_dyn_remove("MPIX_Delete_error_class", errorclass, true);
+}
+
+AXON_MPIX_WEAK(Delete_error_code)
+int PMPIX_Delete_error_code(int errorcode)
+{
+    return axon_dyn_remove("MPIX_Delete_error_code", errorcode, false);
+}
+
+AXON_MPIX_WEAK(Delete_error_string)
+int PMPIX_Delete_error_string(int errorcode)
+{
+    return PMPI_Remove_error_string(errorcode);
+}
+
 AXON_MPI_WEAK(Remove_error_string)
 int PMPI_Remove_error_string(int errorcode)
 {

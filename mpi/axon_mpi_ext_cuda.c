@@ -22,3 +22,16 @@ int PMPIX_GPU_query_support(int gpu_type, int *is_supported)
     *is_supported = gpu_type == MPIX_GPU_SUPPORT_CUDA && axon_cuda_enabled();
     return MPI_SUCCESS;
 }
+
+/* MPICH's queries for the other GPU kinds (its libmpi.so.12 exports them): no, always. */
+AXON_MPIX_WEAK(Query_hip_support)
+int PMPIX_Query_hip_support(void)
+{
+    return 0;
+}
+
+AXON_MPIX_WEAK(Query_ze_support)
+int PMPIX_Query_ze_support(void)
+{
+    return 0;
+}

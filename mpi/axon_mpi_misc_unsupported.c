@@ -1,6 +1,6 @@
 /* MPI 4 calls Axon does not implement that belong to no larger missing feature: user data representations
- * (MPI_Register_datarep, for MPI-IO, which Axon lacks), hardware resource info and the removal of
- * added error classes and codes (their values are handed out in order and never reused). Each returns MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
+ * (MPI_Register_datarep, for MPI-IO, which Axon lacks) and hardware resource info. Each returns
+ * MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
  * handler (MPI_COMM_WORLD's without one) and sets its output handle to the null handle. They exist
  * because Python bindings (mpi4py) reference every MPI function and load the library with every symbol
  * resolved. */
@@ -39,16 +39,3 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     return axon_mpi_misc_unsupported("MPI_Get_hw_resource_info", MPI_COMM_NULL);
 }
 
-AXON_MPI_WEAK(Remove_error_class)
-int PMPI_Remove_error_class(int errorclass)
-{
-    (void)errorclass;
-    return axon_mpi_misc_unsupported("MPI_Remove_error_class", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Remove_error_code)
-int PMPI_Remove_error_code(int errorcode)
-{
-    (void)errorcode;
-    return axon_mpi_misc_unsupported("MPI_Remove_error_code", MPI_COMM_NULL);
-}

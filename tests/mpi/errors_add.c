@@ -3,6 +3,7 @@
  * MPI_ERR_ARG. Every rank adds the same ones in the same order, so they get the same values (checked
  * with an allgather). Prints "rank R: ok". */
 #include <mpi.h>
+#include <mpi-ext.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +92,27 @@ int main(int argc, char **argv)
     EXPECT(class_of(MPI_Add_error_string(code1, longer)) == MPI_ERR_ARG);
     EXPECT(class_of(MPI_Add_error_string(code1, NULL)) == MPI_ERR_ARG);
     EXPECT(class_of(MPI_Error_class(code3 + 1000, &c)) == MPI_ERR_ARG);
+
+    /* Removal (MPI 4.1; MPICH's MPIX_Delete_* are the same): a class goes only without codes, only
+     * added ones go, and a removed value is no longer a class or code. */
+    int rcls = -1, rcode = -1, rcode2 = -1, got = -1;
+    MPI_Add_error_class(&rcls);
+    MPI_Add_error_code(rcls, &rcode);
+    MPI_Add_error_code(rcls, &rcode2);
+    MPI_Add_error_string(rcode, "about to go");
+    EXPECT(class_of(MPI_Remove_error_class(rcls)) == MPI_ERR_ARG); /* it still has codes */
+    EXPECT(class_of(MPI_Remove_error_code(rcls)) == MPI_ERR_ARG);  /* a class is not a code */
+    EXPECT(class_of(MPI_Remove_error_class(rcode)) == MPI_ERR_ARG); /* a code is not a class */
+    EXPECT(class_of(MPI_Remove_error_class(MPI_ERR_ARG)) == MPI_ERR_ARG); /* predefined */
+    EXPECT(MPI_Remove_error_code(rcode) == MPI_SUCCESS);
+    EXPECT(class_of(MPI_Error_class(rcode, &got)) == MPI_ERR_ARG);
+    EXPECT(class_of(MPI_Remove_error_code(rcode)) == MPI_ERR_ARG); /* gone already */
+    EXPECT(MPIX_Delete_error_code(rcode2) == MPI_SUCCESS);
+    EXPECT(MPIX_Delete_error_class(rcls) == MPI_SUCCESS);
+    EXPECT(class_of(MPI_Error_class(rcls, &got)) == MPI_ERR_ARG);
+    int fresh = -1;
+    MPI_Add_error_class(&fresh);
+    EXPECT(fresh > rcode2); /* values are never reused */
 
     printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");
     MPI_Finalize();
