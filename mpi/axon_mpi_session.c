@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define AXON_SESSION_DIRECT 0xb8000000u
 #define AXON_SESSION_MAX 4096
@@ -96,8 +97,13 @@ static const char *axon_thread_level_name(int level)
 /* At the process's exit, when only sessions ever used the library and the last of them ended: take it
  * down in step with the other processes, as MPI_Finalize would. A session still live means the program
  * did not end it: nothing is done, and the launcher reports the rank (as one that skips MPI_Finalize). */
+static pid_t axon_session_pid; /* the process that registered the handler: a forked child's exit leaves
+                                * the parent's library alone */
+
 static void axon_session_at_exit(void)
 {
+    if (getpid() != axon_session_pid)
+        return;
     pthread_mutex_lock(&axon_mpi_init_lock);
     if (atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE && axon_mpi_state.sessions == 0 &&
         atomic_load(&axon_mpi_state.world) != AXON_MPI_PHASE_ACTIVE)
@@ -153,8 +159,10 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                                    "MPI was finalized in this process and cannot start again");
     }
     static bool at_exit_set;
-    if (!was_up && !at_exit_set && atomic_load(&axon_mpi_state.world) == AXON_MPI_PHASE_PRE_INIT)
+    if (!was_up && !at_exit_set && atomic_load(&axon_mpi_state.world) == AXON_MPI_PHASE_PRE_INIT) {
+        axon_session_pid = getpid();
         at_exit_set = atexit(axon_session_at_exit) == 0;
+    }
     axon_mpi_state.sessions++;
     pthread_mutex_unlock(&axon_mpi_init_lock);
 
