@@ -343,10 +343,27 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 56
 #define MPI_ERR_RMA_SHARED 57
 #define MPI_ERR_RMA_FLAVOR 58
-/* 59-74 and 78 are the MPI_T classes of the MPICH ABI; Axon has no tools interface. */
+/* The tools interface's classes (MPI_T_*, mpi/axon_mpi_tool.c), at MPICH's values. */
+#define MPI_T_ERR_MEMORY 59
+#define MPI_T_ERR_NOT_INITIALIZED 60
+#define MPI_T_ERR_CANNOT_INIT 61
+#define MPI_T_ERR_INVALID_INDEX 62
+#define MPI_T_ERR_INVALID_ITEM 63
+#define MPI_T_ERR_INVALID_HANDLE 64
+#define MPI_T_ERR_OUT_OF_HANDLES 65
+#define MPI_T_ERR_OUT_OF_SESSIONS 66
+#define MPI_T_ERR_INVALID_SESSION 67
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 68
+#define MPI_T_ERR_CVAR_SET_NEVER 69
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 70
+#define MPI_T_ERR_PVAR_NO_WRITE 71
+#define MPI_T_ERR_PVAR_NO_ATOMIC 72
+#define MPI_T_ERR_INVALID_NAME 73
+#define MPI_T_ERR_INVALID 74
 #define MPI_ERR_SESSION 75
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
+#define MPI_T_ERR_NOT_SUPPORTED 78
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- callback types --------------------------------------------------------------------------- */
@@ -401,6 +418,107 @@ typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatyp
                                              MPI_Offset position, void *extra_state);
 typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count,
                                                void *filebuf, MPI_Offset position, void *extra_state);
+
+/* ---- the tools interface (MPI_T), as MPICH declares it -------------------------------------------- */
+
+/* Handles are pointers to structures the library keeps to itself; the tags are MPICH's, so that C++
+ * mangles them alike. */
+struct MPIR_T_enum_s;
+struct MPIR_T_cvar_handle_s;
+struct MPIR_T_pvar_handle_s;
+struct MPIR_T_pvar_session_s;
+struct MPIR_T_event_registration_s;
+struct MPIR_T_event_instance_s;
+typedef struct MPIR_T_enum_s *MPI_T_enum;
+typedef struct MPIR_T_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct MPIR_T_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct MPIR_T_pvar_session_s *MPI_T_pvar_session;
+typedef struct MPIR_T_event_registration_s *MPI_T_event_registration;
+typedef struct MPIR_T_event_instance_s *MPI_T_event_instance;
+
+/* An address the library exports, as MPICH's does (no const in front: the prototypes take a handle). */
+extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
+
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+
+/* The values are MPICH's: the standard asks only for their order; MPICH shifts them off 0. */
+typedef enum MPIR_T_verbosity_t {
+    MPI_T_VERBOSITY_INVALID = 0,
+    MPI_T_VERBOSITY_USER_BASIC = 221,
+    MPI_T_VERBOSITY_USER_DETAIL = 222,
+    MPI_T_VERBOSITY_USER_ALL = 223,
+    MPI_T_VERBOSITY_TUNER_BASIC = 224,
+    MPI_T_VERBOSITY_TUNER_DETAIL = 225,
+    MPI_T_VERBOSITY_TUNER_ALL = 226,
+    MPI_T_VERBOSITY_MPIDEV_BASIC = 227,
+    MPI_T_VERBOSITY_MPIDEV_DETAIL = 228,
+    MPI_T_VERBOSITY_MPIDEV_ALL = 229
+} MPIR_T_verbosity_t;
+
+typedef enum MPIR_T_bind_t {
+    MPI_T_BIND_INVALID = 0,
+    MPI_T_BIND_NO_OBJECT = 9700,
+    MPI_T_BIND_MPI_COMM = 9701,
+    MPI_T_BIND_MPI_DATATYPE = 9702,
+    MPI_T_BIND_MPI_ERRHANDLER = 9703,
+    MPI_T_BIND_MPI_FILE = 9704,
+    MPI_T_BIND_MPI_GROUP = 9705,
+    MPI_T_BIND_MPI_OP = 9706,
+    MPI_T_BIND_MPI_REQUEST = 9707,
+    MPI_T_BIND_MPI_WIN = 9708,
+    MPI_T_BIND_MPI_MESSAGE = 9709,
+    MPI_T_BIND_MPI_INFO = 9710
+} MPIR_T_bind_t;
+
+typedef enum MPIR_T_scope_t {
+    MPI_T_SCOPE_INVALID = 0,
+    MPI_T_SCOPE_CONSTANT = 60438,
+    MPI_T_SCOPE_READONLY = 60439,
+    MPI_T_SCOPE_LOCAL = 60440,
+    MPI_T_SCOPE_GROUP = 60441,
+    MPI_T_SCOPE_GROUP_EQ = 60442,
+    MPI_T_SCOPE_ALL = 60443,
+    MPI_T_SCOPE_ALL_EQ = 60444
+} MPIR_T_scope_t;
+
+typedef enum MPIR_T_pvar_class_t {
+    MPI_T_PVAR_CLASS_INVALID = 0,
+    MPIR_T_PVAR_CLASS_FIRST = 240,
+    MPI_T_PVAR_CLASS_STATE = 240,
+    MPI_T_PVAR_CLASS_LEVEL = 241,
+    MPI_T_PVAR_CLASS_SIZE = 242,
+    MPI_T_PVAR_CLASS_PERCENTAGE = 243,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK = 244,
+    MPI_T_PVAR_CLASS_LOWWATERMARK = 245,
+    MPI_T_PVAR_CLASS_COUNTER = 246,
+    MPI_T_PVAR_CLASS_AGGREGATE = 247,
+    MPI_T_PVAR_CLASS_TIMER = 248,
+    MPI_T_PVAR_CLASS_GENERIC = 249,
+    MPIR_T_PVAR_CLASS_LAST = 250,
+    MPIR_T_PVAR_CLASS_NUMBER = 10
+} MPIR_T_pvar_class_t;
+
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 0,
+    MPI_T_SOURCE_UNORDERED = 1
+} MPI_T_source_order;
+
+typedef void(MPI_T_event_cb_function)(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration,
+                                      MPI_T_cb_safety cb_safety, void *user_data);
+typedef void(MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                           void *user_data);
+typedef void(MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration,
+                                              int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 
 /* ---- handle conversion to and from Fortran: the same int, as in the MPICH ABI ------------------ */
 
@@ -1310,6 +1428,58 @@ AXON_MPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 AXON_MPI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op));
 AXON_MPI_API(int, Remove_error_class, (int errorclass));
 AXON_MPI_API(int, Remove_error_code, (int errorcode));
+/* The tools interface (mpi/axon_mpi_tool.c): callable before MPI_Init and after MPI_Finalize. */
+AXON_MPI_API(int, T_init_thread, (int required, int *provided));
+AXON_MPI_API(int, T_finalize, (void));
+AXON_MPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len));
+AXON_MPI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len));
+AXON_MPI_API(int, T_cvar_get_num, (int *num_cvar));
+AXON_MPI_API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope));
+AXON_MPI_API(int, T_cvar_get_index, (const char *name, int *cvar_index));
+AXON_MPI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count));
+AXON_MPI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
+AXON_MPI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
+AXON_MPI_API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
+AXON_MPI_API(int, T_pvar_get_num, (int *num_pvar));
+AXON_MPI_API(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic));
+AXON_MPI_API(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index));
+AXON_MPI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session));
+AXON_MPI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session));
+AXON_MPI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count));
+AXON_MPI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle));
+AXON_MPI_API(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+AXON_MPI_API(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+AXON_MPI_API(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
+AXON_MPI_API(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf));
+AXON_MPI_API(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+AXON_MPI_API(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
+AXON_MPI_API(int, T_event_get_num, (int *num_events));
+AXON_MPI_API(int, T_event_get_info, (int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind));
+AXON_MPI_API(int, T_event_get_index, (const char *name, int *event_index));
+AXON_MPI_API(int, T_event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration));
+AXON_MPI_API(int, T_event_handle_free, (MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function));
+AXON_MPI_API(int, T_event_handle_get_info, (MPI_T_event_registration event_registration, MPI_Info *info_used));
+AXON_MPI_API(int, T_event_handle_set_info, (MPI_T_event_registration event_registration, MPI_Info info));
+AXON_MPI_API(int, T_event_register_callback, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function));
+AXON_MPI_API(int, T_event_callback_get_info, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used));
+AXON_MPI_API(int, T_event_callback_set_info, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info));
+AXON_MPI_API(int, T_event_set_dropped_handler, (MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function));
+AXON_MPI_API(int, T_event_read, (MPI_T_event_instance event_instance, int element_index, void *buffer));
+AXON_MPI_API(int, T_event_copy, (MPI_T_event_instance event_instance, void *buffer));
+AXON_MPI_API(int, T_event_get_timestamp, (MPI_T_event_instance event_instance, MPI_Count *event_timestamp));
+AXON_MPI_API(int, T_event_get_source, (MPI_T_event_instance event_instance, int *source_index));
+AXON_MPI_API(int, T_source_get_num, (int *num_sources));
+AXON_MPI_API(int, T_source_get_info, (int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info));
+AXON_MPI_API(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp));
+AXON_MPI_API(int, T_category_get_num, (int *num_cat));
+AXON_MPI_API(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories));
+AXON_MPI_API(int, T_category_get_index, (const char *name, int *cat_index));
+AXON_MPI_API(int, T_category_get_cvars, (int cat_index, int len, int indices[]));
+AXON_MPI_API(int, T_category_get_pvars, (int cat_index, int len, int indices[]));
+AXON_MPI_API(int, T_category_get_categories, (int cat_index, int len, int indices[]));
+AXON_MPI_API(int, T_category_get_num_events, (int cat_index, int *num_events));
+AXON_MPI_API(int, T_category_get_events, (int cat_index, int len, int indices[]));
+AXON_MPI_API(int, T_category_changed, (int *update_number));
 #undef AXON_MPI_API
 
 #if defined(__cplusplus)
