@@ -633,18 +633,25 @@ out:
     return rc;
 }
 
+/* The int-count struct constructors (MPI_Type_create_struct, MPI-1's MPI_Type_struct). */
+static int axon_dt_struct_int(const char *func, int count, const int *blocklens, const MPI_Aint *displs,
+                              const MPI_Datatype *types, MPI_Datatype *newtype)
+{
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    int64_t *bl = blocklens ? axon_dtype_widen(blocklens, count > 0 ? count : 0) : NULL;
+    if (blocklens && !bl)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
+    int rc = axon_dt_struct(func, count, bl, displs, types, newtype, false);
+    free(bl);
+    return rc;
+}
+
 AXON_MPI_WEAK(Type_create_struct)
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_create_struct";
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    int64_t *bl = array_of_blocklengths ? axon_dtype_widen(array_of_blocklengths, count > 0 ? count : 0) : NULL;
-    if (array_of_blocklengths && !bl)
-        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
-    int rc = axon_dt_struct(func, count, bl, array_of_displacements, array_of_types, newtype, false);
-    free(bl);
-    return rc;
+    return axon_dt_struct_int("MPI_Type_create_struct", count, array_of_blocklengths, array_of_displacements,
+                              array_of_types, newtype);
 }
 
 AXON_MPI_WEAK(Type_create_struct_c)
@@ -741,12 +748,6 @@ AXON_MPI_WEAK(Type_struct)
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    static const char func[] = "MPI_Type_struct";
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    int64_t *bl = array_of_blocklengths ? axon_dtype_widen(array_of_blocklengths, count > 0 ? count : 0) : NULL;
-    if (array_of_blocklengths && !bl)
-        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a new datatype");
-    int rc = axon_dt_struct(func, count, bl, array_of_displacements, array_of_types, newtype, false);
-    free(bl);
-    return rc;
+    return axon_dt_struct_int("MPI_Type_struct", count, array_of_blocklengths, array_of_displacements, array_of_types,
+                              newtype);
 }
