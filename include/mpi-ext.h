@@ -34,6 +34,22 @@ int MPIX_Query_hip_support(void);
 int PMPIX_Query_hip_support(void);
 int MPIX_Query_ze_support(void);
 int PMPIX_Query_ze_support(void);
+/* MPICH's fault tolerance extension (ULFM), for a library in which no failure is survived
+ * (mpi/axon_mpi_ext_ft.c): its error classes at MPICH's values, agreement, shrinking, acknowledgement;
+ * MPIX_Comm_revoke is MPI_ERR_UNSUPPORTED_OPERATION. */
+#define MPIX_ERR_PROC_FAILED 101
+#define MPIX_ERR_PROC_FAILED_PENDING 102
+#define MPIX_ERR_REVOKED 103
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_revoke(MPI_Comm comm);
 /* MPICH's names of MPI 4.1's MPI_Remove_error_class, _code and _string. */
 int MPIX_Delete_error_class(int errorclass);
 int PMPIX_Delete_error_class(int errorclass);

@@ -3,6 +3,7 @@
  * value-index pairs), and a few it does not implement, which must answer MPI_ERR_UNSUPPORTED_OPERATION
  * and leave their output handles null. Prints "rank R: ok" when every check holds. */
 #include "axon_test.h"
+#include <mpi-ext.h>
 
 #include <limits.h>
 #include <stdlib.h>
@@ -489,6 +490,30 @@ static void check_removed_mpi1(void)
     MPI_Errhandler_free(&eh);
 }
 
+/* MPICH's fault tolerance calls, where no failure is survived: agreement is an AND over all, shrinking
+ * keeps everyone, nothing failed; revoking is refused. */
+static void check_ulfm(int rank, int size)
+{
+    int flag = rank == 0 ? 0x6 : 0x7, all = 0x7, cls = -1;
+    for (int r = 0; r < size; r++)
+        all &= r == 0 ? 0x6 : 0x7;
+    EXPECT(MPIX_Comm_agree(MPI_COMM_WORLD, &flag) == MPI_SUCCESS && flag == all);
+    MPI_Comm shrunk;
+    int ssize = -1, srank = -1, sum = 0;
+    EXPECT(MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk) == MPI_SUCCESS);
+    MPI_Comm_size(shrunk, &ssize);
+    MPI_Comm_rank(shrunk, &srank);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, shrunk);
+    EXPECT(ssize == size && srank == rank && sum == size * (size - 1) / 2);
+    MPI_Comm_free(&shrunk);
+    MPI_Group failed = MPI_GROUP_NULL;
+    EXPECT(MPIX_Comm_failure_ack(MPI_COMM_WORLD) == MPI_SUCCESS);
+    EXPECT(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed) == MPI_SUCCESS && failed == MPI_GROUP_EMPTY);
+    EXPECT(MPI_Error_class(MPIX_Comm_revoke(MPI_COMM_WORLD), &cls) == MPI_SUCCESS &&
+           cls == MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT(MPI_Error_class(MPIX_ERR_REVOKED, &cls) == MPI_SUCCESS && cls == MPIX_ERR_REVOKED);
+}
+
 /* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
  * predefined ones. */
 static void check_disconnect(void)
@@ -550,6 +575,7 @@ int main(int argc, char **argv)
     check_disconnect();
     check_mpi1_attrs();
     check_removed_mpi1();
+    check_ulfm(rank, size);
     check_bottom(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (!failures)
