@@ -488,6 +488,17 @@ static void check_removed_mpi1(void)
     MPI_Errhandler_free(&got);
     MPI_Errhandler_free(&old);
     MPI_Errhandler_free(&eh);
+    /* Bad arguments reach MPI_COMM_WORLD's handler (MPI_ERRORS_RETURN here) with the standard's classes. */
+    int cls = -1;
+    MPI_Datatype none = MPI_DATATYPE_NULL;
+    EXPECT(MPI_Error_class(MPI_Type_extent(MPI_INT, NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
+    EXPECT(MPI_Error_class(MPI_Type_lb(MPI_DATATYPE_NULL, &lb), &cls) == MPI_SUCCESS && cls == MPI_ERR_TYPE);
+    EXPECT(MPI_Error_class(MPI_Type_struct(-1, bl, disp, types, &none), &cls) == MPI_SUCCESS && cls == MPI_ERR_COUNT);
+    EXPECT(MPI_Error_class(MPI_Type_hvector(2, 1, 8, MPI_DATATYPE_NULL, &none), &cls) == MPI_SUCCESS &&
+           cls == MPI_ERR_TYPE);
+    EXPECT(MPI_Error_class(MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN), &cls) == MPI_SUCCESS &&
+           cls == MPI_ERR_COMM);
+    EXPECT(MPI_Error_class(MPI_Address(&x[0], NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
 }
 
 /* MPICH's fault tolerance calls, where no failure is survived: agreement is an AND over all, shrinking
@@ -512,6 +523,12 @@ static void check_ulfm(int rank, int size)
     EXPECT(MPI_Error_class(MPIX_Comm_revoke(MPI_COMM_WORLD), &cls) == MPI_SUCCESS &&
            cls == MPI_ERR_UNSUPPORTED_OPERATION);
     EXPECT(MPI_Error_class(MPIX_ERR_REVOKED, &cls) == MPI_SUCCESS && cls == MPIX_ERR_REVOKED);
+    /* Bad arguments (MPI_COMM_WORLD returns errors here). */
+    EXPECT(MPI_Error_class(MPIX_Comm_agree(MPI_COMM_NULL, &flag), &cls) == MPI_SUCCESS && cls == MPI_ERR_COMM);
+    EXPECT(MPI_Error_class(MPIX_Comm_agree(MPI_COMM_WORLD, NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
+    EXPECT(MPI_Error_class(MPIX_Comm_shrink(MPI_COMM_WORLD, NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
+    EXPECT(MPI_Error_class(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, NULL), &cls) == MPI_SUCCESS &&
+           cls == MPI_ERR_ARG);
 }
 
 /* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
