@@ -38,4 +38,3 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
         *hw_info = MPI_INFO_NULL;
     return axon_mpi_misc_unsupported("MPI_Get_hw_resource_info", MPI_COMM_NULL);
 }
-
