@@ -41,6 +41,7 @@
 #include "runtime/runtime.h"
 
 #include <string.h>
+#include <time.h>
 
 /* ---- who may run them ----------------------------------------------------------------------------- */
 
@@ -115,7 +116,35 @@ struct axon_domain {
     /* bcast and allgather */
     struct axon_coll_block *blocks;/* an allgather's receive blocks (copies, layouts kept) */
     bool in_place;                 /* an allgather's own block is already in place */
+    /* AXON_VERBOSE=3: when each phase of an allreduce ended (axon_domain_now, us), for its report */
+    double t_start, t_built, t_fold0, t_fold1, t_gather0, t_gather1;
 };
+
+/* Microseconds of a monotonic clock, for the phase report of AXON_VERBOSE=3. */
+static double axon_domain_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* AXON_VERBOSE=3: one line per allreduce saying where its time went (the last step of its schedule): the
+ * exports and their wait when the call was built, the descriptors' exchange, the fold (kernel and its
+ * wait), the barrier after it, the gather of the slices (nothing when fused) and the last barrier. A
+ * GPU session reads these to find the fixed cost of the domain allreduce (~78 us at 16 MiB on 4 ranks
+ * of one H200, 2026-11-26). */
+static int axon_domain_report(void *arg)
+{
+    struct axon_domain *d = arg;
+    double end = axon_domain_now();
+    axon_runtime_log_debug(3,
+                           "domain allreduce of %lld bytes (%s): build %.1f us, exchange %.1f, fold %.1f, barrier %.1f, "
+                           "gather %.1f, barrier %.1f, total %.1f",
+                           (long long)d->bytes, d->fused ? "fused" : "not fused", d->t_built - d->t_start,
+                           d->t_fold0 - d->t_built, d->t_fold1 - d->t_fold0, d->t_gather0 - d->t_fold1,
+                           d->t_gather1 - d->t_gather0, end - d->t_gather1, end - d->t_start);
+    return MPI_SUCCESS;
+}
 
 static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
 {
@@ -300,6 +329,8 @@ static int axon_domain_fold_slice(struct axon_domain *d)
     return rc;
 }
 
+static int axon_domain_reduce_slice_run(struct axon_domain *d);
+
 /* Round 2: this rank's slice, from every input, each peer's read in place (fused when every member's
  * result is open to its peers: axon_domain_fold_slice). */
 static int axon_domain_reduce_slice(void *arg)
@@ -307,6 +338,16 @@ static int axon_domain_reduce_slice(void *arg)
     struct axon_domain *d = arg;
     if (d->broken)
         return MPI_ERR_OTHER;
+    int rc = axon_domain_reduce_slice_run(d);
+    if (axon_config.verbose >= 3)
+        d->t_fold1 = axon_domain_now();
+    return rc;
+}
+
+static int axon_domain_reduce_slice_run(struct axon_domain *d)
+{
+    if (axon_config.verbose >= 3)
+        d->t_fold0 = axon_domain_now();
     d->fused = !d->scatter && d->n <= AXON_CUDA_FOLD_MAX && axon_config.coll_domain_fused;
     for (int j = 0; j < d->n && d->fused; j++)
         d->fused = d->all[j].out_ok != 0;
@@ -340,6 +381,8 @@ static int axon_domain_deliver_slice(void *arg)
     return cnt ? axon_cuda_copy(d->out, d->res, (size_t)(cnt * d->esize), d->device) : MPI_SUCCESS;
 }
 
+static int axon_domain_gather_slices_run(struct axon_domain *d);
+
 /* An allreduce's round 3: every slice from its owner's scratch into the result (nothing when round 2
  * wrote them all). */
 static int axon_domain_gather_slices(void *arg)
@@ -347,6 +390,16 @@ static int axon_domain_gather_slices(void *arg)
     struct axon_domain *d = arg;
     if (d->broken)
         return MPI_ERR_OTHER;
+    if (axon_config.verbose >= 3)
+        d->t_gather0 = axon_domain_now();
+    int rc = axon_domain_gather_slices_run(d);
+    if (axon_config.verbose >= 3)
+        d->t_gather1 = axon_domain_now();
+    return rc;
+}
+
+static int axon_domain_gather_slices_run(struct axon_domain *d)
+{
     if (d->fused)
         return MPI_SUCCESS;
     int rc = MPI_SUCCESS;
@@ -376,6 +429,8 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     struct axon_domain *d = axon_domain_new(s, -1);
     if (!d)
         return;
+    if (axon_config.verbose >= 3)
+        d->t_start = axon_domain_now();
     int n = d->n;
     struct axon_coll_op *op;
     const struct axon_dtype_layout *op_dt;
@@ -401,6 +456,8 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     mine->out_ok = !scatter && !d->broken && d->bytes > 0 && dt->contig &&
                    axon_domain_export(d, (char *)out + dt->true_lb, d->bytes, true, &mine->out) == MPI_SUCCESS;
     axon_domain_settle(d);
+    if (axon_config.verbose >= 3)
+        d->t_built = axon_domain_now();
     const char *what = scatter ? "reduce_scatter" : "allreduce";
     if (d->broken)
         axon_runtime_log_error("the domain %s cannot export GPU memory through CUDA IPC", what);
@@ -421,6 +478,10 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     axon_coll_sched_call(s, axon_domain_gather_slices, d, d->bytes);
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
+    if (axon_config.verbose >= 3) {
+        axon_coll_sched_round(s);
+        axon_coll_sched_call(s, axon_domain_report, d, 0);
+    }
 }
 
 void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
