@@ -1,5 +1,5 @@
 /* MPI 4 calls Axon does not implement that belong to no larger missing feature: user data representations
- * (MPI_Register_datarep, for MPI-IO, which Axon lacks) and hardware resource info. Each returns
+ * (MPI_Register_datarep, for MPI-IO, which Axon lacks). Each returns
  * MPI_ERR_UNSUPPORTED_OPERATION through its communicator's
  * handler (MPI_COMM_WORLD's without one) and sets its output handle to the null handle. They exist
  * because Python bindings (mpi4py) reference every MPI function and load the library with every symbol
@@ -29,12 +29,4 @@ int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function
 {
     (void)datarep, (void)read_conversion_fn, (void)write_conversion_fn, (void)dtype_file_extent_fn, (void)extra_state;
     return axon_mpi_misc_unsupported("MPI_Register_datarep_c", MPI_COMM_NULL);
-}
-
-AXON_MPI_WEAK(Get_hw_resource_info)
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
-{
-    if (hw_info)
-        *hw_info = MPI_INFO_NULL;
-    return axon_mpi_misc_unsupported("MPI_Get_hw_resource_info", MPI_COMM_NULL);
 }

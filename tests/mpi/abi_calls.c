@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void check_handles(void)
 {
@@ -531,6 +532,26 @@ static void check_ulfm(int rank, int size)
            cls == MPI_ERR_ARG);
 }
 
+/* MPI_Get_hw_resource_info (MPI 4.1): the host, and the CPUs the process may run on. */
+static void check_hw_info(void)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    char value[MPI_MAX_INFO_VAL], host[256] = "";
+    int len = sizeof(value), flag = 0, cls = -1;
+    EXPECT(MPI_Get_hw_resource_info(&info) == MPI_SUCCESS && info != MPI_INFO_NULL);
+    gethostname(host, sizeof(host) - 1);
+    MPI_Info_get_string(info, "axon_host", &len, value, &flag);
+    EXPECT(flag && strcmp(value, host) == 0);
+    len = sizeof(value);
+    MPI_Info_get_string(info, "axon_ncpus", &len, value, &flag);
+    EXPECT(flag && atoi(value) >= 1);
+    len = sizeof(value);
+    MPI_Info_get_string(info, "axon_cpus", &len, value, &flag);
+    EXPECT(flag && value[0] >= '0' && value[0] <= '9');
+    MPI_Info_free(&info);
+    EXPECT(MPI_Error_class(MPI_Get_hw_resource_info(NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
+}
+
 /* MPI_Comm_disconnect is real: a collective that frees the communicator; not for MPI_COMM_NULL or the
  * predefined ones. */
 static void check_disconnect(void)
@@ -593,6 +614,7 @@ int main(int argc, char **argv)
     check_mpi1_attrs();
     check_removed_mpi1();
     check_ulfm(rank, size);
+    check_hw_info();
     check_bottom(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (!failures)
