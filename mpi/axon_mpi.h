@@ -129,6 +129,8 @@ struct axon_comm {
     struct axon_coll_nodes *nodes; /* which of its ranks share a node, for the hierarchical collectives
                                     * (made at its first collective; NULL on an intercommunicator) */
     atomic_int nodes_state;        /* 0 not made yet, 1 nodes is set, -1 none (out of memory) */
+    _Atomic(void *) spare_blocks[2]; /* block arrays of a finished call's plan, for the next one's (at least
+                                      * axon_coll_peers entries each; mpi/axon_mpi_coll.c) */
     struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use the
                                       * process's (mpi/axon_mpi_bsend.c; not copied by duplication) */
 };

@@ -165,6 +165,7 @@ struct axon_mpi_coll_plan {
     struct axon_dtype_layout dt;
     struct axon_coll_op *op;
     bool kept; /* a persistent request's: holds references on its layouts and operation */
+    bool spare_blocks; /* sblocks and rblocks came from the communicator's spares (axon_coll_blocks_take) */
     /* A persistent request's collective sequence number, taken at its _init call: every MPI_Start of it
      * runs under that tag, so that the members may start their persistent collectives in different
      * orders (MPI 4: they match by the order of the _init calls). */

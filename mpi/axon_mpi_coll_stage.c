@@ -446,6 +446,7 @@ int axon_mpi_coll_stage_begin(struct axon_mpi_coll_plan *p, struct axon_mpi_coll
         return MPI_SUCCESS; /* all host memory: the plan runs as it is */
     st->plan = *p;
     st->plan.kept = false;
+    st->plan.spare_blocks = false; /* its arrays are its own copies */
     st->plan.sblocks = p->sblocks ? axon_stage_blocks_dup(p->sblocks, p->nsend) : NULL;
     st->plan.rblocks = p->rblocks ? axon_stage_blocks_dup(p->rblocks, p->nrecv) : NULL;
     if ((p->sblocks && !st->plan.sblocks) || (p->rblocks && !st->plan.rblocks)) {

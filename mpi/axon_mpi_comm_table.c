@@ -126,6 +126,8 @@ static void axon_comm_destroy(struct axon_comm *c)
     }
     axon_comm_attr_drop(c);
     axon_coll_shm_destroy(c->shm);
+    for (int i = 0; i < 2; i++)
+        free(atomic_load(&c->spare_blocks[i]));
     if (c->nodes) {
         axon_coll_nodes_free(c->nodes);
         free(c->nodes);
