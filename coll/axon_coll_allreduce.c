@@ -107,7 +107,15 @@ static void axon_coll_allreduce_rabenseifner(struct axon_coll_sched *s, const vo
     struct axon_coll_red_fold f;
     axon_coll_red_fold_init(&f, n, r);
     const char *src;
-    char *a = axon_coll_red_pack_halving(s, &f, in, count, dt, &src);
+    char *a;
+    if (dt->contig && count > 0 && in != out && r >= 2 * f.rem) {
+        /* The user's result buffer serves as the halving's first scratch: the kept run is folded there
+         * and not copied out at the end (2 ranks, 4 MiB on the VM: 2 of the 5 passes over the data). */
+        src = (const char *)in + dt->true_lb;
+        a = (char *)out + dt->true_lb;
+    } else {
+        a = axon_coll_red_pack_halving(s, &f, in, count, dt, &src);
+    }
     char *b = axon_coll_sched_alloc(s, (size_t)(count * esize));
     int64_t *pos = axon_coll_sched_alloc_meta(s, sizeof(*pos) * (size_t)(f.p + 1));
     if (!a || !b || !pos)

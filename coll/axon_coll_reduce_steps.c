@@ -179,6 +179,18 @@ char *axon_coll_red_halve(struct axon_coll_sched *s, const struct axon_coll_red_
         /* The first step sends from the user's data when a is not filled yet, and fills the kept half. */
         const char *from = k == 0 && src ? src : cur;
         axon_coll_red_send(s, from + pos[slo] * esize, (pos[shi] - pos[slo]) * esize, peer);
+        if (k == 0 && src && (pq > q || axon_coll_sched_commutative(s))) {
+            /* The partner's half lands in cur and the user's data folds into it from where it lies: no copy
+             * of the kept half first. Right for any operation when this rank's run is on the left (cur =
+             * mine op partner's), for commutative ones either way. */
+            axon_coll_red_recv(s, cur + off * esize, cnt * esize, peer);
+            axon_coll_sched_round(s);
+            if (cnt > 0) {
+                axon_coll_sched_reduce(s, src + off * esize, cur + off * esize, cnt);
+                axon_coll_sched_round(s);
+            }
+            continue;
+        }
         axon_coll_red_recv(s, other + off * esize, cnt * esize, peer);
         if (k == 0 && src && cnt > 0)
             axon_coll_sched_copy(s, src + off * esize, cnt * esize, &axon_coll_bytes, cur + off * esize, cnt * esize,
