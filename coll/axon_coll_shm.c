@@ -57,6 +57,7 @@ enum {
     AXON_SHM_ALLGATHER,
     AXON_SHM_SCATTER,
     AXON_SHM_ALLTOALL,
+    AXON_SHM_REDUCE_SCATTER,
 };
 
 struct axon_shm_flag {
@@ -461,14 +462,15 @@ bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, 
 /* The fold of count elements in every member's slot of use u, in rank order, into out (elements of
  * layout dt): in place when out is one packed block, else through scratch. own, when not NULL, is this
  * member's packed data, read in place of its slot (which it then need not have written). */
-static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, const void *own, void *out, int64_t count,
-                             const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op)
+static int axon_shm_fold_out_at(struct axon_coll_shm *shm, uint64_t u, int64_t first, const void *own, void *out,
+                                int64_t count, const struct axon_dtype_layout *dt, MPI_Datatype datatype,
+                                struct axon_coll_op *op)
 {
     int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
     int64_t bytes = count * dt->size;
     bool direct = dt->contig;
     char *acc = direct ? (char *)out + dt->true_lb : shm->fold;
-#define AXON_SHM_PART(j) ((j) == me && own ? own : (const void *)axon_shm_slot(shm, u, j))
+#define AXON_SHM_PART(j) ((j) == me && own ? own : (const void *)(axon_shm_slot(shm, u, j) + first * dt->size))
     memcpy(acc, AXON_SHM_PART(n - 1), (size_t)bytes);
     for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
         rc = axon_coll_op_apply(op, AXON_SHM_PART(j), acc, count, datatype, dt);
@@ -476,6 +478,12 @@ static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, const void *
     if (rc == MPI_SUCCESS && !direct)
         rc = axon_coll_data_copy(acc, bytes, &axon_coll_bytes, out, count, dt);
     return rc;
+}
+
+static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, const void *own, void *out, int64_t count,
+                             const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op)
+{
+    return axon_shm_fold_out_at(shm, u, 0, own, out, count, dt, datatype, op);
 }
 
 /* Reductions too large for the flat fold go in chunks of a slot: every member puts its chunk in its
@@ -639,6 +647,83 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     if (rc != MPI_SUCCESS || bytes == 0)
         return rc;
     return axon_shm_fold_out(shm, s, own, out, count, dt, datatype, op);
+}
+
+/* A contribution larger than a slot goes in uses of w elements of every block: member j's piece of use
+ * k is elements k*w .. (k+1)*w of each block, side by side in its slot, and each member folds its own
+ * block's piece of every slot, so that all of them fold in every use (chunks of the whole vector would
+ * leave all but one or two members idle in each). */
+static int axon_shm_reduce_scatter_chunked(struct axon_coll_shm *shm, const void *in, void *out,
+                                           const int64_t *counts, const int64_t *disp, int64_t most,
+                                           const struct axon_dtype_layout *dt, MPI_Datatype datatype,
+                                           struct axon_coll_op *op, int64_t bytes)
+{
+    int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
+    int64_t esize = dt->size, w = shm->slot / esize / n;
+    if (w < 1)
+        return MPI_ERR_INTERN; /* the caller keeps an element within a slot's share */
+    for (int64_t at = 0; at < most; at += w) {
+        uint64_t u = axon_shm_begin(shm);
+        char *mine = axon_shm_slot(shm, u, me);
+        for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+            int64_t len = counts[j] - at < w ? counts[j] - at : w;
+            if (len > 0)
+                rc = axon_coll_data_copy((const char *)in + (disp[j] + at) * dt->extent, len, dt,
+                                         mine + j * w * esize, len * esize, &axon_coll_bytes);
+        }
+        axon_shm_raise(shm, u, AXON_SHM_REDUCE_SCATTER, -1, bytes);
+        axon_shm_wait(shm, -1, u);
+        if (at == 0) {
+            int rc_check = axon_shm_check_all(shm, u, AXON_SHM_REDUCE_SCATTER, -1, bytes);
+            if (rc_check != MPI_SUCCESS)
+                return rc_check;
+        }
+        int64_t len = counts[me] - at < w ? counts[me] - at : w;
+        if (rc == MPI_SUCCESS && len > 0)
+            rc = axon_shm_fold_out_at(shm, u, me * w, NULL, (char *)out + at * dt->extent, len, dt, datatype, op);
+    }
+    return rc;
+}
+
+int axon_coll_shm_reduce_scatter(struct axon_coll_shm *shm, const void *in, void *out, const int64_t *counts,
+                                 const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op)
+{
+    int n = shm->size, me = shm->rank;
+    int64_t total = 0, first = 0, most = 0;
+    int64_t disp_inline[16], *disp = n <= 16 ? disp_inline : malloc(sizeof(*disp) * (size_t)n);
+    if (!disp)
+        return MPI_ERR_NO_MEM;
+    for (int j = 0; j < n; j++) {
+        if (j == me)
+            first = total;
+        disp[j] = total;
+        total += counts[j];
+        most = counts[j] > most ? counts[j] : most;
+    }
+    int64_t bytes = total * dt->size;
+    int rc;
+    if (bytes > shm->slot) {
+        /* In place, use k's result lands on elements the later uses no longer read: block j's
+         * next piece starts at disp[j] + (k + 1) * w or later. */
+        rc = axon_shm_reduce_scatter_chunked(shm, in, out, counts, disp, most, dt, datatype, op, bytes);
+        if (disp != disp_inline)
+            free(disp);
+        return rc;
+    }
+    if (disp != disp_inline)
+        free(disp);
+    uint64_t s = axon_shm_begin(shm);
+    rc = axon_coll_data_copy(in, total, dt, axon_shm_slot(shm, s, me), bytes, &axon_coll_bytes);
+    axon_shm_raise(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
+    axon_shm_wait(shm, -1, s);
+    int rc_check = axon_shm_check_all(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
+    if (rc_check != MPI_SUCCESS)
+        return rc_check;
+    if (rc != MPI_SUCCESS || counts[me] == 0)
+        return rc;
+    /* In place, the result overwrites the start of the receive buffer, whose data is in the slot by
+     * now. */
+    return axon_shm_fold_out_at(shm, s, first, NULL, out, counts[me], dt, datatype, op);
 }
 
 /* Blocks larger than a slot go in chunks: each member's chunk in its slot, read by the root (by all

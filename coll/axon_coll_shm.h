@@ -45,6 +45,12 @@ int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, con
  * MPI_IN_PLACE), out the result (read at the root only for a reduce). */
 int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op, int root);
+/* MPI_Reduce_scatter(_block): every member's whole contribution (the sum of counts elements; the
+ * receive buffer for MPI_IN_PLACE) goes into its slot, and each folds its own block of all of them in
+ * rank order into out; beyond a slot, in uses of a piece of every block. Needs an element within
+ * 1/size of axon_coll_shm_slot_for(size). */
+int axon_coll_shm_reduce_scatter(struct axon_coll_shm *shm, const void *in, void *out, const int64_t *counts,
+                                 const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op);
 
 /* The equal-block forms, blocks as in coll/coll.h (mine NULL: in place), bytes the size of one rank's
  * block. Gather to root, or allgather when root is -1: needs bytes within the limit. */
