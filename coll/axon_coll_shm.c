@@ -819,13 +819,20 @@ int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_blo
     const struct axon_coll_block *out = send ? send : recv;
     char *mine = axon_shm_slot(shm, s, me);
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
-        rc = axon_coll_data_copy(out[j].buf, out[j].count, &out[j].dt, mine + j * bytes, bytes, &axon_coll_bytes);
+        if (j != me)
+            rc = axon_coll_data_copy(out[j].buf, out[j].count, &out[j].dt, mine + j * bytes, bytes,
+                                     &axon_coll_bytes);
     axon_shm_raise(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
+    /* This rank's own block goes straight across while the others write theirs (in place it is there). */
+    if (send && rc == MPI_SUCCESS)
+        rc = axon_coll_data_copy(send[me].buf, send[me].count, &send[me].dt, recv[me].buf, recv[me].count,
+                                 &recv[me].dt);
     axon_shm_wait(shm, -1, s);
     if (rc == MPI_SUCCESS)
         rc = axon_shm_check_all(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
-        rc = axon_coll_data_copy(axon_shm_slot(shm, s, j) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
-                                 recv[j].count, &recv[j].dt);
+        if (j != me)
+            rc = axon_coll_data_copy(axon_shm_slot(shm, s, j) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
+                                     recv[j].count, &recv[j].dt);
     return rc;
 }
