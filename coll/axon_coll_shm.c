@@ -1,17 +1,20 @@
 /* Shared-memory collectives of a node's communicator (coll/axon_coll_shm.h).
  *
- * The segment: one cache line of flags per rank, then two sets of slots, a slot per rank of
- * max(AXON_COLL_SHM_MAX, AXON_COLL_SHM_CHUNK) bytes. Each call on the communicator (each chunk of a
- * large reduction) is the next use u of the slots on every member, and uses the set of parity u % 2. A
- * member writes its data (packed) into its slot of that set and then stores 2u - 1 into its flag with
- * release order; a member that needs another's data waits for that flag to reach 2u - 1 (acquire) and
- * reads the slot.
+ * The segment: two sets (parities) of a cache line per rank, a line per rank for the pieces of a
+ * two-member reduction, then two sets of slots, a slot per rank of max(AXON_COLL_SHM_MAX,
+ * AXON_COLL_SHM_CHUNK) bytes. Each call on the communicator (each chunk of a large reduction) is the next
+ * use u of the lines and slots on every member, and uses the set of parity u % 2. A member writes its
+ * data (packed) into its slot of that set, or into its line when the data fits there (40 bytes), then
+ * stores 2u - 1 into its line's flag with release order; a member that needs another's data waits for
+ * that flag to reach 2u - 1 (acquire) and reads the line or the slot. Data in the line comes with the
+ * flag, in the one transfer of that line between the cores: a small allreduce or allgather waits for one
+ * line per member rather than a line and then a slot.
  *
- * Why two sets are enough: a slot of parity u % 2 was last read during use u - 2, and every reader of
- * use u - 2 has finished reading before it raises its flag for use u - 1. So a member waits, before
- * writing for use u, until every flag is at least 2(u - 1) - 1; it remembers the lowest flag it saw, so
- * that in a steady stream of calls this wait costs nothing (a barrier or an allreduce has just seen
- * all flags that high anyway).
+ * Why two sets are enough: a line or slot of parity u % 2 was last read during use u - 2, and every
+ * reader of use u - 2 has finished reading before it raises its flag for use u - 1. So a member waits,
+ * before writing for use u, until every flag of parity (u - 1) % 2 is at least 2(u - 1) - 1; it
+ * remembers the highest value it saw on every flag, so that in a steady stream of calls this wait costs
+ * nothing (a barrier or an allreduce has just seen all flags that high anyway).
  *
  * Reductions fold the slots in rank order (s0 op (s1 op (...))), right for non-commutative operations.
  * Reductions beyond the flat fold go in chunks of a slot, each member folding its share of the chunk
@@ -60,13 +63,22 @@ enum {
     AXON_SHM_REDUCE_SCATTER,
 };
 
-struct axon_shm_flag {
-    _Atomic uint64_t seq;
-    /* A two-member reduction's data arriving in pieces: (use << 40) | bytes in the slot so far, so the
-     * reader folds each piece as it lands (axon_shm_reduce_pair). */
+/* A member's line of one parity: its flag, its call's description and its data when that is small. */
+struct axon_shm_line {
+    _Atomic uint64_t seq; /* 2u - 1 once the data of use u (of this parity) is there; 2u once its share of
+                           * a chunked reduction's result is */
+    struct axon_shm_call call;
+    char data[AXON_SHM_LINE - sizeof(uint64_t) - sizeof(struct axon_shm_call)];
+};
+
+#define AXON_SHM_INLINE ((int64_t)sizeof(((struct axon_shm_line *)0)->data))
+
+/* A two-member reduction's data arriving in pieces: (use << 40) | bytes in the slot so far, so the
+ * reader folds each piece as it lands (axon_shm_reduce_pair). A line of its own: the reader polls it
+ * while the writer fills the slot. */
+struct axon_shm_ready {
     _Atomic uint64_t ready;
-    struct axon_shm_call call[2];
-    char pad[AXON_SHM_LINE - 2 * sizeof(uint64_t) - 2 * sizeof(struct axon_shm_call)];
+    char pad[AXON_SHM_LINE - sizeof(uint64_t)];
 };
 
 struct axon_coll_shm {
@@ -74,10 +86,11 @@ struct axon_coll_shm {
     int64_t slot;             /* bytes of one slot */
     void *base;               /* the mapping */
     size_t length;
-    struct axon_shm_flag *flags;
+    struct axon_shm_line *lines; /* [2][size] */
+    struct axon_shm_ready *ready; /* [size] */
     char *slots;              /* [2][size][slot] */
     uint64_t seq;             /* uses of the slots so far */
-    uint64_t min_seen;        /* every flag has been seen at least this high */
+    uint64_t min_seen;        /* every flag of that value's parity has been seen at least this high */
     void *fold;               /* slot-sized scratch for reductions into non-contiguous results */
 };
 
@@ -122,6 +135,18 @@ static char *axon_shm_slot(const struct axon_coll_shm *shm, uint64_t seq, int ra
     return shm->slots + ((int64_t)(seq & 1) * shm->size + rank) * shm->slot;
 }
 
+static struct axon_shm_line *axon_shm_line_of(const struct axon_coll_shm *shm, uint64_t u, int rank)
+{
+    return &shm->lines[(int64_t)(u & 1) * shm->size + rank];
+}
+
+/* Where rank's data of use u lies when it is bytes long: in its line when it fits there. Every member
+ * of a call knows the same bytes (the description checks it), so writer and readers agree. */
+static char *axon_shm_area(const struct axon_coll_shm *shm, uint64_t u, int rank, int64_t bytes)
+{
+    return bytes <= AXON_SHM_INLINE ? axon_shm_line_of(shm, u, rank)->data : axon_shm_slot(shm, u, rank);
+}
+
 /* ---- setup ---------------------------------------------------------------------------------------- */
 
 /* Runs a schedule of pc's members to its end (the setup's name broadcast and agreement). */
@@ -157,7 +182,7 @@ static struct axon_coll_shm *axon_shm_map(const char *name, int rank, int size, 
     shm->rank = rank;
     shm->size = size;
     shm->slot = slot;
-    shm->length = (size_t)size * AXON_SHM_LINE + 2 * (size_t)size * (size_t)slot;
+    shm->length = 3 * (size_t)size * AXON_SHM_LINE + 2 * (size_t)size * (size_t)slot;
     shm->fold = malloc((size_t)slot);
     int fd = shm_open(name, rank == 0 ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
     if (fd < 0 || !shm->fold)
@@ -173,8 +198,9 @@ static struct axon_coll_shm *axon_shm_map(const char *name, int rank, int size, 
         shm->base = NULL;
         goto fail;
     }
-    shm->flags = shm->base;
-    shm->slots = (char *)shm->base + (size_t)size * AXON_SHM_LINE;
+    shm->lines = shm->base;
+    shm->ready = (struct axon_shm_ready *)((char *)shm->base + 2 * (size_t)size * AXON_SHM_LINE);
+    shm->slots = (char *)shm->base + 3 * (size_t)size * AXON_SHM_LINE;
     return shm;
 fail:
     axon_coll_shm_destroy(shm);
@@ -291,35 +317,36 @@ static uint64_t axon_shm_result(uint64_t u)
 
 struct axon_shm_wait {
     struct axon_coll_shm *shm;
-    uint64_t seq;
-    int rank; /* one rank's flag, or -1 for all of them */
+    uint64_t u, seq; /* the use, whose parity names the lines, and the value awaited */
+    int rank;        /* one rank's flag, or -1 for all of them */
 };
 
 static bool axon_shm_reached(void *arg)
 {
     struct axon_shm_wait *w = arg;
     if (w->rank >= 0)
-        return atomic_load_explicit(&w->shm->flags[w->rank].seq, memory_order_acquire) >= w->seq;
+        return atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->rank)->seq, memory_order_acquire) >= w->seq;
+    const struct axon_shm_line *line = axon_shm_line_of(w->shm, w->u, 0);
     for (int j = 0; j < w->shm->size; j++)
-        if (atomic_load_explicit(&w->shm->flags[j].seq, memory_order_acquire) < w->seq)
+        if (atomic_load_explicit(&line[j].seq, memory_order_acquire) < w->seq)
             return false;
     return true;
 }
 
-/* Waits until rank's flag (every flag for -1) is at least seq. */
-static void axon_shm_wait_value(struct axon_coll_shm *shm, int rank, uint64_t seq)
+/* Waits until rank's flag of use u's parity (every such flag for -1) is at least seq. */
+static void axon_shm_wait_value(struct axon_coll_shm *shm, int rank, uint64_t u, uint64_t seq)
 {
-    struct axon_shm_wait w = {shm, seq, rank};
+    struct axon_shm_wait w = {shm, u, seq, rank};
     if (!axon_shm_reached(&w))
         axon_ucx_wait(axon_shm_reached, &w);
     if (rank < 0 && seq > shm->min_seen)
         shm->min_seen = seq;
 }
 
-/* Waits until rank (every rank for -1) has its data of use u in its slot. */
+/* Waits until rank (every rank for -1) has its data of use u in its line or slot. */
 static void axon_shm_wait(struct axon_coll_shm *shm, int rank, uint64_t u)
 {
-    axon_shm_wait_value(shm, rank, axon_shm_data(u));
+    axon_shm_wait_value(shm, rank, u, axon_shm_data(u));
 }
 
 /* Starts a use of the slots: its number, once the slots of its parity are free (see the top): every
@@ -335,21 +362,21 @@ static uint64_t axon_shm_begin(struct axon_coll_shm *shm)
 /* Describes the call and raises the flag; the release order publishes both and the slot. */
 static void axon_shm_raise(struct axon_coll_shm *shm, uint64_t s, int kind, int root, int64_t bytes)
 {
-    struct axon_shm_flag *f = &shm->flags[shm->rank];
-    f->call[s & 1] = (struct axon_shm_call){bytes, root, kind};
-    atomic_store_explicit(&f->seq, axon_shm_data(s), memory_order_release);
+    struct axon_shm_line *line = axon_shm_line_of(shm, s, shm->rank);
+    line->call = (struct axon_shm_call){bytes, root, kind};
+    atomic_store_explicit(&line->seq, axon_shm_data(s), memory_order_release);
 }
 
 /* Says that this member's share of a chunked reduction's result is in its slot. */
 static void axon_shm_raise_result(struct axon_coll_shm *shm, uint64_t u)
 {
-    atomic_store_explicit(&shm->flags[shm->rank].seq, axon_shm_result(u), memory_order_release);
+    atomic_store_explicit(&axon_shm_line_of(shm, u, shm->rank)->seq, axon_shm_result(u), memory_order_release);
 }
 
 /* Checks the call of rank j (whose flag has reached s) against ours. */
 static int axon_shm_check(const struct axon_coll_shm *shm, uint64_t s, int j, int kind, int root, int64_t bytes)
 {
-    const struct axon_shm_call *c = &shm->flags[j].call[s & 1];
+    const struct axon_shm_call *c = &axon_shm_line_of(shm, s, j)->call;
     if (c->kind != kind) {
         axon_runtime_log_debug(1, "collective mismatch: rank %d of the communicator called another collective "
                                "than rank %d", j, shm->rank);
@@ -432,7 +459,7 @@ int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, con
     if (bytes > shm->slot)
         return axon_shm_bcast_chunked(shm, buf, count, dt, root);
     uint64_t s = axon_shm_begin(shm);
-    char *slot = axon_shm_slot(shm, s, root);
+    char *slot = axon_shm_area(shm, s, root, bytes);
     int rc = MPI_SUCCESS;
     if (shm->rank == root) {
         rc = axon_coll_data_copy(buf, count, dt, slot, bytes, &axon_coll_bytes);
@@ -462,15 +489,15 @@ bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, 
 /* The fold of count elements in every member's slot of use u, in rank order, into out (elements of
  * layout dt): in place when out is one packed block, else through scratch. own, when not NULL, is this
  * member's packed data, read in place of its slot (which it then need not have written). */
-static int axon_shm_fold_out_at(struct axon_coll_shm *shm, uint64_t u, int64_t first, const void *own, void *out,
-                                int64_t count, const struct axon_dtype_layout *dt, MPI_Datatype datatype,
-                                struct axon_coll_op *op)
+static int axon_shm_fold_out_at(struct axon_coll_shm *shm, uint64_t u, int64_t region, int64_t first,
+                                const void *own, void *out, int64_t count, const struct axon_dtype_layout *dt,
+                                MPI_Datatype datatype, struct axon_coll_op *op)
 {
     int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
     int64_t bytes = count * dt->size;
     bool direct = dt->contig;
     char *acc = direct ? (char *)out + dt->true_lb : shm->fold;
-#define AXON_SHM_PART(j) ((j) == me && own ? own : (const void *)(axon_shm_slot(shm, u, j) + first * dt->size))
+#define AXON_SHM_PART(j) ((j) == me && own ? own : (const void *)(axon_shm_area(shm, u, j, region) + first * dt->size))
     memcpy(acc, AXON_SHM_PART(n - 1), (size_t)bytes);
     for (int j = n - 2; j >= 0 && rc == MPI_SUCCESS; j--)
         rc = axon_coll_op_apply(op, AXON_SHM_PART(j), acc, count, datatype, dt);
@@ -480,10 +507,12 @@ static int axon_shm_fold_out_at(struct axon_coll_shm *shm, uint64_t u, int64_t f
     return rc;
 }
 
-static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, const void *own, void *out, int64_t count,
-                             const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op)
+/* The same for data of region bytes per member (in the line or the slot, axon_shm_area), from its start. */
+static int axon_shm_fold_out(struct axon_coll_shm *shm, uint64_t u, int64_t region, const void *own, void *out,
+                             int64_t count, const struct axon_dtype_layout *dt, MPI_Datatype datatype,
+                             struct axon_coll_op *op)
 {
-    return axon_shm_fold_out_at(shm, u, 0, own, out, count, dt, datatype, op);
+    return axon_shm_fold_out_at(shm, u, region, 0, own, out, count, dt, datatype, op);
 }
 
 /* Reductions too large for the flat fold go in chunks of a slot: every member puts its chunk in its
@@ -523,7 +552,7 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
             /* Two members: folding the whole chunk straight into the result reads no more than
              * folding a share and then gathering the shares, and needs no second wait. */
             if (rc == MPI_SUCCESS && (root < 0 || me == root))
-                rc = axon_shm_fold_out(shm, u, own, (char *)out + k * dt->extent, ce, dt, datatype, op);
+                rc = axon_shm_fold_out(shm, u, shm->slot, own, (char *)out + k * dt->extent, ce, dt, datatype, op);
             continue;
         }
         int64_t lo = ce * me / n, segc = ce * (me + 1) / n - lo;
@@ -545,7 +574,7 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
         axon_shm_raise_result(shm, u);
         if (root >= 0 && me != root)
             continue;
-        axon_shm_wait_value(shm, -1, axon_shm_result(u));
+        axon_shm_wait_value(shm, -1, u, axon_shm_result(u));
         for (int k2 = 0; k2 < n && rc == MPI_SUCCESS; k2++) {
             int j = (me + k2) % n; /* staggered: axon_shm_reader_order */
             int64_t jlo = ce * j / n, jc = ce * (j + 1) / n - jlo;
@@ -566,15 +595,15 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
 struct axon_shm_piece_wait {
     struct axon_coll_shm *shm;
     int peer;
+    uint64_t u;
     uint64_t ready, seq; /* the progress wanted, or the whole use raised (a mismatch shows then) */
 };
 
 static bool axon_shm_piece_reached(void *arg)
 {
     struct axon_shm_piece_wait *w = arg;
-    const struct axon_shm_flag *f = &w->shm->flags[w->peer];
-    return atomic_load_explicit(&f->ready, memory_order_acquire) >= w->ready ||
-           atomic_load_explicit(&f->seq, memory_order_acquire) >= w->seq;
+    return atomic_load_explicit(&w->shm->ready[w->peer].ready, memory_order_acquire) >= w->ready ||
+           atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->peer)->seq, memory_order_acquire) >= w->seq;
 }
 
 static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
@@ -593,7 +622,7 @@ static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void 
         for (int64_t off = 0; off < bytes; off += piece) {
             int64_t len = bytes - off < piece ? bytes - off : piece;
             memcpy(mine + off, src + off, (size_t)len);
-            atomic_store_explicit(&shm->flags[me].ready, s << 40 | (uint64_t)(off + len), memory_order_release);
+            atomic_store_explicit(&shm->ready[me].ready, s << 40 | (uint64_t)(off + len), memory_order_release);
         }
     }
     axon_shm_raise(shm, s, kind, root, bytes);
@@ -606,10 +635,10 @@ static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void 
     char *acc = (char *)out + dt->true_lb;
     for (int64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += piece) {
         int64_t len = bytes - off < piece ? bytes - off : piece;
-        struct axon_shm_piece_wait w = {shm, peer, s << 40 | (uint64_t)(off + len), axon_shm_data(s)};
+        struct axon_shm_piece_wait w = {shm, peer, s, s << 40 | (uint64_t)(off + len), axon_shm_data(s)};
         if (!axon_shm_piece_reached(&w))
             axon_ucx_wait(axon_shm_piece_reached, &w);
-        if (atomic_load_explicit(&shm->flags[peer].ready, memory_order_acquire) < w.ready)
+        if (atomic_load_explicit(&shm->ready[peer].ready, memory_order_acquire) < w.ready)
             break; /* the peer raised without this piece: another call, which the check below reports */
         if (acc + off != part[1] + off)
             memcpy(acc + off, part[1] + off, (size_t)len);
@@ -637,7 +666,7 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     /* A reduce's root is the only reader: it folds its own data where it is (see the chunked form). */
     const char *own = shm->rank == root && dt->contig && in != out ? (const char *)in + dt->true_lb : NULL;
     int rc = own ? MPI_SUCCESS
-                 : axon_coll_data_copy(in, count, dt, axon_shm_slot(shm, s, shm->rank), bytes, &axon_coll_bytes);
+                 : axon_coll_data_copy(in, count, dt, axon_shm_area(shm, s, shm->rank, bytes), bytes, &axon_coll_bytes);
     axon_shm_raise(shm, s, kind, root, bytes);
     if (root >= 0 && shm->rank != root)
         return rc;
@@ -646,7 +675,7 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
         rc = axon_shm_check_all(shm, s, kind, root, bytes);
     if (rc != MPI_SUCCESS || bytes == 0)
         return rc;
-    return axon_shm_fold_out(shm, s, own, out, count, dt, datatype, op);
+    return axon_shm_fold_out(shm, s, bytes, own, out, count, dt, datatype, op);
 }
 
 /* A contribution larger than a slot goes in uses of w elements of every block: member j's piece of use
@@ -680,7 +709,8 @@ static int axon_shm_reduce_scatter_chunked(struct axon_coll_shm *shm, const void
         }
         int64_t len = counts[me] - at < w ? counts[me] - at : w;
         if (rc == MPI_SUCCESS && len > 0)
-            rc = axon_shm_fold_out_at(shm, u, me * w, NULL, (char *)out + at * dt->extent, len, dt, datatype, op);
+            rc = axon_shm_fold_out_at(shm, u, shm->slot, me * w, NULL, (char *)out + at * dt->extent, len, dt, datatype,
+                                      op);
     }
     return rc;
 }
@@ -713,7 +743,7 @@ int axon_coll_shm_reduce_scatter(struct axon_coll_shm *shm, const void *in, void
     if (disp != disp_inline)
         free(disp);
     uint64_t s = axon_shm_begin(shm);
-    rc = axon_coll_data_copy(in, total, dt, axon_shm_slot(shm, s, me), bytes, &axon_coll_bytes);
+    rc = axon_coll_data_copy(in, total, dt, axon_shm_area(shm, s, me, bytes), bytes, &axon_coll_bytes);
     axon_shm_raise(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
     axon_shm_wait(shm, -1, s);
     int rc_check = axon_shm_check_all(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
@@ -723,7 +753,7 @@ int axon_coll_shm_reduce_scatter(struct axon_coll_shm *shm, const void *in, void
         return rc;
     /* In place, the result overwrites the start of the receive buffer, whose data is in the slot by
      * now. */
-    return axon_shm_fold_out_at(shm, s, first, NULL, out, counts[me], dt, datatype, op);
+    return axon_shm_fold_out_at(shm, s, bytes, first, NULL, out, counts[me], dt, datatype, op);
 }
 
 /* Blocks larger than a slot go in chunks: each member's chunk in its slot, read by the root (by all
@@ -767,7 +797,8 @@ int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block
     uint64_t s = axon_shm_begin(shm);
     int me = shm->rank, kind = root >= 0 ? AXON_SHM_GATHER : AXON_SHM_ALLGATHER;
     const struct axon_coll_block *src = mine ? mine : &blocks[me];
-    int rc = axon_coll_data_copy(src->buf, src->count, &src->dt, axon_shm_slot(shm, s, me), bytes, &axon_coll_bytes);
+    int rc = axon_coll_data_copy(src->buf, src->count, &src->dt, axon_shm_area(shm, s, me, bytes), bytes,
+                                 &axon_coll_bytes);
     axon_shm_raise(shm, s, kind, root, bytes);
     if (root >= 0 && me != root)
         return rc;
@@ -778,7 +809,7 @@ int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block
         int j = (me + k) % shm->size; /* staggered: axon_shm_reader_order */
         if (j == me && !mine)
             continue; /* in place: the block is there already */
-        rc = axon_coll_data_copy(axon_shm_slot(shm, s, j), bytes, &axon_coll_bytes, blocks[j].buf, blocks[j].count,
+        rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes), bytes, &axon_coll_bytes, blocks[j].buf, blocks[j].count,
                                  &blocks[j].dt);
     }
     return rc;
@@ -789,7 +820,7 @@ int axon_coll_shm_scatter(struct axon_coll_shm *shm, const struct axon_coll_bloc
 {
     uint64_t s = axon_shm_begin(shm);
     int me = shm->rank, rc = MPI_SUCCESS;
-    char *slot = axon_shm_slot(shm, s, root);
+    char *slot = axon_shm_area(shm, s, root, bytes * shm->size);
     if (me == root) {
         for (int j = 0; j < shm->size && rc == MPI_SUCCESS; j++)
             if (j != me)
@@ -817,7 +848,7 @@ int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_blo
     /* In place, the data to send is in the receive blocks; it is all in the slot before any is
      * overwritten. */
     const struct axon_coll_block *out = send ? send : recv;
-    char *mine = axon_shm_slot(shm, s, me);
+    char *mine = axon_shm_area(shm, s, me, bytes * n);
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
         if (j != me)
             rc = axon_coll_data_copy(out[j].buf, out[j].count, &out[j].dt, mine + j * bytes, bytes,
@@ -832,7 +863,7 @@ int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_blo
         rc = axon_shm_check_all(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
         if (j != me)
-            rc = axon_coll_data_copy(axon_shm_slot(shm, s, j) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
+            rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes * n) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
                                      recv[j].count, &recv[j].dt);
     return rc;
 }
