@@ -26,6 +26,7 @@ int axon_mpi_library_down(void)
     axon_mpi_datatype_finalize();
     axon_attr_table_finalize(); /* after every object that may hold attributes */
     int rc = axon_ucx_finalize();
+    axon_pt2pt_release(); /* the node's segments: peers are watched through the transport's last fence */
     axon_cuda_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
     axon_runtime_bootstrap_finalize();

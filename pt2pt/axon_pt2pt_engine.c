@@ -257,6 +257,11 @@ void axon_pt2pt_finalize(void)
     axon_pt2pt_request_pool_fini();
 }
 
+void axon_pt2pt_release(void)
+{
+    axon_pt2pt_shm_release();
+}
+
 int axon_pt2pt_comm_attach(struct axon_pt2pt_comm *comm)
 {
     if (comm->context_id >= AXON_PT2PT_MAX_CONTEXTS)

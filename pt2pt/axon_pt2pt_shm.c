@@ -19,8 +19,10 @@
 #include "pt2pt/axon_pt2pt_shm.h"
 
 #include "runtime/runtime.h"
+#include "ucx_glue/ucx_glue.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -94,6 +96,7 @@ struct axon_pt2pt_shm_segment {
     uint64_t ring_bytes;      /* slot bytes of each ring */
     _Atomic int32_t attached; /* peers that have mapped this segment */
     int32_t pid;              /* the owner, for single copies from its memory */
+    _Atomic int32_t done;     /* the owner has finished with MPI: its process may end (axon_shm_watch) */
     uint64_t probe;           /* the address of a word of the owner's private memory holding probe_value */
     uint64_t probe_value;
 };
@@ -292,6 +295,25 @@ static int axon_shm_map_peer(int index, size_t *size, void **seg_out)
     return MPI_SUCCESS;
 }
 
+/* The watchdog (axon_ucx_set_watchdog): a local peer whose process is gone while it had not finished
+ * with MPI ended without MPI_Finalize (killed, crashed, or exit() in the middle), and whatever this rank
+ * waits for may never come. Our mpirun ends the job itself then; srun, by default, lets the other tasks
+ * run on. (A process that has died but is not yet reaped still counts as there; the launcher, its
+ * parent, reaps it at once. Ranks on other nodes are not watched here.) */
+static void axon_shm_watch(void)
+{
+    for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
+        const struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
+        if (atomic_load_explicit(peer->done, memory_order_acquire) || kill(peer->pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char message[256];
+        snprintf(message, sizeof(message), "rank %d (pid %d, on this node) ended without MPI_Finalize", peer->world,
+                 peer->pid);
+        axon_runtime_log_error("%s; ending the job", message);
+        axon_runtime_bootstrap_abort(1, message);
+    }
+}
+
 int axon_pt2pt_shm_connect(void)
 {
     if (!axon_shm.own)
@@ -323,6 +345,7 @@ int axon_pt2pt_shm_connect(void)
         peer->out = axon_shm_ring_at(seg, ps->ring_bytes, axon_shm.local_index);
         peer->in = axon_shm_ring_at(axon_shm.own, axon_shm.own->ring_bytes, i);
         peer->pid = ps->pid;
+        peer->done = &ps->done;
         /* Whether we can read its memory: tried once on a word it named; it learns the answer from
          * its ring in our segment, and until then sends large messages by UCX. */
         uint64_t seen = 0;
@@ -356,6 +379,7 @@ int axon_pt2pt_shm_connect(void)
 
     if (axon_pt2pt_shm.npeers == 0)
         return MPI_SUCCESS;
+    axon_ucx_set_watchdog(axon_shm_watch);
     /* The largest payload: a quarter of the smallest ring, so several fit at once; never beyond the
      * eager limit, which asks for rendezvous above it. (Two copies through a ring beat UCX's single
      * copy by the kernel up to tens of KiB on one node: 32 KiB went in 2.1 us, against 4.7 us.) */
@@ -386,6 +410,13 @@ int axon_pt2pt_shm_connect(void)
 
 void axon_pt2pt_shm_finalize(void)
 {
+    if (axon_shm.own)
+        atomic_store_explicit(&axon_shm.own->done, 1, memory_order_release);
+}
+
+void axon_pt2pt_shm_release(void)
+{
+    axon_ucx_set_watchdog(NULL);
     for (int i = 0; axon_shm.mapped && i < axon_shm.nlocal; i++)
         if (axon_shm.mapped[i])
             munmap(axon_shm.mapped[i], axon_shm.mapped_size[i]);

@@ -43,6 +43,7 @@ struct axon_pt2pt_shm_peer {
     uint32_t shm_sent, ucx_sent;
     uint32_t shm_recvd, ucx_recvd;
     int pid;                   /* its process, for single copies of large messages (process_vm_readv) */
+    const _Atomic int32_t *done; /* in its segment: it has finished with MPI, so its end is no failure */
     uint32_t cma_pending;      /* our single-copy sends it has not acknowledged yet: while there are, it
                                 * is busy reading them, and we copy its messages to us alone */
 };
@@ -63,7 +64,10 @@ int axon_pt2pt_shm_init(void);
 /* After the exchange: maps the other local ranks' segments, then removes this rank's name once every
  * one of them has mapped it (nothing is left in /dev/shm however the job ends later). */
 int axon_pt2pt_shm_connect(void);
+/* MPI_Finalize: this rank is done with MPI (its peers' watchdogs let its process end); the segments stay
+ * mapped, and peers watched, through the transport's last fence, until axon_pt2pt_shm_release. */
 void axon_pt2pt_shm_finalize(void);
+void axon_pt2pt_shm_release(void);
 
 /* The ring peer for a message of bytes to world rank `world`, or NULL when the message goes by UCX. */
 static inline struct axon_pt2pt_shm_peer *axon_pt2pt_shm_route(int world, int64_t bytes)

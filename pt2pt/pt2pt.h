@@ -126,6 +126,8 @@ struct axon_request {
 int axon_pt2pt_init(void);
 int axon_pt2pt_connect(void);
 void axon_pt2pt_finalize(void);
+/* After the transport's last fence: unmaps the node's segments (axon_pt2pt_shm_release). */
+void axon_pt2pt_release(void);
 
 /* Attaches a communicator: messages that came for its context before it existed are matched now. */
 int axon_pt2pt_comm_attach(struct axon_pt2pt_comm *comm);

@@ -140,6 +140,7 @@ static void axon_ucx_progress_cb(void *arg)
 {
     (void)arg;
     ucp_worker_progress(axon_ucx.worker);
+    axon_ucx_watch_tick(); /* a peer that died without MPI_Finalize would hold the fence forever */
 }
 
 int axon_ucx_finalize(void)

@@ -60,10 +60,44 @@ void axon_ucx_progress_set_first(axon_ucx_progress_hook_t poll)
     axon_ucx_first_poll = poll;
 }
 
+/* The watchdog runs from progress calls: one in AXON_UCX_WATCH_EVERY looks at a coarse clock (a vDSO read)
+ * and runs the check once a second has passed since the last. Counts and times may race between
+ * threads: at worst the check runs twice, or a little late. */
+#define AXON_UCX_WATCH_EVERY 8192u
+static void (*axon_ucx_watchdog)(void);
+static unsigned axon_ucx_watch_count;
+static _Atomic int64_t axon_ucx_watch_last; /* seconds of CLOCK_MONOTONIC_COARSE */
+static void axon_ucx_watch(void);
+
+void axon_ucx_set_watchdog(void (*watch)(void))
+{
+    axon_ucx_watchdog = watch;
+}
+
+void axon_ucx_watch_tick(void)
+{
+    if (__builtin_expect(++axon_ucx_watch_count % AXON_UCX_WATCH_EVERY == 0, 0) && axon_ucx_watchdog)
+        axon_ucx_watch();
+}
+
+static void axon_ucx_watch(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    int64_t last = atomic_load_explicit(&axon_ucx_watch_last, memory_order_relaxed);
+    if (now.tv_sec <= last)
+        return;
+    atomic_store_explicit(&axon_ucx_watch_last, now.tv_sec, memory_order_relaxed);
+    void (*watch)(void) = axon_ucx_watchdog;
+    if (watch)
+        watch();
+}
+
 /* The first poll, the worker, then the hooks; the caller holds the transport lock. */
 static unsigned axon_ucx_progress_locked(void)
 {
     unsigned moved = 0;
+    axon_ucx_watch_tick();
     if (axon_ucx_first_poll && (moved = (unsigned)axon_ucx_first_poll()) != 0 &&
         ++axon_ucx_worker_skipped < AXON_UCX_WORKER_SKIP_MAX) {
         /* The worker waits for the next call: the caller's request probably just completed. */

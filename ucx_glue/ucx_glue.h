@@ -60,6 +60,14 @@ int axon_ucx_progress_hook_add(axon_ucx_progress_hook_t hook, const atomic_bool 
  * something polls the worker only every few calls, so a stream of ring messages does not pay for the
  * worker's idle poll each time, yet UCX's traffic still moves. */
 void axon_ucx_progress_set_first(axon_ucx_progress_hook_t poll);
+/* A check that progress runs about once a second while it is called at all (NULL: none): the node's
+ * peers that ended without finishing MPI, which the launcher may not notice (srun keeps the other tasks
+ * running unless told otherwise); it ends the job itself when it finds one. Waits that never return
+ * thus become an error that names the rank. */
+void axon_ucx_set_watchdog(void (*watch)(void));
+/* Counts a poll towards the watchdog's next look (progress calls do; so do loops that poll the worker
+ * alone, such as the fences of MPI_Finalize). */
+void axon_ucx_watch_tick(void);
 /* One round of progress: the first poll, the worker, then the hooks, under the transport lock. Returns non-zero when
  * anything moved. */
 unsigned axon_ucx_progress(void);

@@ -53,6 +53,7 @@ struct axon_mpirun_options {
     bool report_bindings; /* --report-bindings, or --bind-to X:report */
     bool hwthread_cpus;   /* --use-hwthread-cpus: hardware threads are the slots (default binding hwthread) */
     bool mps;             /* --mps, or AXON_MPIRUN_MPS=1: a private NVIDIA MPS daemon for the job */
+    bool no_cleanup;      /* -disable-auto-cleanup (MPICH's name): a failing rank does not end the job */
     const char *wdir;     /* -wdir: working directory of the ranks, or NULL */
     struct axon_mpirun_env_var *env;
     size_t nenv;

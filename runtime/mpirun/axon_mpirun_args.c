@@ -34,6 +34,7 @@ enum axon_mpirun_opt_kind {
     AXON_OPT_REPORT,   /* --report-bindings */
     AXON_OPT_HWTHREADS, /* --use-hwthread-cpus */
     AXON_OPT_MPS,      /* --mps */
+    AXON_OPT_NOCLEANUP, /* -disable-auto-cleanup */
     AXON_OPT_IGNORE0,  /* a flag without a value, accepted and ignored */
     AXON_OPT_IGNORE1,  /* an option with one value, accepted and ignored */
     AXON_OPT_IGNORE2,  /* an option with two values (--mca NAME VALUE), accepted and ignored */
@@ -67,6 +68,7 @@ static const struct axon_mpirun_opt axon_mpirun_opts[] = {
     {"--report-bindings", AXON_OPT_REPORT}, {"-report-bindings", AXON_OPT_REPORT},
     {"--use-hwthread-cpus", AXON_OPT_HWTHREADS}, {"-use-hwthread-cpus", AXON_OPT_HWTHREADS},
     {"--mps", AXON_OPT_MPS}, {"-mps", AXON_OPT_MPS},
+    {"-disable-auto-cleanup", AXON_OPT_NOCLEANUP}, {"--disable-auto-cleanup", AXON_OPT_NOCLEANUP},
     /* Placement options: ranks are placed in order on the one machine (see --bind-to). */
     {"--allow-run-as-root", AXON_OPT_IGNORE0}, {"--display-map", AXON_OPT_IGNORE0}, {"--quiet", AXON_OPT_IGNORE0},
     {"-q", AXON_OPT_IGNORE0}, {"-genvall", AXON_OPT_IGNORE0}, {"-envall", AXON_OPT_IGNORE0},
@@ -105,13 +107,17 @@ static const char axon_mpirun_usage_text[] =
     "  --use-hwthread-cpus     hardware threads count as cores (default binding: hwthread)\n"
     "  --mps                   run a private NVIDIA MPS daemon for the job, so ranks sharing a GPU do\n"
     "                          not time-slice it (also env AXON_MPIRUN_MPS=1)\n"
+    "  -disable-auto-cleanup   a failing rank does not end the job: the others run on (as under srun\n"
+    "                          by default; MPI_Abort still ends it), and mpirun exits with the first\n"
+    "                          failure's code once every rank has ended\n"
     "  --map-by X, --rank-by X, --allow-run-as-root,\n"
     "  --mca NAME VALUE        accepted and ignored\n"
     "  -h, --help              this text\n"
     "  -V, --version           the version\n"
     "\n"
     "Ranks inherit mpirun's environment; rank 0 gets mpirun's stdin, the others /dev/null. mpirun ends\n"
-    "the whole job at the first failing rank and exits with its code (128+signal for a signal, 124 for\n"
+    "the whole job at the first failing rank (a rank that exits with another code than 0, is killed,\n"
+    "or ends without MPI_Finalize) and exits with its code (128+signal for a signal, 124 for\n"
     "--timeout).\n";
 
 const char *axon_mpirun_args_usage(void)
@@ -148,6 +154,7 @@ static int axon_mpirun_opt_nvalues(enum axon_mpirun_opt_kind kind)
     case AXON_OPT_REPORT:
     case AXON_OPT_HWTHREADS:
     case AXON_OPT_MPS:
+    case AXON_OPT_NOCLEANUP:
     case AXON_OPT_IGNORE0:
         return 0;
     case AXON_OPT_SETENV:
@@ -399,6 +406,7 @@ static enum axon_mpirun_args_result axon_mpirun_args_apply(struct axon_mpirun_op
             return axon_mpirun_args_fail(err, errlen, "mpirun: out of memory");
         return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_TAG: opts->tag_output = true; return AXON_MPIRUN_ARGS_RUN;
+    case AXON_OPT_NOCLEANUP: opts->no_cleanup = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_OVERSUB: opts->oversubscribe = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_HELP: return AXON_MPIRUN_ARGS_HELP;
     case AXON_OPT_VERSION: return AXON_MPIRUN_ARGS_VERSION;

@@ -2,7 +2,8 @@
  * passes on their output and mpirun's stdin (axon_mpirun_output.c), forwards signals, hears the PMIx
  * callbacks' records and the ranks' deaths, and judges them. At the first failure it ends the job:
  * SIGTERM to every rank's group, SIGKILL a second later, one message naming the failing rank, and the
- * failure's exit code. */
+ * failure's exit code. Under -disable-auto-cleanup a rank's own failure ends nothing (MPI_Abort, the time
+ * limit and signals still do): the failure is told at once, and its code is mpirun's at the end. */
 #include "axon_mpirun_job.h"
 #include "runtime/runtime.h"
 
@@ -50,23 +51,45 @@ static void axon_mpirun_job_teardown(struct axon_mpirun_job *job, int first_sign
 }
 
 /* The first failure decides the message and the exit code; later ones are consequences. */
-void axon_mpirun_job_fail(struct axon_mpirun_job *job, int code, int first_signal, const char *fmt, ...)
+static void axon_mpirun_job_note(struct axon_mpirun_job *job, int code, const char *fmt, va_list ap)
 {
     if (!job->failed) {
         job->failed = true;
         job->exit_code = code;
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(job->message, sizeof(job->message), fmt, ap);
-        va_end(ap);
     }
+}
+
+void axon_mpirun_job_fail(struct axon_mpirun_job *job, int code, int first_signal, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    axon_mpirun_job_note(job, code, fmt, ap);
+    va_end(ap);
     axon_mpirun_job_teardown(job, first_signal);
+}
+
+/* A rank's own failure: the job's end, unless -disable-auto-cleanup lets the others run on (then the
+ * message is printed at once, and the exit code is still the first failure's). */
+static void axon_mpirun_rank_fail(struct axon_mpirun_job *job, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool first = !job->failed;
+    axon_mpirun_job_note(job, code, fmt, ap);
+    va_end(ap);
+    if (!job->opts->no_cleanup) {
+        axon_mpirun_job_teardown(job, 0);
+    } else if (first) {
+        fprintf(stderr, "%s (-disable-auto-cleanup: the other ranks run on)\n", job->message);
+        job->message[0] = '\0'; /* said already */
+    }
 }
 
 static void axon_mpirun_job_check_uninit(struct axon_mpirun_job *job)
 {
     if (job->any_connected && job->uninit_rank >= 0)
-        axon_mpirun_job_fail(job, 1, 0, "mpirun: rank %d (pid %d) exited without calling MPI_Init while other "
+        axon_mpirun_rank_fail(job, 1, "mpirun: rank %d (pid %d) exited without calling MPI_Init while other "
                              "ranks did", job->uninit_rank, (int)job->uninit_pid);
 }
 
@@ -78,15 +101,15 @@ static void axon_mpirun_rank_judge(struct axon_mpirun_job *job, int rank, int st
         return;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        axon_mpirun_job_fail(job, 128 + sig, 0, "mpirun: rank %d (pid %d) was killed by signal %d (%s)", rank,
+        axon_mpirun_rank_fail(job, 128 + sig, "mpirun: rank %d (pid %d) was killed by signal %d (%s)", rank,
                              (int)r->pid, sig, strsignal(sig));
     } else if (WEXITSTATUS(status) != 0) {
-        axon_mpirun_job_fail(job, WEXITSTATUS(status), 0, "mpirun: rank %d (pid %d) exited with code %d", rank,
+        axon_mpirun_rank_fail(job, WEXITSTATUS(status), "mpirun: rank %d (pid %d) exited with code %d", rank,
                              (int)r->pid, WEXITSTATUS(status));
     } else if (r->connected && !r->finalized) {
-        axon_mpirun_job_fail(job, 1, 0,
-                             "mpirun: rank %d (pid %d) exited without calling MPI_Finalize (or ending its MPI sessions)",
-                             rank, (int)r->pid);
+        axon_mpirun_rank_fail(job, 1,
+                              "mpirun: rank %d (pid %d) exited without calling MPI_Finalize (or ending its MPI sessions)",
+                              rank, (int)r->pid);
     } else if (!r->connected && job->uninit_rank < 0) {
         /* Fine if no rank uses MPI (mpirun -n 3 hostname); a failure once another rank joins. */
         job->uninit_rank = rank;
@@ -304,14 +327,14 @@ static long axon_mpirun_job_poll_timeout(const struct axon_mpirun_job *job)
     long t = -1;
     if (job->killing && !job->killed_hard)
         t = axon_mpirun_min_timeout(t, axon_mpirun_time_ms_until(job->kill_at));
-    if (job->has_deadline && !job->failed)
+    if (job->has_deadline && !job->killing) /* a failure under -disable-auto-cleanup ends nothing yet */
         t = axon_mpirun_min_timeout(t, axon_mpirun_time_ms_until(job->deadline));
     return axon_mpirun_min_timeout(t, axon_mpirun_output_timeout(job));
 }
 
 static void axon_mpirun_job_timers(struct axon_mpirun_job *job)
 {
-    if (job->has_deadline && !job->failed && axon_mpirun_time_ms_until(job->deadline) == 0)
+    if (job->has_deadline && !job->killing && axon_mpirun_time_ms_until(job->deadline) == 0)
         axon_mpirun_job_fail(job, 124, 0, "mpirun: the job exceeded the time limit of %d s; killing it",
                              job->opts->timeout);
     if (job->killing && !job->killed_hard && axon_mpirun_time_ms_until(job->kill_at) == 0) {

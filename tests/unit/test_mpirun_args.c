@@ -336,6 +336,22 @@ START_TEST(test_timeout)
 }
 END_TEST
 
+START_TEST(test_no_cleanup)
+{
+    ck_assert_int_eq(parse("-n", "2", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(!opts.no_cleanup);
+    /* A flag without a value: the option after it is read as one. */
+    ck_assert_int_eq(parse("-disable-auto-cleanup", "--timeout", "60", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(opts.no_cleanup);
+    ck_assert_int_eq(opts.timeout, 60);
+    ck_assert_str_eq(opts.prog_argv[0], "prog");
+    ck_assert_int_eq(parse("--disable-auto-cleanup", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(opts.no_cleanup);
+    ck_assert_int_eq(parse("prog", "-disable-auto-cleanup", NULL), AXON_MPIRUN_ARGS_RUN);
+    ck_assert(!opts.no_cleanup);
+}
+END_TEST
+
 START_TEST(test_mps)
 {
     ck_assert_int_eq(parse("--mps", "prog", NULL), AXON_MPIRUN_ARGS_RUN);
@@ -461,6 +477,7 @@ int main(void)
     tcase_add_test(tc, test_bind_to);
     tcase_add_test(tc, test_timeout);
     tcase_add_test(tc, test_mps);
+    tcase_add_test(tc, test_no_cleanup);
     tcase_add_test(tc, test_wdir);
     tcase_add_test(tc, test_hosts_local);
     tcase_add_test(tc, test_hosts_remote);
