@@ -74,10 +74,17 @@ void axon_ucx_set_watchdog(void (*watch)(void))
     axon_ucx_watchdog = watch;
 }
 
-void axon_ucx_watch_tick(void)
+/* Inline in the progress call, so that a poll pays an increment and a test, not a call (with the call,
+ * an 8-byte ping-pong measured 0.090-0.098 us against 0.084-0.089 without the watchdog, on the VM). */
+static inline void axon_ucx_watch_tick_inline(void)
 {
     if (__builtin_expect(++axon_ucx_watch_count % AXON_UCX_WATCH_EVERY == 0, 0) && axon_ucx_watchdog)
         axon_ucx_watch();
+}
+
+void axon_ucx_watch_tick(void)
+{
+    axon_ucx_watch_tick_inline();
 }
 
 static void axon_ucx_watch(void)
@@ -97,7 +104,7 @@ static void axon_ucx_watch(void)
 static unsigned axon_ucx_progress_locked(void)
 {
     unsigned moved = 0;
-    axon_ucx_watch_tick();
+    axon_ucx_watch_tick_inline();
     if (axon_ucx_first_poll && (moved = (unsigned)axon_ucx_first_poll()) != 0 &&
         ++axon_ucx_worker_skipped < AXON_UCX_WORKER_SKIP_MAX) {
         /* The worker waits for the next call: the caller's request probably just completed. */
