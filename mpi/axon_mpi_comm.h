@@ -135,6 +135,7 @@ static inline uint32_t axon_ctx_engine(uint32_t id, enum axon_ctx_which which)
 struct axon_ctx_waiter {
     uint64_t priority; /* lower goes first; the same on every process for one operation */
     bool own;          /* contributed the real mask this round */
+    bool live;         /* a round has ended: every member is in the operation (axon_ctx_register) */
     struct axon_ctx_waiter *next;
 };
 struct axon_ctx_state {
@@ -146,7 +147,12 @@ enum axon_ctx_outcome { AXON_CTX_DONE, AXON_CTX_RETRY, AXON_CTX_EXHAUSTED };
 #define AXON_CTX_CONTRIB_WORDS (AXON_CTX_WORDS + 1) /* the mask, then the ownership flag */
 
 void axon_ctx_state_init(struct axon_ctx_state *s, uint32_t reserved); /* ids < reserved are taken */
-void axon_ctx_register(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint64_t priority);
+/* rendezvous: the waiter may own the mask only once a round has ended, that is once every member has
+ * entered the operation; until then it neither owns nor keeps later waiters from owning. A process
+ * where several threads may create communicators needs that: a round that owns the mask while a member
+ * has not entered yet holds the mask until it does, which may be never (see the top of
+ * axon_mpi_comm_context.c). */
+void axon_ctx_register(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint64_t priority, bool rendezvous);
 void axon_ctx_unregister(struct axon_ctx_state *s, struct axon_ctx_waiter *w);
 /* This round's contribution (AXON_CTX_CONTRIB_WORDS words; the team ANDs them). */
 void axon_ctx_contribute(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint32_t *contrib);

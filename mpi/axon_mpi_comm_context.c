@@ -21,6 +21,14 @@
  * is free. So the globally highest-priority pending operation eventually owns the bitmap on all its
  * members at once and succeeds; no livelock, and an id is reserved only by an operation that all
  * members agreed on.
+ * That holds only if a round that owns a bitmap ends: a round ends once every member has entered the
+ * operation, and a member may be a thread still busy with an earlier creation of its own that waits for
+ * this very bitmap (MPICH's threads/comm/comm_create_group_threads2, 1 run in 10 or so at 4 ranks: rank
+ * 3's tag-2 creation over all ranks owned rank 3's bitmap in its first round while ranks 0-2's tag-2
+ * threads still agreed on a creation over ranks 0-2, behind the tag-1 creation over all ranks, which
+ * waited for rank 3's bitmap). So where several threads may create communicators (MPI_THREAD_MULTIPLE),
+ * an operation's first round owns nothing and keeps nobody from owning: once it ends, every member is
+ * in the operation, and from then on its rounds end. One round more per creation there.
  *
  * A communicator of one process needs no agreement, but taking an id from the bitmap while another
  * thread's round is out with it could hand that round an id already gone; and waiting for the bitmap
@@ -62,10 +70,11 @@ void axon_ctx_state_init(struct axon_ctx_state *s, uint32_t reserved)
         s->free_mask[id / 32] &= ~(1u << (id % 32));
 }
 
-void axon_ctx_register(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint64_t priority)
+void axon_ctx_register(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint64_t priority, bool rendezvous)
 {
     w->priority = priority;
     w->own = false;
+    w->live = !rendezvous;
     /* After those of the same priority: equal priorities keep their order of arrival. */
     struct axon_ctx_waiter **link = &s->waiters;
     while (*link && (*link)->priority <= priority)
@@ -104,9 +113,18 @@ bool axon_ctx_take_local(struct axon_ctx_state *s, uint32_t *id)
     return true;
 }
 
+/* The first waiter, in priority order, that may own the mask. */
+static const struct axon_ctx_waiter *axon_ctx_first_live(const struct axon_ctx_state *s)
+{
+    const struct axon_ctx_waiter *w = s->waiters;
+    while (w && !w->live)
+        w = w->next;
+    return w;
+}
+
 void axon_ctx_contribute(struct axon_ctx_state *s, struct axon_ctx_waiter *w, uint32_t *contrib)
 {
-    w->own = !s->mask_in_use && s->waiters == w;
+    w->own = w->live && !s->mask_in_use && axon_ctx_first_live(s) == w;
     if (w->own) {
         s->mask_in_use = true;
         axon_ctx_shared_copy(s, contrib);
@@ -135,6 +153,7 @@ enum axon_ctx_outcome axon_ctx_decide(struct axon_ctx_state *s, struct axon_ctx_
         s->mask_in_use = false;
         w->own = false;
     }
+    w->live = true; /* a round has ended, so every member is in the operation */
     return outcome;
 }
 
@@ -199,7 +218,9 @@ int axon_comm_context_alloc(const struct axon_comm_team *t, const struct axon_co
         pthread_mutex_unlock(&axon_ctx_lock);
         return MPI_SUCCESS;
     }
-    axon_ctx_register(&axon_ctx, &w, priority);
+    /* Where other threads may be agreeing at the same time, the first round only tells that every member
+     * is here. */
+    axon_ctx_register(&axon_ctx, &w, priority, axon_mpi_state.thread_level == MPI_THREAD_MULTIPLE);
     pthread_mutex_unlock(&axon_ctx_lock);
 
     int rc;
@@ -225,6 +246,7 @@ int axon_comm_context_alloc(const struct axon_comm_team *t, const struct axon_co
             axon_ctx.mask_in_use = false;
             w.own = false;
         }
+        w.live = true;
         pthread_mutex_unlock(&axon_ctx_lock);
         /* A round without the bitmap: let the thread that has it (or a peer on this core) move first. */
         if (outcome == AXON_CTX_RETRY && !own)

@@ -35,7 +35,7 @@ START_TEST(test_single)
     struct axon_ctx_waiter w;
     uint32_t contrib[AXON_CTX_CONTRIB_WORDS], id = 0;
     for (uint32_t expect = 2; expect < 10; expect++) {
-        axon_ctx_register(&s, &w, 7);
+        axon_ctx_register(&s, &w, 7, false);
         axon_ctx_contribute(&s, &w, contrib);
         ck_assert(w.own);
         ck_assert_int_eq(contrib[AXON_CTX_WORDS], 1);
@@ -45,7 +45,7 @@ START_TEST(test_single)
         ck_assert(!s.mask_in_use);
     }
     axon_ctx_release(&s, 4);
-    axon_ctx_register(&s, &w, 7);
+    axon_ctx_register(&s, &w, 7, false);
     axon_ctx_contribute(&s, &w, contrib);
     ck_assert_int_eq(axon_ctx_decide(&s, &w, contrib, &id), AXON_CTX_DONE);
     ck_assert_uint_eq(id, 4); /* recycled */
@@ -62,7 +62,7 @@ START_TEST(test_local_range)
     axon_ctx_state_init(&s, 2);
     struct axon_ctx_waiter w;
     uint32_t contrib[AXON_CTX_CONTRIB_WORDS], id = 0, local = 0;
-    axon_ctx_register(&s, &w, 7);
+    axon_ctx_register(&s, &w, 7, false);
     axon_ctx_contribute(&s, &w, contrib);
     ck_assert(w.own && s.mask_in_use);
     for (uint32_t i = AXON_CTX_LOCAL_FIRST; i < AXON_CTX_IDS; i++)
@@ -91,8 +91,8 @@ START_TEST(test_priority)
     axon_ctx_state_init(&s, 2);
     struct axon_ctx_waiter lo, hi;
     uint32_t c1[AXON_CTX_CONTRIB_WORDS], c2[AXON_CTX_CONTRIB_WORDS], id = 0;
-    axon_ctx_register(&s, &lo, 50);
-    axon_ctx_register(&s, &hi, 10);
+    axon_ctx_register(&s, &lo, 50, false);
+    axon_ctx_register(&s, &hi, 10, false);
     axon_ctx_contribute(&s, &lo, c1);
     ck_assert(!lo.own);
     ck_assert_int_eq(c1[AXON_CTX_WORDS], 0);
@@ -135,6 +135,9 @@ struct sim_op {
     int nmembers;
     int members[NPROC];
     uint64_t priority;
+    int after;       /* an op that must be done on a process before this one starts there (the same
+                      * thread's earlier creation), or -1 */
+    bool rendezvous; /* axon_ctx_register's: the first round owns nothing */
     struct sim_member m[NPROC];
 };
 
@@ -156,8 +159,18 @@ static bool sim_round_result(const struct sim_op *op, int r, uint32_t *result)
     return true;
 }
 
-/* Runs ops in a random interleaving until all are done; returns the number of steps. */
-static long sim_run(int nops, unsigned seed)
+/* Whether op is done on process p (or p is not one of its members). */
+static bool sim_done_on(const struct sim_op *op, int p)
+{
+    for (int i = 0; i < op->nmembers; i++)
+        if (op->members[i] == p)
+            return op->m[i].step == SIM_DONE;
+    return true;
+}
+
+/* Runs ops in a random interleaving until all are done; returns the number of steps, or -1 when they
+ * are not done after limit steps (no progress). */
+static long sim_run_limited(int nops, unsigned seed, long limit)
 {
     srand(seed);
     long steps = 0;
@@ -169,7 +182,8 @@ static long sim_run(int nops, unsigned seed)
                 pending += sim_ops[o].m[i].step != SIM_DONE;
         if (!pending)
             return steps;
-        ck_assert_msg(steps < 2000000, "no progress: livelock");
+        if (steps >= limit)
+            return -1;
         struct sim_op *op = &sim_ops[rand() % nops];
         int i = rand() % op->nmembers;
         struct sim_member *m = &op->m[i];
@@ -177,7 +191,9 @@ static long sim_run(int nops, unsigned seed)
         steps++;
         switch (m->step) {
         case SIM_REGISTER:
-            axon_ctx_register(s, &m->w, op->priority);
+            if (op->after >= 0 && !sim_done_on(&sim_ops[op->after], op->members[i]))
+                break; /* its thread is still in the earlier creation */
+            axon_ctx_register(s, &m->w, op->priority, op->rendezvous);
             m->step = SIM_CONTRIBUTE;
             break;
         case SIM_CONTRIBUTE:
@@ -206,10 +222,18 @@ static long sim_run(int nops, unsigned seed)
     }
 }
 
+static long sim_run(int nops, unsigned seed)
+{
+    long steps = sim_run_limited(nops, seed, 2000000);
+    ck_assert_msg(steps >= 0, "no progress: livelock");
+    return steps;
+}
+
 static void sim_op_init(int o, uint64_t priority, int nmembers, const int *members)
 {
     memset(&sim_ops[o], 0, sizeof(sim_ops[o]));
     sim_ops[o].priority = priority;
+    sim_ops[o].after = -1;
     sim_ops[o].nmembers = nmembers;
     memcpy(sim_ops[o].members, members, sizeof(int) * (size_t)nmembers);
 }
@@ -273,6 +297,39 @@ START_TEST(test_concurrent_overlapping)
 }
 END_TEST
 
+/* Two threads on each of 4 processes, each creating over ranks 0-2 and then over all four with its own
+ * tag (MPICH's threads/comm/comm_create_group_threads2; rank 3 only takes part in the second). Without
+ * the rendezvous round, rank 3's second creation of the lower priority could own rank 3's bitmap while
+ * ranks 0-2 were still in its first, behind the other thread's second, which waited for rank 3's bitmap:
+ * no progress for ever. Returns whether every run finished. */
+static bool sim_create_group_threads(bool rendezvous, unsigned seeds)
+{
+    static const int three[] = {0, 1, 2}, four[] = {0, 1, 2, 3};
+    for (unsigned seed = 1; seed <= seeds; seed++) {
+        for (int p = 0; p < NPROC; p++)
+            axon_ctx_state_init(&sim_state[p], 2);
+        for (int t = 0; t < 2; t++) {
+            uint64_t priority = 10 + (uint64_t)t;
+            sim_op_init(2 * t, priority, 3, three);
+            sim_op_init(2 * t + 1, priority, 4, four);
+            sim_ops[2 * t + 1].after = 2 * t;
+            sim_ops[2 * t].rendezvous = sim_ops[2 * t + 1].rendezvous = rendezvous;
+        }
+        if (sim_run_limited(4, seed, 200000) < 0)
+            return false;
+        sim_check(4);
+    }
+    return true;
+}
+
+START_TEST(test_rendezvous)
+{
+    ck_assert_msg(sim_create_group_threads(true, 300), "a run made no progress with the rendezvous round");
+    /* The simulation does find the deadlock without it (so the test above can fail). */
+    ck_assert_msg(!sim_create_group_threads(false, 300), "no run got stuck without the rendezvous round");
+}
+END_TEST
+
 START_TEST(test_recycling)
 {
     static const int pair[] = {0, 1};
@@ -320,6 +377,7 @@ int main(void)
     tcase_add_test(tc, test_local_range);
     tcase_add_test(tc, test_priority);
     tcase_add_test(tc, test_concurrent_overlapping);
+    tcase_add_test(tc, test_rendezvous);
     tcase_add_test(tc, test_recycling);
     tcase_add_test(tc, test_exhaustion);
     suite_add_tcase(s, tc);
