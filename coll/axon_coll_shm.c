@@ -678,14 +678,13 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     return axon_shm_fold_out(shm, s, bytes, own, out, count, dt, datatype, op);
 }
 
-/* A contribution larger than a slot goes in uses of w elements of every block: member j's piece of use
- * k is elements k*w .. (k+1)*w of each block, side by side in its slot, and each member folds its own
- * block's piece of every slot, so that all of them fold in every use (chunks of the whole vector would
- * leave all but one or two members idle in each). */
+/* A contribution larger than a slot goes in uses of w elements of every block: in use k each member's
+ * slot holds elements k*w .. (k+1)*w of every block j of its contribution (at j*w), and each member
+ * folds its own block's piece of every slot, so that all of them fold in every use (chunks of the whole
+ * vector would leave all but one or two members idle in each). */
 static int axon_shm_reduce_scatter_chunked(struct axon_coll_shm *shm, const void *in, void *out,
-                                           const int64_t *counts, const int64_t *disp, int64_t most,
-                                           const struct axon_dtype_layout *dt, MPI_Datatype datatype,
-                                           struct axon_coll_op *op, int64_t bytes)
+                                           const int64_t *counts, int64_t most, const struct axon_dtype_layout *dt,
+                                           MPI_Datatype datatype, struct axon_coll_op *op, int64_t bytes)
 {
     int n = shm->size, me = shm->rank, rc = MPI_SUCCESS;
     int64_t esize = dt->size, w = shm->slot / esize / n;
@@ -694,11 +693,12 @@ static int axon_shm_reduce_scatter_chunked(struct axon_coll_shm *shm, const void
     for (int64_t at = 0; at < most; at += w) {
         uint64_t u = axon_shm_begin(shm);
         char *mine = axon_shm_slot(shm, u, me);
-        for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        int64_t disp = 0; /* block j's first element in the contribution */
+        for (int j = 0; j < n && rc == MPI_SUCCESS; disp += counts[j], j++) {
             int64_t len = counts[j] - at < w ? counts[j] - at : w;
             if (len > 0)
-                rc = axon_coll_data_copy((const char *)in + (disp[j] + at) * dt->extent, len, dt,
-                                         mine + j * w * esize, len * esize, &axon_coll_bytes);
+                rc = axon_coll_data_copy((const char *)in + (disp + at) * dt->extent, len, dt, mine + j * w * esize,
+                                         len * esize, &axon_coll_bytes);
         }
         axon_shm_raise(shm, u, AXON_SHM_REDUCE_SCATTER, -1, bytes);
         axon_shm_wait(shm, -1, u);
@@ -720,30 +720,19 @@ int axon_coll_shm_reduce_scatter(struct axon_coll_shm *shm, const void *in, void
 {
     int n = shm->size, me = shm->rank;
     int64_t total = 0, first = 0, most = 0;
-    int64_t disp_inline[16], *disp = n <= 16 ? disp_inline : malloc(sizeof(*disp) * (size_t)n);
-    if (!disp)
-        return MPI_ERR_NO_MEM;
     for (int j = 0; j < n; j++) {
         if (j == me)
             first = total;
-        disp[j] = total;
         total += counts[j];
         most = counts[j] > most ? counts[j] : most;
     }
     int64_t bytes = total * dt->size;
-    int rc;
-    if (bytes > shm->slot) {
-        /* In place, use k's result lands on elements the later uses no longer read: block j's
-         * next piece starts at disp[j] + (k + 1) * w or later. */
-        rc = axon_shm_reduce_scatter_chunked(shm, in, out, counts, disp, most, dt, datatype, op, bytes);
-        if (disp != disp_inline)
-            free(disp);
-        return rc;
-    }
-    if (disp != disp_inline)
-        free(disp);
+    /* In place, use k's result lands on elements the later uses no longer read: block j's next piece
+     * starts at its displacement + (k + 1) * w or later. */
+    if (bytes > shm->slot)
+        return axon_shm_reduce_scatter_chunked(shm, in, out, counts, most, dt, datatype, op, bytes);
     uint64_t s = axon_shm_begin(shm);
-    rc = axon_coll_data_copy(in, total, dt, axon_shm_area(shm, s, me, bytes), bytes, &axon_coll_bytes);
+    int rc = axon_coll_data_copy(in, total, dt, axon_shm_area(shm, s, me, bytes), bytes, &axon_coll_bytes);
     axon_shm_raise(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
     axon_shm_wait(shm, -1, s);
     int rc_check = axon_shm_check_all(shm, s, AXON_SHM_REDUCE_SCATTER, -1, bytes);
