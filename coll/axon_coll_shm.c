@@ -486,9 +486,10 @@ bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, 
     return axon_coll_shm_limit() > 0 && dt->size <= axon_coll_shm_chunk();
 }
 
-/* The fold of count elements in every member's slot of use u, in rank order, into out (elements of
- * layout dt): in place when out is one packed block, else through scratch. own, when not NULL, is this
- * member's packed data, read in place of its slot (which it then need not have written). */
+/* The fold of count elements, from element first on, of every member's data of use u (region bytes
+ * each, in its line or slot: axon_shm_area), in rank order, into out (elements of layout dt): in place
+ * when out is one packed block, else through scratch. own, when not NULL, is this member's packed data,
+ * read in place of its own (which it then need not have written). */
 static int axon_shm_fold_out_at(struct axon_coll_shm *shm, uint64_t u, int64_t region, int64_t first,
                                 const void *own, void *out, int64_t count, const struct axon_dtype_layout *dt,
                                 MPI_Datatype datatype, struct axon_coll_op *op)

@@ -29,8 +29,8 @@
  * Plain loads and stores, no read-modify-write: only a collective call on c takes or gives (a persistent
  * request's arrays are never given), and threads that call collectives on one communicator must order
  * those calls by their own synchronization (MPI 4.1, 11.6.2), so two never run at once (the node's
- * shared-memory path counts on that too). The four
- * locked exchanges this spares cost 17 ns of a 2-rank 8-byte alltoall's 175 on the VM. */
+ * shared-memory path counts on that too). The four locked exchanges this spares cost 17 ns of a 2-rank
+ * 8-byte alltoall's 175 on the VM. */
 static struct axon_coll_block *axon_coll_blocks_take(struct axon_comm *c, int n)
 {
     int peers = axon_coll_peers(c);
