@@ -293,10 +293,23 @@ void axon_pt2pt_comm_detach(struct axon_pt2pt_comm *comm)
     axon_ucx_lock();
     if (comm->context_id < AXON_PT2PT_MAX_CONTEXTS && axon_pt2pt_contexts[comm->context_id] == comm)
         axon_pt2pt_contexts[comm->context_id] = NULL;
-    /* Messages nobody received are dropped with the communicator (the program was erroneous). */
+    /* Messages nobody received are dropped with the communicator (the program was erroneous: MPICH's
+     * MPI_Comm_free returns an error then; here AXON_VERBOSE=1 says so, since turning it into an error
+     * would end sloppy but working programs under MPI_ERRORS_ARE_FATAL). */
     struct axon_match_entry *e;
-    while ((e = axon_pt2pt_match_take_unexpected(&comm->queues, MPI_ANY_SOURCE, MPI_ANY_TAG)) != NULL)
+    unsigned long dropped = 0;
+    int first_source = 0, first_tag = 0;
+    while ((e = axon_pt2pt_match_take_unexpected(&comm->queues, MPI_ANY_SOURCE, MPI_ANY_TAG)) != NULL) {
+        if (dropped++ == 0) {
+            first_source = e->source;
+            first_tag = e->tag;
+        }
         axon_pt2pt_unexpected_drop(axon_container_of(e, struct axon_pt2pt_unexpected, match));
+    }
     axon_ucx_unlock();
+    if (dropped)
+        axon_runtime_log_debug(1, "a communicator (engine context %u) went with %lu message(s) sent to it that no "
+                               "receive matched, the first from its rank %d with tag %d",
+                               comm->context_id, dropped, first_source, first_tag);
     axon_pt2pt_match_fini(&comm->queues);
 }
