@@ -298,13 +298,52 @@ static int axon_shm_map_peer(int index, size_t *size, void **seg_out)
 /* The watchdog (axon_ucx_set_watchdog): a local peer whose process is gone while it had not finished
  * with MPI ended without MPI_Finalize (killed, crashed, or exit() in the middle), and whatever this rank
  * waits for may never come. Our mpirun ends the job itself then; srun, by default, lets the other tasks
- * run on. (A process that has died but is not yet reaped still counts as there; the launcher, its
- * parent, reaps it at once. Ranks on other nodes are not watched here.) */
+ * run on. (Ranks on other nodes are not watched here.) */
+/* What /proc says of process pid: 1 running (*start: its start time, in clock ticks after boot), 0 gone
+ * or a zombie not reaped yet, -1 unknown (no /proc, or not readable). */
+static int axon_shm_proc_state(int pid, unsigned long long *start)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* "pid (comm) state ppid ...": the command may hold spaces and parentheses, so from the last ')'. */
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ')
+        return -1;
+    char state = p[2];
+    if (state == 'Z' || state == 'X' || state == 'x')
+        return 0;
+    p += 3;
+    for (int field = 4; field < 22 && p; field++) /* to field 22, starttime */
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p, " %llu", start) != 1)
+        return -1;
+    return 1;
+}
+
+/* Whether a peer's process is gone: /proc's word where there is one (a zombie, or its pid now another
+ * process's, count as gone), else kill(pid, 0). */
+static bool axon_shm_peer_gone(const struct axon_pt2pt_shm_peer *peer)
+{
+    unsigned long long start = 0;
+    int state = axon_shm_proc_state(peer->pid, &start);
+    if (state >= 0)
+        return state == 0 || (peer->start && start != peer->start);
+    return kill(peer->pid, 0) != 0 && errno == ESRCH;
+}
+
 static void axon_shm_watch(void)
 {
     for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
         const struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
-        if (atomic_load_explicit(peer->done, memory_order_acquire) || kill(peer->pid, 0) == 0 || errno != ESRCH)
+        if (atomic_load_explicit(peer->done, memory_order_acquire) || !axon_shm_peer_gone(peer))
             continue;
         char message[256];
         snprintf(message, sizeof(message), "rank %d (pid %d, on this node) ended without MPI_Finalize", peer->world,
@@ -346,6 +385,8 @@ int axon_pt2pt_shm_connect(void)
         peer->in = axon_shm_ring_at(axon_shm.own, axon_shm.own->ring_bytes, i);
         peer->pid = ps->pid;
         peer->done = &ps->done;
+        if (axon_shm_proc_state(ps->pid, &peer->start) != 1)
+            peer->start = 0;
         /* Whether we can read its memory: tried once on a word it named; it learns the answer from
          * its ring in our segment, and until then sends large messages by UCX. */
         uint64_t seen = 0;
