@@ -37,6 +37,9 @@
 #include "cuda_support/axon_cuda_range_internal.h"
 #include "runtime/runtime.h"
 
+/* The thread's stack bounds, read inline by axon_cuda_memtype_on_stack (cuda_support.h). */
+__thread struct axon_cuda_stack_bounds axon_cuda_stack __attribute__((tls_model("initial-exec")));
+
 #if AXON_HAVE_CUDA_H
 
 #include <link.h>
@@ -69,8 +72,6 @@ static int axon_cuda_nstatic;
 uintptr_t axon_cuda_brk_start; /* 0: unknown, the heap check is skipped (read inline: cuda_support.h) */
 static atomic_bool axon_cuda_ctx_seen;
 
-static __thread bool axon_cuda_stack_known;
-static __thread uintptr_t axon_cuda_stack_lo, axon_cuda_stack_hi;
 
 /* ---- host memory without the driver ------------------------------------------------------------------ */
 
@@ -124,12 +125,12 @@ static void axon_cuda_memtype_learn_stack(void)
     pthread_attr_t attr;
     void *addr;
     size_t size;
-    axon_cuda_stack_known = true;
+    axon_cuda_stack.known = true;
     if (pthread_getattr_np(pthread_self(), &attr) != 0)
         return;
     if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-        axon_cuda_stack_lo = (uintptr_t)addr;
-        axon_cuda_stack_hi = (uintptr_t)addr + size;
+        axon_cuda_stack.lo = (uintptr_t)addr;
+        axon_cuda_stack.hi = (uintptr_t)addr + size;
     }
     pthread_attr_destroy(&attr);
 }
@@ -137,12 +138,12 @@ static void axon_cuda_memtype_learn_stack(void)
 /* True when a is host memory that can be nothing else while the call lasts. */
 static bool axon_cuda_memtype_surely_host(uintptr_t a)
 {
-    if (!axon_cuda_stack_known)
+    if (!axon_cuda_stack.known)
         axon_cuda_memtype_learn_stack();
     /* Callers' frames lie above this one. A program running on a stack of its own making (a coroutine,
      * a signal stack) is below or beyond the thread's bounds: then the stack tells nothing. */
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    if (sp >= axon_cuda_stack_lo && sp < axon_cuda_stack_hi && a >= sp && a < axon_cuda_stack_hi)
+    if (sp >= axon_cuda_stack.lo && sp < axon_cuda_stack.hi && a >= sp && a < axon_cuda_stack.hi)
         return true;
     if (axon_cuda_memtype_in_heap((const void *)a))
         return true;

@@ -134,6 +134,27 @@ static inline bool axon_cuda_memtype_in_heap(const void *ptr)
     return lo && a >= lo && a < brk;
 }
 
+/* The calling thread's stack, [lo, hi): set by the thread's first classification that reaches
+ * axon_cuda_memtype_classify (hi is 0 until then, and the check below fails). Initial-exec TLS: a load
+ * relative to the thread pointer, where the default model of a shared library calls __tls_get_addr,
+ * twice per stack buffer (a third of its classification). glibc keeps room for a few such bytes in
+ * libraries opened later, as mpi4py opens this one. */
+struct axon_cuda_stack_bounds {
+    uintptr_t lo, hi;
+    bool known; /* asked once per thread, whether or not pthread could tell */
+};
+extern __thread struct axon_cuda_stack_bounds axon_cuda_stack __attribute__((tls_model("initial-exec")));
+
+/* Whether ptr lies on the calling thread's stack above the current frame: host memory, in the frame of
+ * an active caller (a buffer in a frame below, or on a stack of the program's making, is not seen). The
+ * second test of axon_cuda_memtype_of, inline: scalars on the stack (a reduction's `double x`) are the
+ * most common small buffers. */
+static inline bool axon_cuda_memtype_on_stack(const void *ptr)
+{
+    uintptr_t a = (uintptr_t)ptr, sp = (uintptr_t)__builtin_frame_address(0);
+    return a >= sp && a < axon_cuda_stack.hi && sp >= axon_cuda_stack.lo;
+}
+
 /* What memory ptr points to. With CUDA support off this is a load and a store. On, a host buffer on the
  * caller's stack, in the heap's brk area or in the program's static data costs a few comparisons (any
  * host buffer does while no CUDA context exists); a cached GPU range costs one driver call (the
@@ -143,7 +164,7 @@ static inline bool axon_cuda_memtype_in_heap(const void *ptr)
  * MPI_ERR_OTHER when the driver fails (its message is logged). */
 static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
 {
-    if (!axon_cuda_watching() || axon_cuda_memtype_in_heap(ptr)) {
+    if (!axon_cuda_watching() || axon_cuda_memtype_in_heap(ptr) || axon_cuda_memtype_on_stack(ptr)) {
         axon_cuda_memtype_set_host(info);
         return MPI_SUCCESS;
     }

@@ -496,6 +496,51 @@ START_TEST(test_host_without_driver_calls)
 }
 END_TEST
 
+/* The stack check knows only the calling thread's stack, above its current frame: another thread's
+ * stack is asked of the driver (it could be anything to this thread), while the thread's own costs
+ * nothing from its first classification on. */
+struct stack_probe {
+    const int *other;         /* a buffer on the main thread's stack */
+    int own_attrs, other_attrs; /* driver queries after each classification */
+};
+
+static void *stack_prober(void *arg)
+{
+    struct stack_probe *p = arg;
+    int mine[4] = {0};
+    struct axon_cuda_memtype_info info = classify(mine);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    info = classify(&mine[3]);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    p->own_attrs = n_attrs;
+    info = classify(p->other);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    p->other_attrs = n_attrs;
+    return NULL;
+}
+
+START_TEST(test_stack_is_per_thread)
+{
+    fake_setup();
+    fake_primary_active = 1; /* a context exists: what no check recognizes goes to the driver */
+    fake_install();
+    int on_stack[4] = {0};
+    struct axon_cuda_memtype_info info = classify(on_stack);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 0);
+    struct stack_probe probe = {.other = on_stack};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, stack_prober, &probe), 0);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(probe.own_attrs, 0);
+    ck_assert_int_eq(probe.other_attrs, 1);
+    /* Back in this thread its own stack is still known. */
+    info = classify(&on_stack[2]);
+    ck_assert_int_eq(n_attrs, 1);
+    axon_cuda_finalize();
+}
+END_TEST
+
 /* A context current in the calling thread is a context too, even with no primary context active. */
 START_TEST(test_current_context_counts)
 {
@@ -804,6 +849,7 @@ int main(void)
     tcase_add_test(tc, test_install_failures);
     tcase_add_test(tc, test_devices);
     tcase_add_test(tc, test_host_without_driver_calls);
+    tcase_add_test(tc, test_stack_is_per_thread);
     tcase_add_test(tc, test_current_context_counts);
     tcase_add_test(tc, test_device_cache_and_validation);
     tcase_add_test(tc, test_pinned_pool);
