@@ -142,7 +142,17 @@ int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64
 void axon_pt2pt_stage_free(struct axon_request *req);
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
 {
-    return axon_cuda_watching() ? axon_pt2pt_stage_begin(req, incoming) : MPI_SUCCESS;
+    if (!axon_cuda_watching())
+        return MPI_SUCCESS;
+    /* Contiguous data in the heap or on the caller's stack, most host messages of a CUDA-aware rank, is
+     * told here without the call and the span's arithmetic (a third of the cost of CUDA support to a
+     * host message). */
+    const void *first = (const char *)req->buf + req->dt.true_lb;
+    if (req->dt.contig && (axon_cuda_memtype_in_heap(first) || axon_cuda_memtype_on_stack(first))) {
+        req->stage_pending = false;
+        return MPI_SUCCESS;
+    }
+    return axon_pt2pt_stage_begin(req, incoming);
 }
 
 /* GPU messages in pipelined chunks (axon_pt2pt_pipeline.c). */
