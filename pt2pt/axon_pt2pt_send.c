@@ -111,7 +111,8 @@ int axon_pt2pt_send_post(struct axon_request *req)
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
     struct axon_pt2pt_pipe_rts rts;
-    int rc = axon_cuda_watching() ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts) : MPI_SUCCESS;
+    int rc = axon_cuda_watching() && !axon_pt2pt_surely_host(req) ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts)
+                                                                   : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
@@ -310,8 +311,10 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                          struct axon_pt2pt_comm *comm)
 {
-    /* A device buffer takes the request path, which stages it. */
-    if (dest == MPI_PROC_NULL || axon_cuda_watching())
+    /* A device buffer takes the request path, which stages it: with CUDA support on, only data the
+     * inline checks call host goes straight (a window of small sends from the heap ran at 0.5x the
+     * message rate of AXON_CUDA=0 through requests). */
+    if (dest == MPI_PROC_NULL || (axon_cuda_watching() && !axon_pt2pt_data_surely_host(buf, dt)))
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);
