@@ -38,6 +38,11 @@ static const struct axon_config_entry axon_config_entries[] = {
      "the second half into its buffer (process_vm_writev) while it reads the first; 0: the receiver copies all"},
     {"AXON_BSEND_WAIT_MS", AXON_CONFIG_INT, "2000", AXON_CONFIG_FIELD(bsend_wait_ms), NULL,
      "milliseconds a buffered send waits for room that earlier buffered messages hold, then MPI_ERR_BUFFER"},
+    {"AXON_PEER_WATCH", AXON_CONFIG_ENUM, "hosts", AXON_CONFIG_FIELD(peer_watch), "off|hosts|nodes",
+     "which peers' endpoints UCX watches (a closed connection, unanswered keepalives), so that a rank there "
+     "that ends without MPI_Finalize ends the job: those on other machines; nodes: on other nodes, AXON_TOPO's "
+     "included (UCX then leaves out its shared-memory transports for them); off: none (ranks of this node "
+     "are watched through their processes whatever this says)"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
      "blocking collectives run through the node's shared memory when the communicator's ranks share it: "
      "barrier, and bcast, reduce, allreduce, gather, allgather of any size (in chunks beyond a slot); "

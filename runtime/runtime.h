@@ -31,6 +31,13 @@ enum axon_wait_mode {
     AXON_WAIT_YIELD,
 };
 
+/* Which peers UCX watches for failure (AXON_PEER_WATCH, ucx_glue/axon_ucx_ep.c). */
+enum axon_peer_watch {
+    AXON_PEER_WATCH_OFF,
+    AXON_PEER_WATCH_HOSTS, /* ranks on other machines */
+    AXON_PEER_WATCH_NODES, /* ranks on other nodes, AXON_TOPO's synthetic ones included (tests) */
+};
+
 /* Every knob's value after MPI_Init. Tests may set fields directly; no knob is cached elsewhere. */
 struct axon_config {
     long wait_mode;     /* enum axon_wait_mode */
@@ -44,6 +51,7 @@ struct axon_config {
     long pt2pt_cma_split; /* from this size, the sender writes half of such a message while the receiver
                            * reads the other half */
     long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
+    long peer_watch;     /* enum axon_peer_watch */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else

@@ -42,6 +42,7 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     axon_ucx.thread_multiple = thread_multiple;
     axon_ucx.yield_when_idle = axon_ucx_decide_yield();
     axon_ucx.nranks = axon_runtime_job.size;
+    atomic_store(&axon_ucx.leaving, false);
     axon_ucx.eps = calloc((size_t)axon_ucx.nranks, sizeof(ucp_ep_h));
     if (!axon_ucx.eps) {
         snprintf(err, errlen, "out of memory for %d endpoints", axon_ucx.nranks);
@@ -160,7 +161,9 @@ int axon_ucx_finalize(void)
     if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
         rc = MPI_ERR_OTHER;
 
-    /* 3. Close the endpoints, all at once, and wait for them while progressing. */
+    /* 3. Close the endpoints, all at once, and wait for them while progressing. From here on a peer
+     * that is gone has finished: its endpoint's error is no news. */
+    atomic_store(&axon_ucx.leaving, true);
     ucs_status_ptr_t *closing = calloc((size_t)axon_ucx.nranks, sizeof(*closing));
     for (int r = 0; r < axon_ucx.nranks; r++) {
         if (!axon_ucx.eps[r])

@@ -20,6 +20,7 @@ struct axon_ucx {
                              * progress thread */
     bool async_progress;    /* AXON_ASYNC_PROGRESS: a progress thread runs (axon_ucx_progress_thread.c) */
     bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
+    atomic_bool leaving;    /* MPI_Finalize passed its last barrier: peers may go (axon_ucx_ep.c) */
 };
 
 extern struct axon_ucx axon_ucx;
