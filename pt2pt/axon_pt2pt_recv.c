@@ -266,6 +266,8 @@ int axon_pt2pt_recv_post(struct axon_request *req)
         axon_pt2pt_unexpected_release(ux);
     } else {
         axon_pt2pt_match_post(&comm->queues, &req->match);
+        if (req->peer >= 0) /* it waits on that peer: UCX should tell us if the peer is lost */
+            axon_ucx_ep_watch(comm->world_ranks ? comm->world_ranks[req->peer] : req->peer);
     }
     axon_ucx_unlock();
     return MPI_SUCCESS;

@@ -43,6 +43,7 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     axon_ucx.yield_when_idle = axon_ucx_decide_yield();
     axon_ucx.nranks = axon_runtime_job.size;
     atomic_store(&axon_ucx.leaving, false);
+    axon_ucx_ep_watch_init();
     axon_ucx.eps = calloc((size_t)axon_ucx.nranks, sizeof(ucp_ep_h));
     if (!axon_ucx.eps) {
         snprintf(err, errlen, "out of memory for %d endpoints", axon_ucx.nranks);

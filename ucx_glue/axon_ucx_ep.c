@@ -7,8 +7,9 @@
  * watched through their processes (pt2pt/axon_pt2pt_shm.c), and endpoints to this machine keep UCX's
  * default mode: under the peer mode UCX leaves out its shared-memory transports (an AXON_TOPO node on
  * the same machine went through TCP: 4.4 us for 8 bytes instead of 0.14). AXON_PEER_WATCH=nodes watches
- * those too, for tests. Only endpoints made are watched: a rank waiting on a peer it never sent to learns
- * of its end from the launcher. Once MPI_Finalize has passed its last barrier, peers leave as they
+ * those too, for tests. A receive from a named source makes the endpoint to a watched peer if it is not
+ * made yet (a gather's root never sends to its children); a receive from MPI_ANY_SOURCE watches the
+ * peers this rank has endpoints to. Once MPI_Finalize has passed its last barrier, peers leave as they
  * please: their endpoints' errors are expected then and ignored. */
 #include "ucx_glue/ucx_glue.h"
 
@@ -37,6 +38,31 @@ static void axon_ucx_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
     axon_runtime_bootstrap_abort(1, message);
 }
 
+/* Whether the endpoint to rank is made in the peer error mode (AXON_PEER_WATCH). */
+static bool axon_ucx_ep_watched(int rank)
+{
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    if (axon_config.peer_watch == AXON_PEER_WATCH_HOSTS)
+        return job->host_of_rank && job->host_of_rank[rank] != job->host_of_rank[job->rank];
+    if (axon_config.peer_watch == AXON_PEER_WATCH_NODES)
+        return job->node_of_rank && job->node_of_rank[rank] != job->node;
+    return false;
+}
+
+void axon_ucx_ep_watch_init(void)
+{
+    axon_ucx.watch_any = false;
+    for (int r = 0; r < axon_runtime_job.size && !axon_ucx.watch_any; r++)
+        axon_ucx.watch_any = axon_ucx_ep_watched(r);
+}
+
+void axon_ucx_ep_watch_make(int rank)
+{
+    ucp_ep_h ep;
+    if (rank >= 0 && rank < axon_ucx.nranks && axon_ucx_ep_watched(rank))
+        (void)axon_ucx_ep_get(rank, &ep); /* a failure here is the send's to report, if one comes */
+}
+
 static int axon_ucx_ep_create(int rank, ucp_ep_h *ep)
 {
     void *address = NULL;
@@ -48,13 +74,7 @@ static int axon_ucx_ep_create(int rank, ucp_ep_h *ep)
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
         .address = address,
     };
-    const struct axon_runtime_job *job = &axon_runtime_job;
-    bool watched = false;
-    if (axon_config.peer_watch == AXON_PEER_WATCH_HOSTS)
-        watched = job->host_of_rank && job->host_of_rank[rank] != job->host_of_rank[job->rank];
-    else if (axon_config.peer_watch == AXON_PEER_WATCH_NODES)
-        watched = job->node_of_rank && job->node_of_rank[rank] != job->node;
-    if (watched) {
+    if (axon_ucx_ep_watched(rank)) {
         params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
         params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
         params.err_handler.cb = axon_ucx_ep_failed;

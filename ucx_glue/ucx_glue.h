@@ -21,6 +21,7 @@ struct axon_ucx {
     bool async_progress;    /* AXON_ASYNC_PROGRESS: a progress thread runs (axon_ucx_progress_thread.c) */
     bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
     atomic_bool leaving;    /* MPI_Finalize passed its last barrier: peers may go (axon_ucx_ep.c) */
+    bool watch_any;         /* some peer's endpoint is made in UCX's peer error mode (AXON_PEER_WATCH) */
 };
 
 extern struct axon_ucx axon_ucx;
@@ -32,6 +33,17 @@ extern struct axon_ucx axon_ucx;
 int axon_ucx_init(bool thread_multiple, char *err, size_t errlen);
 /* The endpoint to a rank of MPI_COMM_WORLD, created on first use from the address it published. */
 int axon_ucx_ep_get(int rank, ucp_ep_h *ep);
+/* Decides, at axon_ucx_init, whether any peer's endpoint is watched (axon_ucx.watch_any). */
+void axon_ucx_ep_watch_init(void);
+/* Makes the endpoint to a peer UCX watches (AXON_PEER_WATCH: another machine's rank) if it is not made
+ * yet, so that a receive that waits on a peer this rank never sent to hears of the peer's loss. Inline:
+ * every receive posted from a named source asks. */
+void axon_ucx_ep_watch_make(int rank);
+static inline void axon_ucx_ep_watch(int rank)
+{
+    if (__builtin_expect(axon_ucx.watch_any, 0) && !__atomic_load_n(&axon_ucx.eps[rank], __ATOMIC_RELAXED))
+        axon_ucx_ep_watch_make(rank);
+}
 /* Registers the handler of one active-message id on the worker. */
 int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 

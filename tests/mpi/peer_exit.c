@@ -3,7 +3,9 @@
  * it under mpirun -disable-auto-cleanup, where only the library's watch of its node's peers ends the
  * job.) */
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -12,7 +14,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Barrier(MPI_COMM_WORLD);
+    /* "first": rank 1 ends before anyone has sent it anything (rank 0 then waits on a peer it has no
+     * endpoint to). */
+    bool first = argc > 1 && strcmp(argv[1], "first") == 0;
+    if (!first)
+        MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1)
         _exit(3);
     if (rank == 0)
