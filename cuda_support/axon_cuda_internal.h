@@ -152,6 +152,14 @@ void axon_cuda_vmm_finalize(void);
 void axon_cuda_memtype_init(void);
 void axon_cuda_memtype_finalize(void);
 
+/* Pages known to be host memory until they are unmapped (axon_cuda_hostpage.c; the lookup is
+ * axon_cuda_hostpage_known in cuda_support.h): note records the page of a, which the driver called host,
+ * if the CPU can read it (nothing when libucm's memory events are unavailable). init (with
+ * memtype_init) asks libucm for its events. */
+void axon_cuda_hostpage_note(uintptr_t a);
+void axon_cuda_hostpage_init(void);
+void axon_cuda_hostpage_finalize(void);
+
 #endif /* AXON_HAVE_CUDA_H */
 
 #endif

@@ -9,11 +9,10 @@
  * id, and either way the driver is asked afresh. Nothing hooks cuMemFree, so without that check a stale
  * range would be served.
  *
- * Host memory is not cached by range. The driver says nothing of a host range's extent, and nothing
- * tells us when it goes away: munmap gives the addresses back to the kernel, and the driver's next
- * reservation of virtual addresses may land on them, so a cached "host" answer could later be given for
- * a device pointer, and a memcpy from it would fault. Host memory is told apart cheaply in ways that
- * stay true instead:
+ * Host memory is not cached by range. The driver says nothing of a host range's extent, and munmap
+ * gives the addresses back to the kernel, where the driver's next reservation of virtual addresses may
+ * land, so a cached "host" answer could later be given for a device pointer, and a memcpy from it would
+ * fault. Host memory is told apart cheaply in ways that stay true instead:
  *   - the calling thread's stack between its stack pointer and its top (the thread is running on it);
  *   - the heap's brk area, [start_brk, current break): the kernel keeps it one mapping that nothing
  *     else can overlap. The break is glibc's __curbrk, what its sbrk(0) returns, read directly: UCX's
@@ -26,7 +25,9 @@
  *     context made with cuCtxCreate that is current only in other threads, nor cuMemCreate memory made
  *     with no context at all; a program doing either must make a context current in the thread that
  *     calls MPI (or have a primary context active), as every runtime-API program does.
- * Any other host pointer costs a driver query (about 1 us).
+ *   - a page the driver (or the context check) called host before, until libucm reports it unmapped
+ *     (axon_cuda_hostpage.c).
+ * Any other host pointer costs a driver query (about 1 us), once per page.
  *
  * Threads: under MPI_THREAD_MULTIPLE any number of threads classify at once. The range set sits under a
  * rwlock: hits take it for reading and copy the entry out, so the driver call that validates it runs
@@ -327,7 +328,7 @@ unmapped:
 static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_info *info)
 {
     uintptr_t a = (uintptr_t)ptr;
-    if (!axon_cuda.drv || a == 0 || axon_cuda_memtype_surely_host(a)) {
+    if (!axon_cuda.drv || a == 0 || axon_cuda_memtype_surely_host(a) || axon_cuda_hostpage_known((const void *)a)) {
         axon_cuda_memtype_set_host(info);
         return MPI_SUCCESS;
     }
@@ -351,10 +352,13 @@ static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_in
         pthread_rwlock_unlock(&axon_cuda_memtype_lock);
     } else if (axon_cuda_memtype_no_context()) {
         axon_cuda_memtype_set_host(info);
+        axon_cuda_hostpage_note(a);
         return MPI_SUCCESS;
     }
     bool cacheable;
     int rc = axon_cuda_memtype_ask(a, info, &r, &cacheable);
+    if (rc == MPI_SUCCESS && info->type == AXON_CUDA_MEMTYPE_HOST)
+        axon_cuda_hostpage_note(a);
     if (rc == MPI_SUCCESS && cacheable) {
         pthread_rwlock_wrlock(&axon_cuda_memtype_lock);
         /* A failure to grow only means the next use asks again. */
@@ -392,10 +396,12 @@ void axon_cuda_memtype_init(void)
         dl_iterate_phdr(axon_cuda_memtype_phdr, NULL);
     if (axon_cuda_brk_start == 0)
         axon_cuda_brk_start = axon_cuda_memtype_read_start_brk();
+    axon_cuda_hostpage_init();
 }
 
 void axon_cuda_memtype_finalize(void)
 {
+    axon_cuda_hostpage_finalize();
     pthread_rwlock_wrlock(&axon_cuda_memtype_lock);
     axon_cuda_range_set_destroy(&axon_cuda_memtype_ranges);
     pthread_rwlock_unlock(&axon_cuda_memtype_lock);

@@ -155,6 +155,27 @@ static inline bool axon_cuda_memtype_on_stack(const void *ptr)
     return a >= sp && a < axon_cuda_stack.hi && sp >= axon_cuda_stack.lo;
 }
 
+/* Pages the driver called host, until libucm reports them unmapped (axon_cuda_hostpage.c): a slot holds
+ * its page's address | 1, by page number modulo the slots. */
+#define AXON_CUDA_HOSTPAGE_SLOTS 1024
+extern _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
+extern unsigned axon_cuda_hostpage_shift;
+
+/* Whether ptr's page is one of those: a host buffer outside the heap, stack and static data (mmap'd:
+ * a large malloc, a numpy array, jemalloc's arenas) seen before. */
+static inline bool axon_cuda_hostpage_known(const void *ptr)
+{
+    uintptr_t page = (uintptr_t)ptr >> axon_cuda_hostpage_shift;
+    return __atomic_load_n(&axon_cuda_hostpage_slot[page & (AXON_CUDA_HOSTPAGE_SLOTS - 1)], __ATOMIC_ACQUIRE) ==
+           ((page << axon_cuda_hostpage_shift) | 1);
+}
+
+/* Whether ptr is host memory by the checks that need no call (heap, caller's stack, known host page). */
+static inline bool axon_cuda_memtype_host_inline(const void *ptr)
+{
+    return axon_cuda_memtype_in_heap(ptr) || axon_cuda_memtype_on_stack(ptr) || axon_cuda_hostpage_known(ptr);
+}
+
 /* What memory ptr points to. With CUDA support off this is a load and a store. On, a host buffer on the
  * caller's stack, in the heap's brk area or in the program's static data costs a few comparisons (any
  * host buffer does while no CUDA context exists); a cached GPU range costs one driver call (the
@@ -164,7 +185,7 @@ static inline bool axon_cuda_memtype_on_stack(const void *ptr)
  * MPI_ERR_OTHER when the driver fails (its message is logged). */
 static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
 {
-    if (!axon_cuda_watching() || axon_cuda_memtype_in_heap(ptr) || axon_cuda_memtype_on_stack(ptr)) {
+    if (!axon_cuda_watching() || axon_cuda_memtype_host_inline(ptr)) {
         axon_cuda_memtype_set_host(info);
         return MPI_SUCCESS;
     }

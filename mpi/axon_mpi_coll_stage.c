@@ -603,13 +603,13 @@ int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
 }
 
 /* Whether count elements of dt at buf are surely host memory by the inline checks alone: contiguous data
- * in the heap or on the caller's stack (or no data). False only means "look closer". */
+ * in the heap, on the caller's stack or on a page known to be host (or no data). False only means "look closer". */
 static bool axon_stage_quick_host_block(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
 {
     if (count <= 0 || dt->size == 0)
         return true;
     const char *first = (const char *)buf + dt->true_lb;
-    return dt->contig && (axon_cuda_memtype_in_heap(first) || axon_cuda_memtype_on_stack(first));
+    return dt->contig && axon_cuda_memtype_host_inline(first);
 }
 
 /* Whether every buffer the call touches on this rank is surely host memory without the walks: the small

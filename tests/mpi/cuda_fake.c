@@ -134,11 +134,24 @@ int main(int argc, char **argv)
     EXPECT(info.type == AXON_CUDA_MEMTYPE_PINNED && info.kind == AXON_CUDA_MEMKIND_HOST);
     EXPECT(info.base == (uintptr_t)pinned && info.size == N);
 
-    /* Registered host memory is pinned while registered, and host again after (never cached as host). */
-    TEST_CU(CUSYM(cuMemHostRegister)(host, N, 0));
-    EXPECT(classify(host + 10).type == AXON_CUDA_MEMTYPE_PINNED);
-    TEST_CU(CUSYM(cuMemHostUnregister)(host));
-    EXPECT(classify(host + 10).type == AXON_CUDA_MEMTYPE_HOST);
+    /* Registered host memory is pinned while registered, and host again after. A host page, once the
+     * driver called it so, is host until unmapped: asked again, nothing is asked of the driver (a page
+     * registered after that still says host, which Axon treats as it treats pinned memory). */
+    unsigned char *reg = mmap(NULL, N, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT(reg != MAP_FAILED);
+    TEST_CU(CUSYM(cuMemHostRegister)(reg, N, 0));
+    EXPECT(classify(reg + 10).type == AXON_CUDA_MEMTYPE_PINNED);
+    TEST_CU(CUSYM(cuMemHostUnregister)(reg));
+    EXPECT(classify(reg + 10).type == AXON_CUDA_MEMTYPE_HOST);
+    queries = calls("cuPointerGetAttributes");
+    EXPECT(classify(reg + 20).type == AXON_CUDA_MEMTYPE_HOST);
+    EXPECT(calls("cuPointerGetAttributes") == queries);
+    /* Unmapped, and mapped again at the same place: asked again. */
+    EXPECT(munmap(reg, N) == 0);
+    EXPECT(mmap(reg, N, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == (void *)reg);
+    EXPECT(classify(reg + 20).type == AXON_CUDA_MEMTYPE_HOST);
+    EXPECT(calls("cuPointerGetAttributes") == queries + 1);
+    munmap(reg, N);
     int on_stack = 0;
     static int in_static;
     queries = calls("cuPointerGetAttributes");

@@ -259,11 +259,37 @@ static CUresult fake_mem_release(CUmemGenericAllocationHandle h)
     return CUDA_SUCCESS;
 }
 
+/* The fake's GPU memory is unreadable to the CPU, as a real GPU's is (the host-page cache relies on it);
+ * pinned and managed allocations are host memory the CPU reads. Only the fake's copies (and the tests'
+ * checks) open the whole arena for a moment. */
+static void fake_protect(const struct fake_alloc *f)
+{
+    bool cpu = f->live && (f->kind == FAKE_PINNED || f->kind == FAKE_MANAGED);
+    ck_assert_int_eq(mprotect((void *)f->base, f->size, cpu ? PROT_READ | PROT_WRITE : PROT_NONE), 0);
+}
+
+static void fake_arena_open(void)
+{
+    ck_assert_int_eq(mprotect(arena, arena_size, PROT_READ | PROT_WRITE), 0);
+}
+
+static void fake_arena_close(void)
+{
+    ck_assert_int_eq(mprotect(arena, arena_size, PROT_NONE), 0);
+    for (int i = 0; i < FAKE_MAX; i++)
+        if (fake[i].live)
+            fake_protect(&fake[i]);
+}
+
 static CUresult fake_mem_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
     n_copy++;
     fake_copy_ctx = fake_depth ? fake_stack[fake_depth - 1] : NULL;
+    pthread_mutex_lock(&fake_lock);
+    fake_arena_open();
     memcpy((void *)dst, (const void *)src, bytes);
+    fake_arena_close();
+    pthread_mutex_unlock(&fake_lock);
     return CUDA_SUCCESS;
 }
 
@@ -309,6 +335,7 @@ static struct fake_alloc *fake_alloc_at(enum fake_kind kind, size_t offset, size
     ck_assert_uint_le(offset + size, arena_size);
     *f = (struct fake_alloc){.live = true, .kind = kind, .base = (uintptr_t)arena + offset, .size = size,
                              .device = device, .buffer_id = fake_next_id++, .block_id = 1000 + fake_next_id++};
+    fake_protect(f);
     pthread_mutex_unlock(&fake_lock);
     return f;
 }
@@ -317,6 +344,7 @@ static void fake_free(struct fake_alloc *f)
 {
     pthread_mutex_lock(&fake_lock);
     f->live = false;
+    fake_protect(f);
     pthread_mutex_unlock(&fake_lock);
 }
 
@@ -332,7 +360,7 @@ static void fake_setup(void)
     fake_depth = 0;
     n_attrs = n_attr = n_state = n_retain = n_release = n_push = n_pop = n_copy = n_sync = n_range = 0;
     arena_size = 1 << 20;
-    arena = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    arena = mmap(NULL, arena_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(arena, MAP_FAILED);
 }
 
@@ -467,30 +495,37 @@ START_TEST(test_host_without_driver_calls)
     ck_assert_int_eq(n_attrs, 0);
     ck_assert_int_eq(n_state, 0);
 
-    /* Memory of mmap, while no context exists: host, from the context check alone. */
+    /* Memory of mmap, while no context exists: host, from the context check alone; the page is known
+     * from then on (until it is unmapped: test_host_pages_until_unmapped), so a second look costs no
+     * check at all. */
+    long page = sysconf(_SC_PAGESIZE);
     char *mapped = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(mapped, MAP_FAILED);
     info = classify(mapped + 5);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_int_eq(n_attrs, 0);
     ck_assert_int_gt(n_state, 0);
+    int states = n_state;
+    info = classify(mapped + 100);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_state, states);
 
-    /* Once a context exists the driver is asked, every time: host answers are never cached. */
+    /* Once a context exists the driver is asked about a page not seen yet, once. */
     fake_primary_active = 1;
-    info = classify(mapped + 5);
+    info = classify(mapped + page + 5);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_int_eq(n_attrs, 1);
-    info = classify(mapped + 5);
-    ck_assert_int_eq(n_attrs, 2);
+    info = classify(mapped + page + 9);
+    ck_assert_int_eq(n_attrs, 1);
     /* And the context check is not repeated once it has seen one, even if the context goes. */
-    int states = n_state;
+    states = n_state;
     fake_primary_active = 0;
-    info = classify(mapped + 5);
-    ck_assert_int_eq(n_attrs, 3);
+    info = classify(mapped + 2 * page);
+    ck_assert_int_eq(n_attrs, 2);
     ck_assert_int_eq(n_state, states);
     /* The stack, heap and static data still cost nothing. */
     info = classify(on_stack);
-    ck_assert_int_eq(n_attrs, 3);
+    ck_assert_int_eq(n_attrs, 2);
     munmap(mapped, 1 << 16);
     axon_cuda_finalize();
 }
@@ -537,6 +572,55 @@ START_TEST(test_stack_is_per_thread)
     /* Back in this thread its own stack is still known. */
     info = classify(&on_stack[2]);
     ck_assert_int_eq(n_attrs, 1);
+    axon_cuda_finalize();
+}
+END_TEST
+
+/* A page the driver called host is remembered until it is unmapped: then the address may hold GPU
+ * memory (here the fake's, placed where the host page was), and the driver is asked again. A page the
+ * CPU cannot read (GPU memory the driver no longer knows, after a free) is never remembered. */
+START_TEST(test_host_pages_until_unmapped)
+{
+    fake_setup();
+    fake_primary_active = 1;
+    fake_install();
+    long page = sysconf(_SC_PAGESIZE);
+    char *mapped = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(mapped, MAP_FAILED);
+    struct axon_cuda_memtype_info info = classify(mapped + 8);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 1);
+    info = classify(mapped + 16);
+    ck_assert_int_eq(n_attrs, 1);
+
+    /* Unmapped and mapped again at the same place: asked again. */
+    ck_assert_int_eq(munmap(mapped, 4 * page), 0);
+    ck_assert_ptr_eq(mmap(mapped, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+                     mapped);
+    info = classify(mapped + 8);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 2);
+
+    /* Unmapped, and GPU memory there now (the fake's allocation over the same addresses). */
+    ck_assert_int_eq(munmap(mapped, 4 * page), 0);
+    ck_assert_ptr_eq(mmap(mapped, 4 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), mapped);
+    pthread_mutex_lock(&fake_lock);
+    struct fake_alloc *d = &fake[FAKE_MAX - 1];
+    *d = (struct fake_alloc){.live = true, .kind = FAKE_DEVICE, .base = (uintptr_t)mapped, .size = 4 * (size_t)page,
+                             .device = 0, .buffer_id = fake_next_id++};
+    pthread_mutex_unlock(&fake_lock);
+    info = classify(mapped + 8);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_DEVICE);
+    ck_assert_int_eq(n_attrs, 3);
+
+    /* Freed: the driver says host, but the CPU cannot read it, so it is asked every time. */
+    fake_free(d);
+    info = classify(mapped + page);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 4);
+    info = classify(mapped + page);
+    ck_assert_int_eq(n_attrs, 5);
+    munmap(mapped, 4 * page);
     axon_cuda_finalize();
 }
 END_TEST
@@ -734,7 +818,9 @@ START_TEST(test_copies)
     ck_assert_int_eq(fake_depth, 0);
     ck_assert_ptr_eq(fake_copy_ctx, (CUcontext)(uintptr_t)(0x1000 + 1));
     ck_assert_int_eq(n_sync, 1); /* a copy to the device waits for its bytes to land */
+    fake_arena_open();
     ck_assert_int_eq(memcmp((void *)d->base, src, sizeof(src)), 0);
+    fake_arena_close();
 
     /* Retained once: the second copy pushes again but does not retain again. */
     ck_assert_int_eq(ops->copy_to_host(dst, (void *)d->base, sizeof(dst), &info), MPI_SUCCESS);
@@ -850,6 +936,7 @@ int main(void)
     tcase_add_test(tc, test_devices);
     tcase_add_test(tc, test_host_without_driver_calls);
     tcase_add_test(tc, test_stack_is_per_thread);
+    tcase_add_test(tc, test_host_pages_until_unmapped);
     tcase_add_test(tc, test_current_context_counts);
     tcase_add_test(tc, test_device_cache_and_validation);
     tcase_add_test(tc, test_pinned_pool);
