@@ -158,7 +158,9 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
      * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_mpi_coll_stage *st = NULL;
     int rc;
-    if (axon_cuda_watching()) {
+    bool host = dt.contig && axon_cuda_memtype_host_inline((const char *)inbuf + dt.true_lb) &&
+                axon_cuda_memtype_host_inline((const char *)inoutbuf + dt.true_lb);
+    if (axon_cuda_watching() && !host) {
         bool done;
         rc = axon_mpi_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
         if (done || rc != MPI_SUCCESS)
