@@ -11,6 +11,7 @@
 #include "mpi/axon_mpi.h"
 
 #include "coll/coll.h"
+#include "cuda_support/cuda_support.h"
 
 /* ---- argument checks shared by every collective call --------------------------------------------- */
 
@@ -294,10 +295,75 @@ void axon_mpi_coll_stage_abort(struct axon_mpi_coll_stage *st);
  * GPU: its schedule then keeps the data there (coll's GPU schedules) instead of staging. Other members
  * may decide otherwise for their own buffers: the messages are the same. */
 int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p);
+/* What axon_mpi_coll_gpu_prepare does when the inline checks cannot call every buffer host memory. */
+int axon_mpi_coll_gpu_examine(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st);
+
+/* Whether count elements of dt at buf are surely host memory by the inline checks alone: contiguous data
+ * in the heap, on the caller's stack or on a page known to be host (or no data). False only means "look
+ * closer". */
+static inline bool axon_mpi_coll_quick_host_block(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
+{
+    if (count <= 0 || dt->size == 0)
+        return true;
+    const char *first = (const char *)buf + dt->true_lb;
+    return dt->contig && axon_cuda_memtype_host_inline(first);
+}
+
+/* Whether every buffer the call touches on this rank is surely host memory without the walks: the small
+ * calls of a CUDA-aware program (a `double` on the stack, a vector from malloc), where the two walks of
+ * the plan (the GPU way's check and the staging's) cost a third of an 8-byte allreduce. Covers the
+ * rooted and reduction calls and the equal-block forms, whose sides are one buffer each (their first
+ * block stands for the rest, as in axon_stage_collect of axon_mpi_coll_stage.c); the others take the walks. */
+static inline bool axon_mpi_coll_quick_host(const struct axon_mpi_coll_plan *p)
+{
+    switch (p->kind) {
+    case AXON_MPI_COLL_BARRIER:
+        return true;
+    case AXON_MPI_COLL_BCAST:
+        return axon_mpi_coll_quick_host_block(p->mine.buf, p->mine.count, &p->mine.dt);
+    case AXON_MPI_COLL_REDUCTION: {
+        if (p->red == AXON_MPI_RED_SCATTER || p->red == AXON_MPI_RED_SCATTER_BLOCK)
+            return false;
+        /* The roles of the staging's walk: a reduce's non-root has no result buffer (often NULL). */
+        bool reduce = p->red == AXON_MPI_RED_REDUCE;
+        bool has_result = !reduce || axon_coll_is_root(p->c, p->root);
+        bool contributes = !(p->c->is_inter && reduce && (p->root == MPI_ROOT || p->root == MPI_PROC_NULL));
+        return (!contributes || axon_mpi_coll_quick_host_block(p->in, p->count, &p->dt)) &&
+               (!has_result || axon_mpi_coll_quick_host_block(p->out, p->count, &p->dt));
+    }
+    case AXON_MPI_COLL_GATHER:
+    case AXON_MPI_COLL_ALLGATHER:
+    case AXON_MPI_COLL_SCATTER:
+    case AXON_MPI_COLL_ALLTOALL:
+        if (!(p->have & AXON_COLL_NEEDS_UNIFORM))
+            return false;
+        if (!axon_mpi_coll_quick_host_block(p->mine.buf, p->mine.count, &p->mine.dt))
+            return false;
+        if (p->nsend > 0 &&
+            !axon_mpi_coll_quick_host_block(p->sblocks[0].buf, p->sblocks[0].count, &p->sblocks[0].dt))
+            return false;
+        return p->nrecv == 0 ||
+               axon_mpi_coll_quick_host_block(p->rblocks[0].buf, p->rblocks[0].count, &p->rblocks[0].dt);
+    case AXON_MPI_COLL_NEIGHBOR:
+        break;
+    }
+    return false;
+}
+
 /* Everything a call does about GPU buffers before it runs: the GPU-resident way when it applies (not for
  * a call that runs through the node's shared memory, shm), else staging (*st, as
- * axon_mpi_coll_stage_begin). Only while CUDA support is on. */
-int axon_mpi_coll_gpu_prepare(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st);
+ * axon_mpi_coll_stage_begin); nothing when the inline checks call every buffer host memory. Only while
+ * CUDA support is on. */
+static inline int axon_mpi_coll_gpu_prepare(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st)
+{
+    if (axon_mpi_coll_quick_host(p)) {
+        *st = NULL;
+        p->on_gpu = false;
+        return MPI_SUCCESS;
+    }
+    return axon_mpi_coll_gpu_examine(p, shm, st);
+}
+
 /* MPI_Reduce_local on the GPU, when its result buffer is GPU memory and the operation has a kernel for
  * the (contiguous) datatype: an input elsewhere is copied to the result's GPU first. *done says whether
  * it ran (else the caller stages). */

@@ -602,62 +602,10 @@ int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
     return MPI_SUCCESS;
 }
 
-/* Whether count elements of dt at buf are surely host memory by the inline checks alone: contiguous data
- * in the heap, on the caller's stack or on a page known to be host (or no data). False only means "look closer". */
-static bool axon_stage_quick_host_block(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
-{
-    if (count <= 0 || dt->size == 0)
-        return true;
-    const char *first = (const char *)buf + dt->true_lb;
-    return dt->contig && axon_cuda_memtype_host_inline(first);
-}
-
-/* Whether every buffer the call touches on this rank is surely host memory without the walks: the small
- * calls of a CUDA-aware program (a `double` on the stack, a vector from malloc), where the two walks of
- * the plan (the GPU way's check and the staging's) cost a third of an 8-byte allreduce. Covers the
- * rooted and reduction calls and the equal-block forms, whose sides are one buffer each (their first
- * block stands for the rest, as in axon_stage_collect); the others take the walks. */
-static bool axon_stage_quick_host(const struct axon_mpi_coll_plan *p)
-{
-    switch (p->kind) {
-    case AXON_MPI_COLL_BARRIER:
-        return true;
-    case AXON_MPI_COLL_BCAST:
-        return axon_stage_quick_host_block(p->mine.buf, p->mine.count, &p->mine.dt);
-    case AXON_MPI_COLL_REDUCTION:
-        if (p->red == AXON_MPI_RED_SCATTER || p->red == AXON_MPI_RED_SCATTER_BLOCK)
-            return false;
-    {
-        /* The roles of axon_stage_walk: a reduce's non-root has no result buffer (often NULL). */
-        bool reduce = p->red == AXON_MPI_RED_REDUCE;
-        bool has_result = !reduce || axon_coll_is_root(p->c, p->root);
-        bool contributes = !(p->c->is_inter && reduce && (p->root == MPI_ROOT || p->root == MPI_PROC_NULL));
-        return (!contributes || axon_stage_quick_host_block(p->in, p->count, &p->dt)) &&
-               (!has_result || axon_stage_quick_host_block(p->out, p->count, &p->dt));
-    }
-    case AXON_MPI_COLL_GATHER:
-    case AXON_MPI_COLL_ALLGATHER:
-    case AXON_MPI_COLL_SCATTER:
-    case AXON_MPI_COLL_ALLTOALL:
-        if (!(p->have & AXON_COLL_NEEDS_UNIFORM))
-            return false;
-        if (!axon_stage_quick_host_block(p->mine.buf, p->mine.count, &p->mine.dt))
-            return false;
-        if (p->nsend > 0 && !axon_stage_quick_host_block(p->sblocks[0].buf, p->sblocks[0].count, &p->sblocks[0].dt))
-            return false;
-        return p->nrecv == 0 || axon_stage_quick_host_block(p->rblocks[0].buf, p->rblocks[0].count, &p->rblocks[0].dt);
-    case AXON_MPI_COLL_NEIGHBOR:
-        break;
-    }
-    return false;
-}
-
-int axon_mpi_coll_gpu_prepare(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st)
+int axon_mpi_coll_gpu_examine(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st)
 {
     *st = NULL;
     p->on_gpu = false;
-    if (axon_stage_quick_host(p))
-        return MPI_SUCCESS;
     if (!shm) {
         int rc = axon_mpi_coll_gpu_choose(p);
         if (rc != MPI_SUCCESS || p->on_gpu)
