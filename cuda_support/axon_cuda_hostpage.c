@@ -15,7 +15,8 @@
  * answers "host", but its pages stay reserved, unreadable, and may be handed out again without an unmap.
  * (Where the CPU can read GPU memory, coherent platforms, a stale "host" still reads the right bytes.)
  *
- * The table is direct-mapped by page, lock-free: lookups are one load, inline (cuda_support.h). An unmapping raises a generation
+ * The table is two-way by a hash of the page number, lock-free: lookups are two loads, inline
+ * (cuda_support.h). An unmapping raises a generation
  * before it clears its pages, and a page noted while one ran is taken back, so that a note racing an
  * unmapping in another thread cannot leave a page behind. Without libucm's events (UCX_MEM_EVENTS=no,
  * hooks that did not install) nothing is cached and every such buffer is asked as before. */
@@ -27,6 +28,8 @@
 #include <ucm/api/ucm.h>
 #include <unistd.h>
 
+_Static_assert(AXON_CUDA_HOSTPAGE_SLOTS == 2 << AXON_CUDA_HOSTPAGE_PAIR_BITS, "a pair of slots per hash value");
+
 /* Read inline by axon_cuda_hostpage_known (cuda_support.h): a slot holds its page's address | 1, or 0. */
 _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
 unsigned axon_cuda_hostpage_shift = 12;
@@ -34,18 +37,17 @@ static atomic_ulong axon_cuda_hostpage_gen;
 static atomic_bool axon_cuda_hostpage_on;
 static uintptr_t axon_cuda_hostpage_size = 4096;
 
-static inline unsigned axon_cuda_hostpage_index(uintptr_t page)
-{
-    return (unsigned)(page >> axon_cuda_hostpage_shift) & (AXON_CUDA_HOSTPAGE_SLOTS - 1);
-}
-
+/* Empties the slots of pages in [lo, hi): page by page for a range of few pages, else by a sweep. */
 static void axon_cuda_hostpage_clear(uintptr_t lo, uintptr_t hi)
 {
     uintptr_t first = lo & ~(axon_cuda_hostpage_size - 1);
     if ((hi - first) / axon_cuda_hostpage_size < AXON_CUDA_HOSTPAGE_SLOTS) {
         for (uintptr_t p = first; p < hi; p += axon_cuda_hostpage_size) {
-            uintptr_t expect = p | 1;
-            atomic_compare_exchange_strong(&axon_cuda_hostpage_slot[axon_cuda_hostpage_index(p)], &expect, 0);
+            unsigned i = axon_cuda_hostpage_pair(p >> axon_cuda_hostpage_shift);
+            for (unsigned k = i; k < i + 2; k++) {
+                uintptr_t expect = p | 1;
+                atomic_compare_exchange_strong(&axon_cuda_hostpage_slot[k], &expect, 0);
+            }
         }
         return;
     }
@@ -78,7 +80,13 @@ void axon_cuda_hostpage_note(uintptr_t a)
     struct iovec local = {&byte, 1}, remote = {(void *)a, 1};
     if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != 1)
         return; /* not readable by the CPU: the driver's own space, or nothing mapped */
-    _Atomic uintptr_t *slot = &axon_cuda_hostpage_slot[axon_cuda_hostpage_index(page)];
+    /* The first slot of the pair when it is empty (or already this page's), else the second (the first
+     * keeps its page: a pair shared by three pages in turn still serves one of them). */
+    unsigned i = axon_cuda_hostpage_pair(page >> axon_cuda_hostpage_shift);
+    _Atomic uintptr_t *slot = &axon_cuda_hostpage_slot[i];
+    uintptr_t held = atomic_load_explicit(slot, memory_order_relaxed);
+    if (held != 0 && held != (page | 1))
+        slot++;
     atomic_store(slot, page | 1);
     if (atomic_load(&axon_cuda_hostpage_gen) != gen) {
         uintptr_t expect = page | 1; /* an unmapping ran meanwhile: it may have cleared before we stored */

@@ -156,18 +156,29 @@ static inline bool axon_cuda_memtype_on_stack(const void *ptr)
 }
 
 /* Pages the driver called host, until libucm reports them unmapped (axon_cuda_hostpage.c): a slot holds
- * its page's address | 1, by page number modulo the slots. */
-#define AXON_CUDA_HOSTPAGE_SLOTS 1024
+ * its page's address | 1, or 0. Two-way: a page may sit in either slot of its pair, found by a hash of
+ * its number (buffers at a power-of-two distance, two 4 MiB mmaps side by side, fell on one slot of a
+ * plain modulo and took turns evicting each other: every 8-byte allreduce of theirs asked again). */
+#define AXON_CUDA_HOSTPAGE_SLOTS 1024 /* 2 << AXON_CUDA_HOSTPAGE_PAIR_BITS */
 extern _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
 extern unsigned axon_cuda_hostpage_shift;
+
+#define AXON_CUDA_HOSTPAGE_PAIR_BITS 9 /* log2 of the pairs */
+
+/* The first slot of page number pn's pair (Fibonacci hashing: the top bits of pn times 2^64/phi). */
+static inline unsigned axon_cuda_hostpage_pair(uintptr_t pn)
+{
+    return (unsigned)(((uint64_t)pn * 0x9e3779b97f4a7c15ull) >> (64 - AXON_CUDA_HOSTPAGE_PAIR_BITS)) * 2;
+}
 
 /* Whether ptr's page is one of those: a host buffer outside the heap, stack and static data (mmap'd:
  * a large malloc, a numpy array, jemalloc's arenas) seen before. */
 static inline bool axon_cuda_hostpage_known(const void *ptr)
 {
-    uintptr_t page = (uintptr_t)ptr >> axon_cuda_hostpage_shift;
-    return __atomic_load_n(&axon_cuda_hostpage_slot[page & (AXON_CUDA_HOSTPAGE_SLOTS - 1)], __ATOMIC_ACQUIRE) ==
-           ((page << axon_cuda_hostpage_shift) | 1);
+    uintptr_t pn = (uintptr_t)ptr >> axon_cuda_hostpage_shift, tag = (pn << axon_cuda_hostpage_shift) | 1;
+    unsigned i = axon_cuda_hostpage_pair(pn);
+    return __atomic_load_n(&axon_cuda_hostpage_slot[i], __ATOMIC_ACQUIRE) == tag ||
+           __atomic_load_n(&axon_cuda_hostpage_slot[i + 1], __ATOMIC_ACQUIRE) == tag;
 }
 
 /* Whether ptr is host memory by the checks that need no call (heap, caller's stack, known host page). */

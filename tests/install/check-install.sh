@@ -55,6 +55,8 @@ fake="$here/tests/fakecuda/.libs/libaxon_fakecuda.so"
 if [ -e "$fake" ]; then
   out=$(AXON_CUDA_LIBRARY="$fake" "$here/bench/gpu-targets" -q "$prefix" 2>&1) || fail "bench/gpu-targets -q failed: $out"
   [ "$(grep -c '^|' <<<"$out")" -eq 14 ] || fail "bench/gpu-targets -q printed: $out"
+  out=$(AXON_CUDA_LIBRARY="$fake" "$here/bench/cuda-overhead" -r 1 "$prefix" 2>&1) || fail "bench/cuda-overhead failed: $out"
+  [ "$(grep -c ' [0-9.]*  *[0-9.]*  *[0-9]\.[0-9]*$' <<<"$out")" -eq 5 ] || fail "bench/cuda-overhead printed: $out"
 fi
 
 if [ -x /usr/local/cuda/bin/nvcc ]; then

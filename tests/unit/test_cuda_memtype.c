@@ -593,13 +593,26 @@ START_TEST(test_host_pages_until_unmapped)
     info = classify(mapped + 16);
     ck_assert_int_eq(n_attrs, 1);
 
+    /* Buffers at power-of-two distances (mmap'd blocks side by side) do not evict each other: each page
+     * is asked about once, however the calls alternate. */
+    size_t span = 64 << 20;
+    char *wide = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ck_assert_ptr_ne(wide, MAP_FAILED);
+    for (int round = 0; round < 3; round++)
+        for (size_t off = 0; off < span; off += 4 << 20) {
+            info = classify(wide + off);
+            ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+        }
+    ck_assert_int_eq(n_attrs, 1 + 16);
+    ck_assert_int_eq(munmap(wide, span), 0);
+
     /* Unmapped and mapped again at the same place: asked again. */
     ck_assert_int_eq(munmap(mapped, 4 * page), 0);
     ck_assert_ptr_eq(mmap(mapped, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
                      mapped);
     info = classify(mapped + 8);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
-    ck_assert_int_eq(n_attrs, 2);
+    ck_assert_int_eq(n_attrs, 18);
 
     /* Unmapped, and GPU memory there now (the fake's allocation over the same addresses). */
     ck_assert_int_eq(munmap(mapped, 4 * page), 0);
@@ -611,15 +624,15 @@ START_TEST(test_host_pages_until_unmapped)
     pthread_mutex_unlock(&fake_lock);
     info = classify(mapped + 8);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_DEVICE);
-    ck_assert_int_eq(n_attrs, 3);
+    ck_assert_int_eq(n_attrs, 19);
 
     /* Freed: the driver says host, but the CPU cannot read it, so it is asked every time. */
     fake_free(d);
     info = classify(mapped + page);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
-    ck_assert_int_eq(n_attrs, 4);
+    ck_assert_int_eq(n_attrs, 20);
     info = classify(mapped + page);
-    ck_assert_int_eq(n_attrs, 5);
+    ck_assert_int_eq(n_attrs, 21);
     munmap(mapped, 4 * page);
     axon_cuda_finalize();
 }
