@@ -257,6 +257,9 @@ typedef struct MPI_Status {
 #define MPI_DIST_GRAPH 3
 
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4 /* MPI 4.1; MPICH 4.1's value */
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1

@@ -208,6 +208,9 @@ void axon_comm_discard(struct axon_comm *c);
  * (error handler, info hints); frees the id when it fails (the error raised on parent, as func). */
 int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, struct axon_group *group,
                    struct axon_group *remote_group, struct axon_comm **out);
+/* Splits an intracommunicator by color (MPI_UNDEFINED: none), members ordered by key then rank: what
+ * MPI_Comm_split does, with a color as wide as MPI_Comm_split_type needs (node and resource). */
+int axon_comm_split_intra(const char *func, struct axon_comm *c, int64_t color, int key, MPI_Comm *newcomm);
 /* MPI_Comm_dup's work, intra- and intercommunicators alike (blocking), and with info's hints (checked)
  * replacing the parent's. */
 int axon_comm_dup_common(const char *func, struct axon_comm *c, MPI_Comm *newcomm);

@@ -1,6 +1,7 @@
 /* Making and freeing intracommunicators, and the calls that describe one: MPI_Comm_dup (also of an
- * intercommunicator), _dup_with_info, _split, _split_type, _create, _create_group, _free,
- * _compare, _group, _set_name, _get_name, _set_info and _get_info. Each creation agrees on a context id
+ * intercommunicator), _dup_with_info, _split (the split that _split_type makes too:
+ * axon_mpi_comm_split_type.c), _create, _create_group, _free, _compare, _group, _set_name, _get_name,
+ * _set_info and _get_info. Each creation agrees on a context id
  * over the parent (axon_mpi_comm_context.c), through the parent's internal context, then builds the
  * object (axon_mpi_comm_table.c). A new communicator inherits its parent's error handler and info hints;
  * MPI_Comm_dup also copies attributes through their copy callbacks. */
@@ -104,7 +105,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 /* ---- split ---------------------------------------------------------------------------------------- */
 
+/* What each member tells the others: its color (an int of MPI_Comm_split's, or a wider one of
+ * MPI_Comm_split_type's: node and resource together), key and rank. */
 struct axon_comm_split_entry {
+    int64_t color;
     int key, rank;
 };
 
@@ -116,12 +120,12 @@ static int axon_comm_split_cmp(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-static int axon_comm_split_intra(const char *func, struct axon_comm *c, int color, int key, MPI_Comm *newcomm)
+int axon_comm_split_intra(const char *func, struct axon_comm *c, int64_t color, int key, MPI_Comm *newcomm)
 {
     struct axon_comm_team t;
     axon_comm_team_of(c, &t);
     int n = c->size;
-    int *all = malloc(sizeof(int) * 2 * (size_t)n);
+    struct axon_comm_split_entry *all = malloc(sizeof(*all) * (size_t)n);
     struct axon_comm_split_entry *members = malloc(sizeof(*members) * (size_t)n);
     int *world = malloc(sizeof(int) * (size_t)n);
     if (!all || !members || !world) {
@@ -130,8 +134,8 @@ static int axon_comm_split_intra(const char *func, struct axon_comm *c, int colo
         free(world);
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
     }
-    int mine[2] = {color, key};
-    int rc = axon_comm_coll_allgather(&t, mine, all, sizeof(mine));
+    struct axon_comm_split_entry mine = {color, key, c->rank};
+    int rc = axon_comm_coll_allgather(&t, &mine, all, sizeof(mine));
     uint32_t id = 0;
     if (rc == MPI_SUCCESS) {
         /* One id for every color: the new communicators are disjoint. */
@@ -147,8 +151,8 @@ static int axon_comm_split_intra(const char *func, struct axon_comm *c, int colo
     } else if (rc == MPI_SUCCESS) {
         int k = 0;
         for (int r = 0; r < n; r++)
-            if (all[2 * r] == color)
-                members[k++] = (struct axon_comm_split_entry){all[2 * r + 1], r};
+            if (all[r].color == color)
+                members[k++] = (struct axon_comm_split_entry){color, all[r].key, r};
         /* By key, ties by rank in the parent. */
         qsort(members, (size_t)k, sizeof(*members), axon_comm_split_cmp);
         for (int i = 0; i < k; i++)
@@ -185,29 +189,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "color %d is negative and not MPI_UNDEFINED", color);
     if (c->is_inter)
         return axon_comm_split_inter(func, c, color, key, newcomm);
-    return axon_comm_split_intra(func, c, color, key, newcomm);
-}
-
-AXON_MPI_WEAK(Comm_split_type)
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-    static const char func[] = "MPI_Comm_split_type";
-    struct axon_comm *c;
-    AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
-    if (!newcomm)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
-    *newcomm = MPI_COMM_NULL; /* what an error below leaves */
-    if (c->is_inter)
-        return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is an intercommunicator");
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-        return axon_mpi_error(c, func, MPI_ERR_ARG, "split_type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
-                              split_type);
-    if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
-    /* Shared memory: the ranks of one node (the runtime numbers nodes densely, so the node is a color). */
-    int color = split_type == MPI_COMM_TYPE_SHARED ? axon_runtime_job.node_of_rank[axon_runtime_job.rank]
-                                                   : MPI_UNDEFINED;
     return axon_comm_split_intra(func, c, color, key, newcomm);
 }
 

@@ -149,4 +149,20 @@ noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
 /* Disconnects from the PMIx server. */
 void axon_runtime_bootstrap_finalize(void);
 
+/* ---- hardware resources (axon_runtime_hwres.c) ------------------------------------------------------ */
+
+/* The levels of a machine below a node, largest first, as hwloc names them: MPI_COMM_TYPE_HW_UNGUIDED
+ * tries them in turn. */
+#define AXON_RUNTIME_HW_LEVELS 6
+extern const char *const axon_runtime_hw_levels[AXON_RUNTIME_HW_LEVELS];
+enum {
+    AXON_RUNTIME_HW_SPANS = -1,   /* the process may run on CPUs of several instances (or of none) */
+    AXON_RUNTIME_HW_UNKNOWN = -2, /* not a resource type hwloc knows (or one that holds no CPUs) */
+};
+/* For each of n resource type names (hwloc's: "Package", "NUMANode", "L3Cache", "Core", "PU" ...; also
+ * "socket", "numa", "hwthread", and an "hwloc://" prefix; case does not matter), the logical index of the
+ * instance whose CPUs include every CPU this process may run on, else AXON_RUNTIME_HW_SPANS or
+ * _UNKNOWN, in index[i]. MPI_ERR_OTHER when hwloc cannot tell (index then holds SPANS or UNKNOWN). */
+int axon_runtime_hw_locate(const char *const *names, int n, int *index);
+
 #endif
