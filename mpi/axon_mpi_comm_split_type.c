@@ -2,7 +2,9 @@
  *   MPI_COMM_TYPE_SHARED           the ranks of a node (AXON_TOPO's synthetic node where one is set).
  *   MPI_COMM_TYPE_HW_GUIDED        by the resource the info key "mpi_hw_resource_type" names:
  *                                  "mpi_shared_memory" (the node), "nvlink_domain" (the ranks whose GPUs
- *                                  reach each other directly: runtime/axon_runtime_topo.h), or an hwloc
+ *                                  reach each other directly: runtime/axon_runtime_topo.h), "gpu" (the
+ *                                  ranks of one GPU: the one each announced at MPI_Init, its local rank
+ *                                  modulo the GPUs it sees; MPI_COMM_NULL without one), or an hwloc
  *                                  object type ("Package", "NUMANode", "L3Cache", "Core", "PU" ...:
  *                                  runtime/axon_runtime_hwres.c), a rank joining the others confined to
  *                                  the same instance on its node. A rank that is not confined to one
@@ -20,6 +22,7 @@
  * another resource lands in a communicator of its own choosing's colors). */
 #include "mpi/axon_mpi_comm.h"
 
+#include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
 
 #include <stdlib.h>
@@ -43,6 +46,10 @@ static int64_t axon_split_guided_color(const char *name)
         return job->node_of_rank[job->rank];
     if (strcasecmp(name, "nvlink_domain") == 0)
         return job->domain_of_rank ? job->domain_of_rank[job->rank] : job->node_of_rank[job->rank];
+    if (strcasecmp(name, "gpu") == 0) {
+        long pci = axon_runtime_topo_gpu_of(job->rank);
+        return pci < 0 ? MPI_UNDEFINED : ((int64_t)job->node_of_rank[job->rank] << 32) | (int64_t)pci;
+    }
     int index;
     const char *names[1] = {name};
     if (axon_runtime_hw_locate(names, 1, &index) != MPI_SUCCESS)

@@ -1,7 +1,8 @@
 /* MPI_Comm_split_type's split types (mpi/axon_mpi_comm_split_type.c): shared memory, the hardware-
  * guided splits (mpi_shared_memory, nvlink_domain, hwloc types), the resource-guided ones (also by
  * process set), the unguided split, and what gives MPI_COMM_NULL or an error. Arguments: the ranks of
- * this rank's node and of its NVLink domain (defaults: all of MPI_COMM_WORLD), as AXON_TOPO set them.
+ * this rank's node and of its NVLink domain (defaults: all of MPI_COMM_WORLD), as AXON_TOPO set them,
+ * and of its GPU (default 0: none).
  * Prints "comm_split_type: ok" at rank 0 when every check holds on every rank. */
 #include <mpi.h>
 #include <sched.h>
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int node_size = argc > 1 ? atoi(argv[1]) : wsize;
     int domain_size = argc > 2 ? atoi(argv[2]) : node_size;
+    int gpu_size = argc > 3 ? atoi(argv[3]) : 0; /* 0: no GPU (MPI_COMM_NULL) */
 
     /* Shared memory: the node. */
     MPI_Comm shared = split(MPI_COMM_TYPE_SHARED, NULL, NULL);
@@ -94,6 +96,9 @@ int main(int argc, char **argv)
     release(&c);
     c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "nvlink_domain");
     EXPECT(size_of(c) == domain_size);
+    release(&c);
+    c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "gpu");
+    EXPECT(size_of(c) == gpu_size);
     release(&c);
 
     /* One processing unit: a rank bound to a single CPU shares it with the ranks bound to the same CPU
