@@ -7,7 +7,8 @@
  *                                  modulo the GPUs it sees; MPI_COMM_NULL without one), or an hwloc
  *                                  object type ("Package", "NUMANode", "L3Cache", "Core", "PU" ...:
  *                                  runtime/axon_runtime_hwres.c), a rank joining the others confined to
- *                                  the same instance on its node. A rank that is not confined to one
+ *                                  the same instance on its node (MPI_Get_hw_resource_info lists them,
+ *                                  "axon://" before Axon's own). A rank that is not confined to one
  *                                  instance (an unbound process and "Core"), or that names no resource
  *                                  or one Axon does not know, gets MPI_COMM_NULL, as the standard says.
  *   MPI_COMM_TYPE_RESOURCE_GUIDED  (MPI 4.1) the same, or by "mpi_pset_name": "mpi://WORLD" (all of
@@ -42,6 +43,8 @@ static int64_t axon_split_color(int index)
 static int64_t axon_split_guided_color(const char *name)
 {
     const struct axon_runtime_job *job = &axon_runtime_job;
+    if (strncasecmp(name, "axon://", 7) == 0) /* MPI_Get_hw_resource_info's form of Axon's own names */
+        name += 7;
     if (strcasecmp(name, "mpi_shared_memory") == 0)
         return job->node_of_rank[job->rank];
     if (strcasecmp(name, "nvlink_domain") == 0)

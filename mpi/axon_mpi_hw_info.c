@@ -1,37 +1,23 @@
-/* MPI_Get_hw_resource_info (MPI 4.1): an info object of what the calling process runs on, which the
- * standard leaves to the implementation (Open MPI's is empty). Axon's keys, read when the call is made:
- *   axon_host   the host's name
- *   axon_cpus   the CPUs the process may run on (its affinity), as ranges: "0-3,8"
- *   axon_ncpus  how many those are
- * The program frees the object with MPI_Info_free. */
+/* MPI_Get_hw_resource_info (MPI 4.1): the hardware resource types the calling process could split by,
+ * as MPI 5.0 pins the format down: each key a resource type in URI form, each value "true" when the
+ * process is confined to a single instance of it at the time of the call (MPI_Comm_split_type with
+ * MPI_COMM_TYPE_HW_GUIDED and that value then puts it in a communicator), "false" otherwise. Keys:
+ *   hwloc://Machine, Package, NUMANode, L3Cache, L2Cache, L1Cache, Core, PU   (from the process's CPU
+ *       binding, runtime/axon_runtime_hwres.c: an unbound process is true only for the machine)
+ *   axon://nvlink_domain   always true (every rank is in one domain, a GPU's or its node's)
+ *   axon://gpu             true when the rank has a GPU (the one it announced at MPI_Init)
+ * The names are those MPI_Comm_split_type takes (mpi/axon_mpi_comm_split_type.c). The program frees
+ * the object with MPI_Info_free. */
 #include "mpi/axon_mpi.h"
 
-#include <sched.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
+#include "runtime/axon_runtime_topo.h"
+#include "runtime/runtime.h"
 
-/* The CPUs of set as ranges ("0-3,8"), cut short (ending in "...") when out has no room. */
-static void axon_hw_cpus(const cpu_set_t *set, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, set))
-            continue;
-        int last = c;
-        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-            last++;
-        int n = last > c ? snprintf(out + used, size - used, "%s%d-%d", used ? "," : "", c, last)
-                         : snprintf(out + used, size - used, "%s%d", used ? "," : "", c);
-        if (n < 0 || (size_t)n >= size - used) {
-            snprintf(out + (size > 4 ? size - 4 : 0), size > 4 ? 4 : size, "...");
-            return;
-        }
-        used += (size_t)n;
-        c = last;
-    }
-}
+#include <stdio.h>
+
+static const char *const axon_hw_info_types[] = {"Machine", "Package", "NUMANode", "L3Cache",
+                                                 "L2Cache", "L1Cache", "Core",     "PU"};
+#define AXON_HW_INFO_TYPES ((int)(sizeof(axon_hw_info_types) / sizeof(axon_hw_info_types[0])))
 
 AXON_MPI_WEAK(Get_hw_resource_info)
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
@@ -41,25 +27,21 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     if (!hw_info)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "hw_info is a NULL pointer");
     *hw_info = MPI_INFO_NULL;
-    char host[256] = "", cpus[MPI_MAX_INFO_VAL], ncpus[16] = "0";
-    if (gethostname(host, sizeof(host) - 1) != 0)
-        snprintf(host, sizeof(host), "unknown");
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        axon_hw_cpus(&set, cpus, sizeof(cpus));
-        snprintf(ncpus, sizeof(ncpus), "%d", CPU_COUNT(&set));
-    } else {
-        snprintf(cpus, sizeof(cpus), "unknown");
-    }
+    int index[AXON_HW_INFO_TYPES];
+    if (axon_runtime_hw_locate(axon_hw_info_types, AXON_HW_INFO_TYPES, index) != MPI_SUCCESS)
+        for (int i = 0; i < AXON_HW_INFO_TYPES; i++)
+            index[i] = AXON_RUNTIME_HW_SPANS; /* hwloc cannot tell: confined to nothing we can name */
     MPI_Info info;
     int rc = PMPI_Info_create(&info);
+    char key[64];
+    for (int i = 0; i < AXON_HW_INFO_TYPES && rc == MPI_SUCCESS; i++) {
+        snprintf(key, sizeof(key), "hwloc://%s", axon_hw_info_types[i]);
+        rc = PMPI_Info_set(info, key, index[i] >= 0 ? "true" : "false");
+    }
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Info_set(info, "axon_host", host);
+        rc = PMPI_Info_set(info, "axon://nvlink_domain", "true");
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Info_set(info, "axon_cpus", cpus);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Info_set(info, "axon_ncpus", ncpus);
+        rc = PMPI_Info_set(info, "axon://gpu", axon_runtime_topo_gpu_of(axon_runtime_job.rank) >= 0 ? "true" : "false");
     if (rc != MPI_SUCCESS) {
         if (info != MPI_INFO_NULL)
             PMPI_Info_free(&info);

@@ -532,22 +532,35 @@ static void check_ulfm(int rank, int size)
            cls == MPI_ERR_ARG);
 }
 
-/* MPI_Get_hw_resource_info (MPI 4.1): the host, and the CPUs the process may run on. */
+/* MPI_Get_hw_resource_info (MPI 4.1, in MPI 5.0's form): resource types as URIs, each "true" or "false";
+ * the machine always holds the process, and a "true" type splits it into a communicator. */
 static void check_hw_info(void)
 {
     MPI_Info info = MPI_INFO_NULL;
-    char value[MPI_MAX_INFO_VAL], host[256] = "";
-    int len = sizeof(value), flag = 0, cls = -1;
+    char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL];
+    int nkeys = 0, flag = 0, cls = -1;
     EXPECT(MPI_Get_hw_resource_info(&info) == MPI_SUCCESS && info != MPI_INFO_NULL);
-    gethostname(host, sizeof(host) - 1);
-    MPI_Info_get_string(info, "axon_host", &len, value, &flag);
-    EXPECT(flag && strcmp(value, host) == 0);
-    len = sizeof(value);
-    MPI_Info_get_string(info, "axon_ncpus", &len, value, &flag);
-    EXPECT(flag && atoi(value) >= 1);
-    len = sizeof(value);
-    MPI_Info_get_string(info, "axon_cpus", &len, value, &flag);
-    EXPECT(flag && value[0] >= '0' && value[0] <= '9');
+    EXPECT(MPI_Info_get_nkeys(info, &nkeys) == MPI_SUCCESS && nkeys >= 8);
+    for (int i = 0; i < nkeys; i++) {
+        int len = sizeof(value);
+        EXPECT(MPI_Info_get_nthkey(info, i, key) == MPI_SUCCESS && strstr(key, "://") != NULL);
+        EXPECT(MPI_Info_get_string(info, key, &len, value, &flag) == MPI_SUCCESS && flag &&
+               (strcmp(value, "true") == 0 || strcmp(value, "false") == 0));
+        if (strcmp(value, "true") != 0)
+            continue;
+        MPI_Info split;
+        MPI_Comm c = MPI_COMM_NULL;
+        MPI_Info_create(&split);
+        MPI_Info_set(split, "mpi_hw_resource_type", key);
+        EXPECT(MPI_Comm_split_type(MPI_COMM_SELF, MPI_COMM_TYPE_HW_GUIDED, 0, split, &c) == MPI_SUCCESS &&
+               c != MPI_COMM_NULL);
+        if (c != MPI_COMM_NULL)
+            MPI_Comm_free(&c);
+        MPI_Info_free(&split);
+    }
+    int len = sizeof(value);
+    EXPECT(MPI_Info_get_string(info, "hwloc://Machine", &len, value, &flag) == MPI_SUCCESS && flag &&
+           strcmp(value, "true") == 0);
     MPI_Info_free(&info);
     EXPECT(MPI_Error_class(MPI_Get_hw_resource_info(NULL), &cls) == MPI_SUCCESS && cls == MPI_ERR_ARG);
 }
