@@ -124,6 +124,12 @@ struct axon_pt2pt_pipe_rts;
  * the copy (holding the device's bytes when the layout has gaps). Nothing for host memory. end: a
  * receive's copy goes to the GPU; the copy is freed. Only while CUDA support is on. */
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
+/* axon_pt2pt_isend for a caller that has classified the data at buf already (info; NULL: not): the
+ * device protocols take that answer instead of asking the driver again (a blocking send of a GPU
+ * buffer asked twice). */
+int axon_pt2pt_isend_classified(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                                struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
+                                const struct axon_cuda_memtype_info *info, struct axon_request **reqp);
 void axon_pt2pt_stage_attach(struct axon_request *req);
 /* A send's device protocol: with *ipc set, req->stage holds the IPC descriptor of the data, to be sent
  * in its place (to a rank of this node, for GPU memory with an IPC handle, from AXON_CUDA_IPC_MIN

@@ -292,6 +292,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->ucx_request = NULL;
     req->stage = NULL;
     req->stage_pending = false;
+    req->stage_known = false;
     req->comm = comm;
     req->buf = buf;
     req->count = count;

@@ -239,10 +239,11 @@ int axon_pt2pt_send_post(struct axon_request *req)
 /* The blocking contiguous send of a message that needs a request (a GPU buffer to stage, a single copy
  * to be acknowledged): started as a nonblocking send and waited for. */
 static int axon_pt2pt_send_contig_by_request(const void *buf, int64_t bytes, int dest, int tag,
-                                             struct axon_pt2pt_comm *comm)
+                                             struct axon_pt2pt_comm *comm, const struct axon_cuda_memtype_info *info)
 {
     struct axon_request *req;
-    int rc = axon_pt2pt_isend(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD, &req);
+    int rc = axon_pt2pt_isend_classified(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD,
+                                         info, &req);
     if (rc != MPI_SUCCESS)
         return rc;
     axon_request_wait(req);
@@ -265,7 +266,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         if (rc != MPI_SUCCESS)
             return rc;
         if (info.kind != AXON_CUDA_MEMKIND_HOST) {
-            return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm);
+            return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm, &info);
         }
     }
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
@@ -283,7 +284,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
             return rc;
     } else if (bytes > 0 && (peer = axon_pt2pt_shm_peer_of(world)) != NULL && axon_pt2pt_shm_cma_ok(peer)) {
         /* A single copy by the receiver needs its acknowledgement: a request of ours to wait on. */
-        return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm);
+        return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm, NULL);
     }
     ucp_ep_h ep;
     int rc = axon_ucx_ep_get(world, &ep);
@@ -331,12 +332,23 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
 int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                      struct axon_pt2pt_comm *comm, enum axon_send_mode mode, struct axon_request **reqp)
 {
+    return axon_pt2pt_isend_classified(buf, count, dt, dest, tag, comm, mode, NULL, reqp);
+}
+
+int axon_pt2pt_isend_classified(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
+                                struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
+                                const struct axon_cuda_memtype_info *info, struct axon_request **reqp)
+{
     if (dest == MPI_PROC_NULL)
         return axon_pt2pt_request_proc_null(reqp);
     struct axon_request *req;
     int rc = axon_pt2pt_request_init(AXON_REQUEST_SEND, (void *)buf, count, dt, dest, tag, comm, mode, &req);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (info) {
+        req->stage_info = *info;
+        req->stage_known = true;
+    }
     axon_pt2pt_async_begin(req);
     rc = axon_pt2pt_send_post(req);
     if (rc != MPI_SUCCESS) {

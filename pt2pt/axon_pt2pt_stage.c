@@ -36,6 +36,17 @@ static void axon_pt2pt_stage_stand_in(struct axon_request *req, char *host)
     req->buf = (void *)((uintptr_t)host - (uintptr_t)req->stage_lo);
 }
 
+/* What memory p, the start of a request's data, is: the sender's own answer when it gave one for this
+ * very address (stage_known), else the classification's. */
+static int axon_pt2pt_stage_classify(const struct axon_request *req, const void *p, struct axon_cuda_memtype_info *info)
+{
+    if (req->kind == AXON_REQUEST_SEND && req->stage_known && p == req->buf) {
+        *info = req->stage_info;
+        return MPI_SUCCESS;
+    }
+    return axon_cuda_memtype_of(p, info);
+}
+
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 {
     req->stage_pending = false;
@@ -45,7 +56,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
     axon_pt2pt_stage_span(req, &lo, &len);
     char *user = req->buf;
     struct axon_cuda_memtype_info info;
-    int rc = axon_cuda_memtype_of(user + lo, &info);
+    int rc = axon_pt2pt_stage_classify(req, user + lo, &info);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info.kind == AXON_CUDA_MEMKIND_HOST)
@@ -125,7 +136,7 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
         job->node_of_rank[world] == job->node && axon_cuda_ipc_available()) {
         const char *data = (const char *)req->buf + req->dt.true_lb;
         struct axon_cuda_memtype_info info;
-        int rc = axon_cuda_memtype_of(data, &info);
+        int rc = axon_pt2pt_stage_classify(req, data, &info);
         if (rc != MPI_SUCCESS)
             return rc;
         if (info.kind == AXON_CUDA_MEMKIND_HOST)
@@ -152,7 +163,7 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
     }
     if (axon_pt2pt_pipe_wanted(req, bytes)) {
         struct axon_cuda_memtype_info info;
-        int rc = axon_cuda_memtype_of((const char *)req->buf + req->dt.true_lb, &info);
+        int rc = axon_pt2pt_stage_classify(req, (const char *)req->buf + req->dt.true_lb, &info);
         if (rc != MPI_SUCCESS)
             return rc;
         if (info.kind != AXON_CUDA_MEMKIND_HOST)

@@ -101,6 +101,8 @@ struct axon_request {
                                       * message decides (stage_user, stage_lo/len, stage_info are set) */
     bool stage_ipc;                  /* a send's stage is its IPC descriptor (released with it) */
     bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
+    bool stage_known;                /* a send whose caller classified its data already: stage_info
+                                      * holds the answer (a blocking send of a GPU buffer) */
     void *cma_peer;                  /* a single-copy send: the node peer that reads it, until its ack */
 
     /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
