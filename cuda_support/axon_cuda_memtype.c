@@ -38,8 +38,11 @@
 #include "cuda_support/axon_cuda_range_internal.h"
 #include "runtime/runtime.h"
 
-/* The thread's stack bounds, read inline by axon_cuda_memtype_on_stack (cuda_support.h). */
+/* The thread's stack bounds, read inline by axon_cuda_memtype_on_stack (cuda_support.h), and where the
+ * heap starts, by axon_cuda_memtype_in_heap (0: unknown, the heap check is skipped). Defined in every
+ * build: the inline checks are compiled in where cuda.h is missing too. */
 __thread struct axon_cuda_stack_bounds axon_cuda_stack __attribute__((tls_model("initial-exec")));
+uintptr_t axon_cuda_brk_start;
 
 #if AXON_HAVE_CUDA_H
 
@@ -70,7 +73,6 @@ static struct {
     uintptr_t lo, hi;
 } axon_cuda_static[AXON_CUDA_MAX_STATIC];
 static int axon_cuda_nstatic;
-uintptr_t axon_cuda_brk_start; /* 0: unknown, the heap check is skipped (read inline: cuda_support.h) */
 static atomic_bool axon_cuda_ctx_seen;
 
 
