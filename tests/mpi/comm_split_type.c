@@ -56,6 +56,18 @@ static int congruent(MPI_Comm a, MPI_Comm b)
     return result == MPI_CONGRUENT;
 }
 
+/* The split by type with key=value holds the ranks of expected, in its order. */
+static void expect_like(int type, const char *key, const char *value, MPI_Comm expected, int line)
+{
+    MPI_Comm c = split(type, key, value);
+    if (!congruent(c, expected)) {
+        printf("rank %d FAILED: split by %s=%s is not as expected (line %d)\n", wrank, key, value, line);
+        failures++;
+    }
+    release(&c);
+}
+#define EXPECT_LIKE(type, key, value, expected) expect_like(type, key, value, expected, __LINE__)
+
 /* The one CPU this process may run on, or -1 when it may run on several. */
 static int only_cpu(void)
 {
@@ -85,16 +97,10 @@ int main(int argc, char **argv)
 
     /* Guided by a resource: mpi_shared_memory is the node again, the machine too (every process runs
      * inside it), nvlink_domain the domain; the names of hwloc, in any case, with or without hwloc://. */
-    MPI_Comm c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "mpi_shared_memory");
-    EXPECT(congruent(c, shared));
-    release(&c);
-    c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "Machine");
-    EXPECT(congruent(c, shared));
-    release(&c);
-    c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "hwloc://machine");
-    EXPECT(congruent(c, shared));
-    release(&c);
-    c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "nvlink_domain");
+    EXPECT_LIKE(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "mpi_shared_memory", shared);
+    EXPECT_LIKE(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "Machine", shared);
+    EXPECT_LIKE(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "hwloc://machine", shared);
+    MPI_Comm c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "nvlink_domain");
     EXPECT(size_of(c) == domain_size);
     release(&c);
     c = split(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", "gpu");
@@ -144,12 +150,8 @@ int main(int argc, char **argv)
     EXPECT(c == MPI_COMM_NULL);
 
     /* Guided by a resource or a process set (MPI 4.1). */
-    c = split(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_hw_resource_type", "mpi_shared_memory");
-    EXPECT(congruent(c, shared));
-    release(&c);
-    c = split(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://WORLD");
-    EXPECT(congruent(c, MPI_COMM_WORLD));
-    release(&c);
+    EXPECT_LIKE(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_hw_resource_type", "mpi_shared_memory", shared);
+    EXPECT_LIKE(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://WORLD", MPI_COMM_WORLD);
     c = split(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://self");
     EXPECT(size_of(c) == 1);
     release(&c);
