@@ -22,20 +22,25 @@
 
 static pthread_mutex_t axon_ucx_ep_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Ends the job for a watched peer that is gone (why: UCX's word), unless MPI_Finalize has passed its
+ * last barrier, after which peers leave as they please. */
+static void axon_ucx_peer_lost(int rank, const char *why)
+{
+    if (atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed))
+        return;
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    char message[256];
+    snprintf(message, sizeof(message), "lost rank %d (node %d) before it finished MPI: %s (it ended, or its node "
+             "or the network failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1, why);
+    axon_runtime_log_error("%s; ending the job", message);
+    axon_runtime_bootstrap_abort(1, message);
+}
+
 /* The error handler of a watched endpoint (arg: the peer's rank), called from the worker's progress. */
 static void axon_ucx_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     (void)ep;
-    if (atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed))
-        return;
-    int rank = (int)(intptr_t)arg;
-    const struct axon_runtime_job *job = &axon_runtime_job;
-    char message[256];
-    snprintf(message, sizeof(message), "lost rank %d (node %d) before it finished MPI: %s (it ended, or its node "
-             "or the network failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1,
-             ucs_status_string(status));
-    axon_runtime_log_error("%s; ending the job", message);
-    axon_runtime_bootstrap_abort(1, message);
+    axon_ucx_peer_lost((int)(intptr_t)arg, ucs_status_string(status));
 }
 
 /* Whether the endpoint to rank is made in the peer error mode (AXON_PEER_WATCH). */
@@ -59,8 +64,10 @@ void axon_ucx_ep_watch_init(void)
 void axon_ucx_ep_watch_make(int rank)
 {
     ucp_ep_h ep;
-    if (rank >= 0 && rank < axon_ucx.nranks && axon_ucx_ep_watched(rank))
-        (void)axon_ucx_ep_get(rank, &ep); /* a failure here is the send's to report, if one comes */
+    /* A peer that cannot be reached at all is as lost as one whose endpoint fails later (UCX refuses
+     * the endpoint when the peer's process is already gone and the connection is refused). */
+    if (rank >= 0 && rank < axon_ucx.nranks && axon_ucx_ep_watched(rank) && axon_ucx_ep_get(rank, &ep) != MPI_SUCCESS)
+        axon_ucx_peer_lost(rank, "cannot connect to it");
 }
 
 static int axon_ucx_ep_create(int rank, ucp_ep_h *ep)
