@@ -16,10 +16,11 @@
  * (Where the CPU can read GPU memory, coherent platforms, a stale "host" still reads the right bytes.)
  *
  * The table is two-way by a hash of the page number, lock-free: lookups are two loads, inline
- * (cuda_support.h). An unmapping raises a generation
- * before it clears its pages, and a page noted while one ran is taken back, so that a note racing an
- * unmapping in another thread cannot leave a page behind. Without libucm's events (UCX_MEM_EVENTS=no,
- * hooks that did not install) nothing is cached and every such buffer is asked as before. */
+ * (cuda_support.h). An unmapping raises a generation before it clears its pages, and a note that saw the
+ * generation move is taken back, so a note begun before another thread's unmapping does not outlive it.
+ * (A page unmapped while an MPI call uses it is the program's error; a note begun after the clear and
+ * before the unmap itself could then stay.) Without libucm's events (UCX_MEM_EVENTS=no, hooks that did
+ * not install) nothing is cached and every such buffer is asked as before. */
 #include "cuda_support/axon_cuda_internal.h"
 #include "runtime/runtime.h"
 
