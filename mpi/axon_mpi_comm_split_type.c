@@ -20,7 +20,7 @@
  *                                  passed (when not MPI_INFO_NULL) under "mpi_hw_resource_type", as
  *                                  MPICH does; MPI_COMM_NULL for all when no level splits comm.
  * The standard wants every rank to pass the same resource name; Axon does not check (a rank that names
- * another resource lands in a communicator of its own choosing's colors). */
+ * another resource is grouped by that resource's colors, which may meet the others' by chance). */
 #include "mpi/axon_mpi_comm.h"
 
 #include "runtime/axon_runtime_topo.h"
