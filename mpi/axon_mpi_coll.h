@@ -11,7 +11,6 @@
 #include "mpi/axon_mpi.h"
 
 #include "coll/coll.h"
-#include "cuda_support/cuda_support.h"
 
 /* ---- argument checks shared by every collective call --------------------------------------------- */
 
@@ -303,10 +302,7 @@ int axon_mpi_coll_gpu_examine(struct axon_mpi_coll_plan *p, bool shm, struct axo
  * closer". */
 static inline bool axon_mpi_coll_quick_host_block(const void *buf, int64_t count, const struct axon_dtype_layout *dt)
 {
-    if (count <= 0 || dt->size == 0)
-        return true;
-    const char *first = (const char *)buf + dt->true_lb;
-    return dt->contig && axon_cuda_memtype_host_inline(first);
+    return count <= 0 || dt->size == 0 || axon_pt2pt_data_surely_host(buf, dt);
 }
 
 /* Whether every buffer the call touches on this rank is surely host memory without the walks: the small

@@ -158,8 +158,7 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
      * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_mpi_coll_stage *st = NULL;
     int rc;
-    bool host = dt.contig && axon_cuda_memtype_host_inline((const char *)inbuf + dt.true_lb) &&
-                axon_cuda_memtype_host_inline((const char *)inoutbuf + dt.true_lb);
+    bool host = axon_pt2pt_data_surely_host(inbuf, &dt) && axon_pt2pt_data_surely_host(inoutbuf, &dt);
     if (axon_cuda_watching() && !host) {
         bool done;
         rc = axon_mpi_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);

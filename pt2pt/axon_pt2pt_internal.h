@@ -146,15 +146,7 @@ void axon_pt2pt_stage_end(struct axon_request *req);
 int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64_t bytes);
 /* Gives the host copy (or descriptor) back, with nothing copied (a request freed early). */
 void axon_pt2pt_stage_free(struct axon_request *req);
-/* Whether a request's data is surely host memory by the inline checks: contiguous, in the heap, on the
- * caller's stack or on a page known to be host. Most host messages of a CUDA-aware rank are told so without a call and the span's
- * arithmetic (a third of the cost of CUDA support to a host message). False means "look closer". */
-static inline bool axon_pt2pt_data_surely_host(const void *buf, const struct axon_dtype_layout *dt)
-{
-    const void *first = (const char *)buf + dt->true_lb;
-    return dt->contig && axon_cuda_memtype_host_inline(first);
-}
-
+/* axon_pt2pt_data_surely_host (pt2pt.h) of a request's data. */
 static inline bool axon_pt2pt_surely_host(const struct axon_request *req)
 {
     return axon_pt2pt_data_surely_host(req->buf, &req->dt);

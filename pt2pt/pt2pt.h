@@ -33,6 +33,15 @@ struct axon_dtype_layout {
     int64_t basic_count;   /* basic elements in one element */
 };
 
+/* Whether data in layout dt at buf is surely host memory by the inline checks: contiguous, starting in
+ * the heap, on the caller's stack or on a page known to be host (cuda_support.h). Most host buffers of a
+ * CUDA-aware rank are told so without a call or the span's arithmetic (a third of what CUDA support
+ * cost a host message). False means "look closer". */
+static inline bool axon_pt2pt_data_surely_host(const void *buf, const struct axon_dtype_layout *dt)
+{
+    return dt->contig && axon_cuda_memtype_host_inline((const char *)buf + dt->true_lb);
+}
+
 /* A communicator as the engine sees it. The layer above embeds it in its communicator object. */
 struct axon_pt2pt_comm {
     uint32_t context_id;   /* of point-to-point traffic; unique among live communicators */
