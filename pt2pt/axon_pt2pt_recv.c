@@ -266,7 +266,9 @@ int axon_pt2pt_recv_post(struct axon_request *req)
         axon_pt2pt_unexpected_release(ux);
     } else {
         axon_pt2pt_match_post(&comm->queues, &req->match);
-        if (req->peer >= 0) /* it waits on that peer: UCX should tell us if the peer is lost */
+        /* It waits on that peer: UCX should tell us if the peer is lost (only where some peer is
+         * watched: one load otherwise). */
+        if (__builtin_expect(axon_ucx.watch_any, 0) && req->peer >= 0)
             axon_ucx_ep_watch(comm->world_ranks ? comm->world_ranks[req->peer] : req->peer);
     }
     axon_ucx_unlock();
