@@ -145,10 +145,7 @@ static bool axon_cuda_memtype_surely_host(uintptr_t a)
         axon_cuda_memtype_learn_stack();
     /* Callers' frames lie above this one. A program running on a stack of its own making (a coroutine,
      * a signal stack) is below or beyond the thread's bounds: then the stack tells nothing. */
-    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    if (sp >= axon_cuda_stack.lo && sp < axon_cuda_stack.hi && a >= sp && a < axon_cuda_stack.hi)
-        return true;
-    if (axon_cuda_memtype_in_heap((const void *)a))
+    if (axon_cuda_memtype_on_stack((const void *)a) || axon_cuda_memtype_in_heap((const void *)a))
         return true;
     for (int i = 0; i < axon_cuda_nstatic; i++)
         if (a >= axon_cuda_static[i].lo && a < axon_cuda_static[i].hi)
