@@ -36,7 +36,7 @@ _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
 unsigned axon_cuda_hostpage_shift = 12;
 static atomic_ulong axon_cuda_hostpage_gen;
 static atomic_bool axon_cuda_hostpage_on;
-static uintptr_t axon_cuda_hostpage_size = 4096;
+#define axon_cuda_hostpage_size ((uintptr_t)1 << axon_cuda_hostpage_shift)
 
 /* Empties the slots of pages in [lo, hi): page by page for a range of few pages, else by a sweep. */
 static void axon_cuda_hostpage_clear(uintptr_t lo, uintptr_t hi)
@@ -100,10 +100,8 @@ void axon_cuda_hostpage_init(void)
     for (unsigned i = 0; i < AXON_CUDA_HOSTPAGE_SLOTS; i++)
         atomic_store_explicit(&axon_cuda_hostpage_slot[i], 0, memory_order_relaxed);
     long page = sysconf(_SC_PAGESIZE);
-    if (page > 0 && (page & (page - 1)) == 0) {
-        axon_cuda_hostpage_size = (uintptr_t)page;
+    if (page > 0 && (page & (page - 1)) == 0)
         axon_cuda_hostpage_shift = (unsigned)__builtin_ctzl((unsigned long)page);
-    }
     if (atomic_load(&axon_cuda_hostpage_on))
         return;
     ucs_status_t st = ucm_set_event_handler(UCM_EVENT_VM_UNMAPPED, -1, axon_cuda_hostpage_unmapped, NULL);
