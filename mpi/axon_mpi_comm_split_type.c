@@ -31,8 +31,8 @@
 #include <strings.h>
 
 /* A color for an instance of a resource: the node and the instance's index there (nodes do not share
- * hardware), or MPI_UNDEFINED. */
-static int64_t axon_split_color(int index)
+ * hardware; index below 2^32), or MPI_UNDEFINED for a negative index. */
+static int64_t axon_split_color(int64_t index)
 {
     if (index < 0)
         return MPI_UNDEFINED;
@@ -50,8 +50,7 @@ static int64_t axon_split_guided_color(const char *name)
     if (strcasecmp(name, "nvlink_domain") == 0)
         return job->domain_of_rank ? job->domain_of_rank[job->rank] : job->node_of_rank[job->rank];
     if (strcasecmp(name, "gpu") == 0) {
-        long pci = axon_runtime_topo_gpu_of(job->rank);
-        return pci < 0 ? MPI_UNDEFINED : ((int64_t)job->node_of_rank[job->rank] << 32) | (int64_t)pci;
+        return axon_split_color(axon_runtime_topo_gpu_of(job->rank)); /* its PCI id, -1 for none */
     }
     int index;
     const char *names[1] = {name};
