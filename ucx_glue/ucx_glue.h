@@ -37,11 +37,12 @@ int axon_ucx_ep_get(int rank, ucp_ep_h *ep);
 void axon_ucx_ep_watch_init(void);
 /* Makes the endpoint to a peer UCX watches (AXON_PEER_WATCH: another machine's rank) if it is not made
  * yet, so that a receive that waits on a peer this rank never sent to hears of the peer's loss. Inline:
- * every receive posted from a named source asks. */
+ * every receive posted from a named source asks, where axon_ucx.watch_any says some peer is watched
+ * (the caller tests it first, before it works out the peer's rank). */
 void axon_ucx_ep_watch_make(int rank);
 static inline void axon_ucx_ep_watch(int rank)
 {
-    if (__builtin_expect(axon_ucx.watch_any, 0) && !__atomic_load_n(&axon_ucx.eps[rank], __ATOMIC_RELAXED))
+    if (!__atomic_load_n(&axon_ucx.eps[rank], __ATOMIC_RELAXED))
         axon_ucx_ep_watch_make(rank);
 }
 /* Registers the handler of one active-message id on the worker. */
