@@ -1,4 +1,4 @@
-/* Axon MPI: the C interface of MPI 3.1 for the subset Axon implements, with MPICH's ABI.
+/* Axon MPI: the C interface of MPI 4.1, with MPICH's ABI.
  *
  * Every handle type, handle value, constant and the MPI_Status layout match the MPICH ABI, so a program
  * built against MPICH's mpi.h runs on libmpi.so.12 (or libmpich.so.12) from Axon, and one built against
@@ -21,9 +21,10 @@ extern "C" {
 
 /* ---- identity --------------------------------------------------------------------------------- */
 
-/* The standard level the library fully claims: clients (mpi4py among them) excuse a missing function
- * only when the advertised version predates it. */
-#define MPI_VERSION 3
+/* The standard whose interface the library has: every function of MPI 4.1 is exported (one-sided
+ * communication, MPI-IO and dynamic processes answer MPI_ERR_UNSUPPORTED_OPERATION), and clients gate
+ * MPI-4 code (sessions, partitioned and persistent collective calls, large counts) on this value. */
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 
 #define AXON_MPI 1
@@ -44,6 +45,9 @@ typedef long MPI_Aint;
 typedef int MPI_Fint;
 typedef long MPI_Count;
 typedef long MPI_Offset;
+/* printf formats of an MPI_Aint (MPICH's names). */
+#define MPI_AINT_FMT_DEC_SPEC "%ld"
+#define MPI_AINT_FMT_HEX_SPEC "%lx"
 
 /* ---- handle types ----------------------------------------------------------------------------- */
 
@@ -173,6 +177,14 @@ typedef struct MPI_Status {
 #define MPI_INTEGER4 ((MPI_Datatype)0x4c000430)
 #define MPI_INTEGER8 ((MPI_Datatype)0x4c000831)
 #define MPI_INTEGER16 MPI_DATATYPE_NULL
+/* Optional Fortran types that MPICH's header names too (MPI_REAL2: half precision). */
+#define MPI_REAL2 ((MPI_Datatype)0x4c000226)
+#define MPI_COMPLEX4 ((MPI_Datatype)0x4c00042e)
+#define MPI_LOGICAL1 ((MPI_Datatype)0x4c000147)
+#define MPI_LOGICAL2 ((MPI_Datatype)0x4c000248)
+#define MPI_LOGICAL4 ((MPI_Datatype)0x4c000449)
+#define MPI_LOGICAL8 ((MPI_Datatype)0x4c00084a)
+#define MPI_LOGICAL16 ((MPI_Datatype)0x4c00104b)
 
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
@@ -198,6 +210,7 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_F90_INTEGER 17
 #define MPI_COMBINER_RESIZED 18
 #define MPI_COMBINER_HINDEXED_BLOCK 19
+#define MPI_COMBINER_VALUE_INDEX 20 /* MPI 4.1; MPI_Type_get_value_index returns predefined types only */
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
@@ -367,6 +380,8 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
 #define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_T_ERR_NOT_ACCESSIBLE 79 /* MPI 4.0 */
+#define MPI_ERR_ERRHANDLER 80       /* MPI 4.1: an invalid error handler */
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- callback types --------------------------------------------------------------------------- */
@@ -473,7 +488,8 @@ typedef enum MPIR_T_bind_t {
     MPI_T_BIND_MPI_REQUEST = 9707,
     MPI_T_BIND_MPI_WIN = 9708,
     MPI_T_BIND_MPI_MESSAGE = 9709,
-    MPI_T_BIND_MPI_INFO = 9710
+    MPI_T_BIND_MPI_INFO = 9710,
+    MPI_T_BIND_MPI_SESSION = 9711
 } MPIR_T_bind_t;
 
 typedef enum MPIR_T_scope_t {
@@ -1036,6 +1052,18 @@ AXON_MPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sou
 #define MPI_MODE_NOPUT 4096
 #define MPI_MODE_NOPRECEDE 8192
 #define MPI_MODE_NOSUCCEED 16384
+/* Window attributes, flavors and memory models, for MPI_Win_get_attr. */
+#define MPI_WIN_BASE 0x66000001
+#define MPI_WIN_SIZE 0x66000003
+#define MPI_WIN_DISP_UNIT 0x66000005
+#define MPI_WIN_CREATE_FLAVOR 0x66000007
+#define MPI_WIN_MODEL 0x66000009
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
 AXON_MPI_API(int, Win_create,
              (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win));
 AXON_MPI_API(int, Win_allocate,
@@ -1086,8 +1114,11 @@ AXON_MPI_CONVERT_API(Session, MPI_Session);
 AXON_MPI_CONVERT_API(Type, MPI_Datatype);
 AXON_MPI_CONVERT_API(Win, MPI_Win);
 #undef AXON_MPI_CONVERT_API
-/* A Fortran status: the five ints of MPI_Status, in order. */
+/* A Fortran status: the five ints of MPI_Status, in order; the indices of its three named fields. */
 #define MPI_F_STATUS_SIZE 5
+#define MPI_F_SOURCE 2
+#define MPI_F_TAG 3
+#define MPI_F_ERROR 4
 AXON_MPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
 AXON_MPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
 /* Status fields (MPI 4.1) */
@@ -1285,7 +1316,23 @@ AXON_MPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count, M
 AXON_MPI_API(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
 AXON_MPI_API(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win));
 AXON_MPI_API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win));
-/* MPI-IO (the error-handler calls work, on MPI_FILE_NULL) */
+/* MPI-IO (the error-handler calls work, on MPI_FILE_NULL); the constants are MPICH's (ROMIO's). */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
+#define MPI_MAX_DATAREP_STRING 128
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 AXON_MPI_API(int, File_create_errhandler, (MPI_File_errhandler_function * file_errhandler_fn, MPI_Errhandler *errhandler));
 AXON_MPI_API(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler));
 AXON_MPI_API(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler));

@@ -104,6 +104,7 @@ struct axon_comm {
     MPI_Comm handle;
     int rank, size;                /* in the local group (the only group of an intracommunicator) */
     MPI_Errhandler errhandler;
+    bool errhandler_chosen;        /* by MPI_Comm_set_errhandler (MPI_COMM_SELF's then takes unbound errors) */
     char name[MPI_MAX_OBJECT_NAME];
     struct axon_pt2pt_comm pt2pt;  /* user point-to-point; on an intercommunicator its ranks (size, world_ranks)
                                     * are the remote group's, while the envelope carries our local rank */
@@ -220,9 +221,10 @@ void axon_mpi_bsend_comm_free(struct axon_comm *c);
 
 /* ---- errors (axon_mpi_error_raise.c, axon_mpi_error_string.c) ------------------------------------ */
 
-/* Raises errclass from func on comm (NULL: on MPI_COMM_WORLD, for errors tied to no communicator or to an
- * invalid one, as MPI 3.1 says) through its error handler, with a message that says what was wrong. Returns the code
- * the API function returns, if the handler returns at all. */
+/* Raises errclass from func on comm through its error handler, with a message that says what was wrong.
+ * comm NULL: an error tied to no communicator or to an invalid one, raised on MPI_COMM_SELF once the
+ * program set a handler there (MPI 4.0), else on MPI_COMM_WORLD (MPI 3.1). Returns the code the API
+ * function returns, if the handler returns at all. */
 int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* The same through a given handler (a session's, or the one a creation from a group names), whose user

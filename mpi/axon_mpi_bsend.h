@@ -2,7 +2,7 @@
  * blocks, drains and flushes, and the process's buffer calls) and mpi/axon_mpi_bsend_comm.c (a
  * communicator's buffer calls, MPI 4.1). A buffer is named by its owner: a communicator, or NULL for the
  * process's. Each function checks the arguments that every owner shares and raises its errors as func on
- * the owner (NULL: MPI_COMM_WORLD's handler), so the process's and a communicator's calls fail alike; the
+ * the owner (NULL: the handler of errors on no object), so the process's and a communicator's calls fail alike; the
  * caller has checked the communicator itself. */
 #ifndef AXON_MPI_BSEND_H
 #define AXON_MPI_BSEND_H

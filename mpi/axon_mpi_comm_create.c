@@ -393,13 +393,16 @@ AXON_MPI_WEAK(Comm_get_name)
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     static const char func[] = "MPI_Comm_get_name";
-    struct axon_comm *c;
+    struct axon_comm *c = NULL;
     AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_MPI_COMM_CHECK(func, comm, c);
+    /* The null handle has a name too (MPI 4.1). */
+    if (comm != MPI_COMM_NULL)
+        AXON_MPI_COMM_CHECK(func, comm, c);
     if (!comm_name || !resultlen)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_name or resultlen is a NULL pointer");
-    size_t n = strnlen(c->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(comm_name, c->name, n);
+    const char *name = c ? c->name : "MPI_COMM_NULL";
+    size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(comm_name, name, n);
     comm_name[n] = '\0';
     *resultlen = (int)n;
     return MPI_SUCCESS;

@@ -85,7 +85,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
      * communicator gets then too). */
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     if (!newcomm)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     *newcomm = MPI_COMM_NULL; /* what an error below leaves */
@@ -114,7 +114,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     AXON_MPI_REQUIRE_ACTIVE(func);
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     if (!newintercomm)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_ARG, "newintercomm is a NULL pointer");
     *newintercomm = MPI_COMM_NULL; /* what an error below leaves */

@@ -129,6 +129,13 @@ static const struct axon_builtin_info axon_builtin_list[] = {
     AXON_BUILTIN(MPI_INTEGER2, 2),
     AXON_BUILTIN(MPI_INTEGER4, 4),
     AXON_BUILTIN(MPI_INTEGER8, 8),
+    AXON_BUILTIN(MPI_REAL2, 2),
+    AXON_BUILTIN(MPI_COMPLEX4, 2),
+    AXON_BUILTIN(MPI_LOGICAL1, 1),
+    AXON_BUILTIN(MPI_LOGICAL2, 2),
+    AXON_BUILTIN(MPI_LOGICAL4, 4),
+    AXON_BUILTIN(MPI_LOGICAL8, 8),
+    AXON_BUILTIN(MPI_LOGICAL16, 16),
 };
 
 static const struct axon_builtin_info *axon_builtin_by_low_byte[256];

@@ -164,10 +164,13 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     static const char func[] = "MPI_Type_get_name";
     struct axon_dtype_desc d;
     AXON_MPI_REQUIRE_ACTIVE(func);
-    AXON_DT_DESCRIBE(func, datatype, d);
+    /* The null handle has a name too (MPI 4.1). */
+    if (datatype != MPI_DATATYPE_NULL)
+        AXON_DT_DESCRIBE(func, datatype, d);
     AXON_DT_NONNULL(func, type_name && resultlen, "type_name or resultlen");
-    char name[MPI_MAX_OBJECT_NAME];
-    axon_mpi_datatype_name_get(datatype, name);
+    char name[MPI_MAX_OBJECT_NAME] = "MPI_DATATYPE_NULL";
+    if (datatype != MPI_DATATYPE_NULL)
+        axon_mpi_datatype_name_get(datatype, name);
     size_t n = strlen(name);
     memcpy(type_name, name, n + 1);
     *resultlen = (int)n;

@@ -4,7 +4,9 @@
  *
  * The predefined codes are the classes 0..MPI_ERR_LASTCODE, so added ones take the values above it,
  * MPI_ERR_LASTCODE + 1 + n for the n-th added class or code alike (each remembers its class; a class is
- * its own), and the MPI_LASTUSEDCODE attribute follows the last one handed out. Entries live in chunks
+ * its own), and the MPI_LASTUSEDCODE attribute follows the largest one handed out. A removed value is
+ * handed out again, the lowest first, so ranks that add and remove alike still agree, and a library that
+ * adds and removes its classes at every use does not run out (MPICH's errhan/adderr does 10000 rounds). Entries live in chunks
  * that never move, so a lookup reads them without the lock once their slot is published; a string
  * may be replaced while another thread reads it, so strings are read and written under the lock. */
 #include "mpi/axon_mpi.h"
@@ -19,7 +21,7 @@
 
 struct axon_dyn_error {
     int errclass;   /* the class of a code; a class's own value */
-    _Atomic bool removed; /* MPI_Remove_error_class/_code: no longer a class or code (never reused) */
+    _Atomic bool removed; /* MPI_Remove_error_class/_code: no longer a class or code, free for reuse */
     char name[48];  /* for messages: "user error class 0x40000002" */
     char *text;     /* MPI_Add_error_string's, or NULL */
 };
@@ -27,6 +29,7 @@ struct axon_dyn_error {
 static pthread_mutex_t axon_dyn_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct axon_dyn_error *_Atomic axon_dyn_chunks[AXON_DYN_CHUNKS];
 static atomic_int axon_dyn_count; /* published entries */
+static int axon_dyn_removed;      /* of those, removed ones (under the lock) */
 
 static struct axon_dyn_error *axon_dyn_get(int code)
 {
@@ -65,9 +68,19 @@ static int axon_dyn_add(int errclass, int *code)
 {
     int rc = MPI_SUCCESS;
     pthread_mutex_lock(&axon_dyn_lock);
-    int i = atomic_load_explicit(&axon_dyn_count, memory_order_relaxed);
+    int count = atomic_load_explicit(&axon_dyn_count, memory_order_relaxed), i = count;
     struct axon_dyn_error *chunk = NULL;
-    if (i >= AXON_DYN_CHUNK * AXON_DYN_CHUNKS) {
+    for (int j = 0; axon_dyn_removed > 0 && j < count; j++) {
+        struct axon_dyn_error *c = atomic_load_explicit(&axon_dyn_chunks[j / AXON_DYN_CHUNK], memory_order_relaxed);
+        if (atomic_load_explicit(&c[j % AXON_DYN_CHUNK].removed, memory_order_relaxed)) {
+            i = j;
+            chunk = c;
+            break;
+        }
+    }
+    if (chunk) {
+        axon_dyn_removed--;
+    } else if (i >= AXON_DYN_CHUNK * AXON_DYN_CHUNKS) {
         rc = MPI_ERR_INTERN;
     } else {
         chunk = atomic_load_explicit(&axon_dyn_chunks[i / AXON_DYN_CHUNK], memory_order_relaxed);
@@ -85,8 +98,12 @@ static int axon_dyn_add(int errclass, int *code)
         e->errclass = errclass < 0 ? value : errclass;
         snprintf(e->name, sizeof(e->name), errclass < 0 ? "user error class %d" : "user error code %d", value);
         e->text = NULL;
-        atomic_store_explicit(&axon_dyn_count, i + 1, memory_order_release);
-        axon_mpi_attr_lastusedcode_set(value);
+        if (i == count) {
+            atomic_store_explicit(&axon_dyn_count, i + 1, memory_order_release);
+            axon_mpi_attr_lastusedcode_set(value);
+        } else {
+            atomic_store_explicit(&e->removed, false, memory_order_release); /* published again */
+        }
         *code = value;
     }
     pthread_mutex_unlock(&axon_dyn_lock);
@@ -149,7 +166,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 }
 
 /* Removing (MPI 4.1): a removed class or code is no longer one (MPI_Error_class refuses it, its string
- * goes); its value is never handed out again. A class may go only once none of its codes is left, and
+ * goes) until its value is handed out again. A class may go only once none of its codes is left, and
  * only added ones may go. MPICH's earlier names, MPIX_Delete_error_class, _code and _string, are the same
  * calls. */
 static int axon_dyn_remove(const char *func, int value, bool is_class)
@@ -171,6 +188,7 @@ static int axon_dyn_remove(const char *func, int value, bool is_class)
     char *old = NULL;
     if (!why) {
         atomic_store_explicit(&e->removed, true, memory_order_release);
+        axon_dyn_removed++;
         old = e->text;
         e->text = NULL;
     }

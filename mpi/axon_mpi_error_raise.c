@@ -46,11 +46,15 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
 
-    /* Errors tied to no communicator (or to an invalid one) go to MPI_COMM_WORLD's handler, as MPI 3.1
-     * (the version we advertise) says; programs set MPI_ERRORS_RETURN there and expect it to hold. */
+    /* Errors tied to no communicator (or to an invalid one) go to MPI_COMM_SELF's handler, as MPI 4.0
+     * says, once the program has chosen one there; until then to MPI_COMM_WORLD's, as MPI 3.1 said:
+     * programs written for it set MPI_ERRORS_RETURN there and expect it to hold (MPICH does the same). */
     struct axon_comm *target = comm;
-    if (!target && atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE)
-        target = axon_mpi_comm_get(MPI_COMM_WORLD);
+    if (!target && atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE) {
+        target = axon_mpi_comm_get(MPI_COMM_SELF);
+        if (!target || !target->errhandler_chosen)
+            target = axon_mpi_comm_get(MPI_COMM_WORLD);
+    }
     struct axon_errhandler *eh = target ? axon_mpi_errhandler_get(target->errhandler) : NULL;
     return axon_mpi_error_dispatch(eh, target ? target->handle : MPI_COMM_NULL, comm ? comm->name : NULL, func,
                                    errclass, detail);

@@ -92,6 +92,8 @@ static const struct axon_error_class_info axon_error_classes[] = {
     AXON_EC(MPI_ERR_PROC_ABORTED, "a process aborted"),
     AXON_EC(MPI_ERR_VALUE_TOO_LARGE, "value too large for the output argument"),
     AXON_EC(MPI_T_ERR_NOT_SUPPORTED, "not supported by the tools interface"),
+    AXON_EC(MPI_T_ERR_NOT_ACCESSIBLE, "not accessible through the tools interface now"),
+    AXON_EC(MPI_ERR_ERRHANDLER, "invalid error handler"),
     /* MPICH's fault tolerance classes (mpi-ext.h); Axon raises none of them: a dead rank ends the job. */
     AXON_EC(MPIX_ERR_PROC_FAILED, "a process failed"),
     AXON_EC(MPIX_ERR_PROC_FAILED_PENDING, "a process failure left this request pending"),

@@ -5,9 +5,9 @@
  *
  * Errors of file calls go, as the standard says for calls without an open file, to the error handler of
  * MPI_FILE_NULL, which is MPI_ERRORS_RETURN until MPI_File_set_errhandler(MPI_FILE_NULL, ...) changes it:
- * then the class is returned as is. Another handler set there is run as MPI_COMM_WORLD's would be (the
- * error machinery knows communicators only), which raises the error through MPI_COMM_WORLD's handler
- * when it is not MPI_ERRORS_RETURN. The error-handler calls themselves work: file error handlers are
+ * then the class is returned as is. Another handler set there is run as an error on no object would
+ * be (the error machinery knows communicators only): through MPI_COMM_SELF's handler or MPI_COMM_WORLD's
+ * (axon_mpi_error) when it is not MPI_ERRORS_RETURN. The error-handler calls themselves work: file error handlers are
  * communicator error handlers, as in MPICH. */
 #include "mpi/axon_mpi.h"
 
@@ -38,7 +38,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     if (file != MPI_FILE_NULL)
         return axon_mpi_file_unsupported(func);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     axon_mpi_errhandler_retain(errhandler);
     axon_mpi_errhandler_release(atomic_exchange(&axon_file_errhandler, errhandler));
     return MPI_SUCCESS;

@@ -5,7 +5,7 @@
  * GPU buffers of MPI_Reduce_local are reduced on the GPU where the result is and a kernel exists, else in
  * host copies (mpi/axon_mpi_coll_stage.c). MPI_Reduce_local_c takes any count: it shares one function of
  * int64_t counts with MPI_Reduce_local.
- * Errors are tied to no communicator: they go to MPI_COMM_WORLD's handler. */
+ * Errors are tied to no communicator: they go to the handler of errors on no object. */
 #include "mpi/axon_mpi_datatype.h"
 
 #include "coll/axon_coll_op.h"

@@ -1,7 +1,7 @@
 /* The one-sided data movement calls beyond MPI_Put and MPI_Get: their large-count forms, the
  * request-based ones (MPI_Rput, MPI_Rget, ...), the accumulates and the atomics (MPI_Fetch_and_op,
  * MPI_Compare_and_swap). One-sided communication is not built yet (mpi/axon_mpi_win_unsupported.c): each
- * call returns MPI_ERR_UNSUPPORTED_OPERATION through MPI_COMM_WORLD's handler and sets an output request
+ * call returns MPI_ERR_UNSUPPORTED_OPERATION through the handler of errors on no object and sets an output request
  * to MPI_REQUEST_NULL. They used to be absent so that configure scripts probing for them would not find
  * them; they are present now because Python bindings (mpi4py) reference every MPI function and load the
  * library with every symbol resolved, and a missing one fails the import. Programs that need one-sided

@@ -50,7 +50,7 @@ static struct axon_session *axon_session_get(MPI_Session handle, unsigned *index
     return s;
 }
 
-/* An error of a call on session s (NULL: an invalid session, so MPI_COMM_WORLD's handler when the world
+/* An error of a call on session s (NULL: an invalid session, so the handler of errors on no object when the world
  * model is active, else MPI_ERRORS_ARE_FATAL). */
 static int axon_session_error(const struct axon_session *s, MPI_Session handle, const char *func, int errclass,
                               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -118,7 +118,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     /* Before anything is up, the handler given is the one to report to (MPI_ERRHANDLER_NULL: fatal). */
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
-        return axon_mpi_error_with(MPI_ERRORS_ARE_FATAL, MPI_SESSION_NULL, NULL, func, MPI_ERR_ARG,
+        return axon_mpi_error_with(MPI_ERRORS_ARE_FATAL, MPI_SESSION_NULL, NULL, func, MPI_ERR_ERRHANDLER,
                                    "invalid error handler 0x%x", (unsigned)errhandler);
     if (!session)
         return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_ARG, "session is a NULL pointer");
@@ -309,7 +309,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_session_error(s, session, func, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = s->errhandler;
     s->errhandler = errhandler;

@@ -1,6 +1,6 @@
 /* The one-sided calls that programs link even when they never use them (OSU's shared code links them
  * into every benchmark). One-sided communication is not built yet: each call checks that MPI is active
- * and returns MPI_ERR_UNSUPPORTED_OPERATION through MPI_COMM_WORLD's error handler (no window exists to
+ * and returns MPI_ERR_UNSUPPORTED_OPERATION through the handler of errors on no object (no window exists to
  * carry one), with a message that says so. MPI_Accumulate, MPI_Get_accumulate and the atomics were
  * once left out so that configure scripts probing for them would not find them; they are present now
  * (mpi/axon_mpi_rma_unsupported.c, unsupported likewise), because Python bindings (mpi4py's MPICH-ABI

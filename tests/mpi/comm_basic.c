@@ -189,6 +189,8 @@ int main(int argc, char **argv)
     int len = -1;
     MPI_Comm_get_name(MPI_COMM_WORLD, name, &len);
     EXPECT(strcmp(name, "MPI_COMM_WORLD") == 0 && len == 14);
+    MPI_Comm_get_name(MPI_COMM_NULL, name, &len); /* null handles have names (MPI 4.1) */
+    EXPECT(strcmp(name, "MPI_COMM_NULL") == 0 && len == 13);
     MPI_Comm_get_name(dup, name, &len);
     EXPECT(len == 0 && name[0] == '\0');
     MPI_Comm_set_name(dup, "my dup");

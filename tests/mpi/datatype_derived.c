@@ -548,6 +548,14 @@ static void test_contents_and_names(void)
     EXPECT(strcmp(name, "MPI_DOUBLE_INT") == 0);
     MPI_Type_get_name(MPI_UNSIGNED_LONG_LONG, name, &len);
     EXPECT(strcmp(name, "MPI_UNSIGNED_LONG_LONG") == 0);
+    MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len); /* null handles have names (MPI 4.1) */
+    EXPECT(strcmp(name, "MPI_DATATYPE_NULL") == 0 && len == 17);
+    MPI_Type_get_name(MPI_LOGICAL8, name, &len);
+    EXPECT(strcmp(name, "MPI_LOGICAL8") == 0);
+    int lsize = -1;
+    EXPECT(MPI_Type_size(MPI_LOGICAL8, &lsize) == MPI_SUCCESS && lsize == 8);
+    EXPECT(MPI_Type_size(MPI_REAL2, &lsize) == MPI_SUCCESS && lsize == 2);
+    EXPECT(MPI_Type_size(MPI_COMPLEX4, &lsize) == MPI_SUCCESS && lsize == 4);
     MPI_Type_get_name(st, name, &len);
     EXPECT(len == 0 && name[0] == '\0');
     MPI_Type_set_name(st, "particle");

@@ -7,9 +7,10 @@
 #include "axon_test.h"
 
 static int user_calls, user_code;
+static MPI_Comm user_comm = MPI_COMM_NULL;
 static void user_handler(MPI_Comm *comm, int *code, ...)
 {
-    (void)comm;
+    user_comm = *comm;
     user_calls++;
     user_code = *code;
 }
@@ -38,13 +39,21 @@ int main(int argc, char **argv)
     EXPECT(cls == MPI_ERR_ARG);
     rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, (MPI_Errhandler)0x1234);
     MPI_Error_class(rc, &cls);
-    EXPECT(cls == MPI_ERR_ARG);
+    EXPECT(cls == MPI_ERR_ERRHANDLER); /* MPI 4.1's class for an invalid handler */
+    MPI_Errhandler bad = (MPI_Errhandler)0x1234;
+    rc = MPI_Errhandler_free(&bad);
+    MPI_Error_class(rc, &cls);
+    EXPECT(cls == MPI_ERR_ERRHANDLER);
     rc = MPI_Error_class(-5, &cls);
     EXPECT(rc == MPI_ERR_ARG);
 
     char text[MPI_MAX_ERROR_STRING];
     int len;
     EXPECT(MPI_Error_string(MPI_ERR_COMM, text, &len) == MPI_SUCCESS && strstr(text, "communicator"));
+    EXPECT(MPI_Error_string(MPI_ERR_ERRHANDLER, text, &len) == MPI_SUCCESS && strstr(text, "error handler"));
+    EXPECT(MPI_Error_string(MPI_T_ERR_NOT_ACCESSIBLE, text, &len) == MPI_SUCCESS && strstr(text, "MPI_T_ERR_NOT_ACCESSIBLE"));
+    int version, subversion;
+    EXPECT(MPI_Get_version(&version, &subversion) == MPI_SUCCESS && version == 4 && subversion == 1);
 
     EXPECT(MPI_Comm_create_errhandler(user_handler, &user) == MPI_SUCCESS);
     EXPECT(MPI_Comm_set_errhandler(MPI_COMM_SELF, user) == MPI_SUCCESS);
@@ -53,6 +62,15 @@ int main(int argc, char **argv)
     EXPECT(rc == MPI_ERR_ARG && user_calls == 1 && user_code == MPI_ERR_ARG);
     EXPECT(MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_OTHER) == MPI_SUCCESS);
     EXPECT(user_calls == 2 && user_code == MPI_ERR_OTHER);
+    /* An error on no valid communicator goes to MPI_COMM_SELF's handler now that one was set there
+     * (MPI 4.0); before, MPI_COMM_WORLD's MPI_ERRORS_RETURN took it (above). */
+    rc = MPI_Comm_size(MPI_COMM_NULL, &size);
+    EXPECT(rc == MPI_ERR_COMM && user_calls == 3 && user_code == MPI_ERR_COMM && user_comm == MPI_COMM_SELF);
+    rc = MPI_Type_size(MPI_DATATYPE_NULL, &size);
+    EXPECT(rc == MPI_ERR_TYPE && user_calls == 4 && user_code == MPI_ERR_TYPE);
+    EXPECT(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+    rc = MPI_Comm_size(MPI_COMM_NULL, &size);
+    EXPECT(rc == MPI_ERR_COMM && user_calls == 4);
     EXPECT(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL) == MPI_SUCCESS);
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -78,6 +78,7 @@ static const struct {
     {MPI_OFFSET, MULTI},             {MPI_COUNT, MULTI},
     {MPI_FLOAT, FLOATING},           {MPI_DOUBLE, FLOATING},
     {MPIX_C_FLOAT16, FLOATING},      {MPIX_BFLOAT16, FLOATING},
+    {MPI_REAL2, FLOATING},
     {MPI_LONG_DOUBLE, FLOATING},     {MPI_REAL, FLOATING},
     {MPI_DOUBLE_PRECISION, FLOATING}, {MPI_REAL4, FLOATING},
     {MPI_REAL8, FLOATING},           {MPI_C_FLOAT_COMPLEX, COMPLEX},
@@ -92,6 +93,9 @@ static const struct {
     {MPI_SHORT_INT, PAIR},           {MPI_LONG_DOUBLE_INT, PAIR},
     {MPI_2INT, PAIR},                {MPI_2INTEGER, PAIR},
     {MPI_2REAL, PAIR},               {MPI_2DOUBLE_PRECISION, PAIR},
+    {MPI_LOGICAL1, LOGICAL},         {MPI_LOGICAL2, LOGICAL},
+    {MPI_LOGICAL4, LOGICAL},         {MPI_LOGICAL8, LOGICAL},
+    {MPI_LOGICAL16, NONE},           {MPI_COMPLEX4, NONE},
     {MPI_CHAR, NONE},                {MPI_WCHAR, NONE},
     {MPI_CHARACTER, NONE},           {MPI_PACKED, NONE},
 #ifdef __SIZEOF_FLOAT128__
@@ -246,6 +250,10 @@ START_TEST(logical_and_byte)
     CHECK_INT_OP(int32_t, MPI_LOGICAL, MPI_LAND, x && y);
     CHECK_INT_OP(int32_t, MPI_LOGICAL, MPI_LOR, x || y);
     CHECK_INT_OP(int32_t, MPI_LOGICAL, MPI_LXOR, !x != !y);
+    CHECK_INT_OP(int8_t, MPI_LOGICAL1, MPI_LOR, x || y);
+    CHECK_INT_OP(int16_t, MPI_LOGICAL2, MPI_LXOR, !x != !y);
+    CHECK_INT_OP(int32_t, MPI_LOGICAL4, MPI_LAND, x && y);
+    CHECK_INT_OP(int64_t, MPI_LOGICAL8, MPI_LXOR, !x != !y);
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BAND, x & y);
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BOR, x | y);
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BXOR, x ^ y);
