@@ -132,8 +132,11 @@ struct axon_comm {
     atomic_int nodes_state;        /* 0 not made yet, 1 nodes is set, -1 none (out of memory) */
     _Atomic(void *) spare_blocks[2]; /* block arrays of a finished call's plan, for the next one's (at least
                                       * axon_coll_peers entries each; mpi/axon_mpi_coll.c) */
-    struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use the
-                                      * process's (mpi/axon_mpi_bsend.c; not copied by duplication) */
+    struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use its
+                                      * session's or the process's (mpi/axon_mpi_bsend.c; not copied by
+                                      * duplication) */
+    MPI_Session session;             /* the session it derives from (through its groups or its parent); 0:
+                                      * the world model */
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */

@@ -1,13 +1,14 @@
 /* Buffered sends and the buffers they pack into. This file owns the buffer object (struct
- * axon_bsend_buffer) of the process (MPI_Buffer_attach) and of each communicator that has its own (MPI
- * 4.1's MPI_Comm_attach_buffer, whose calls are in axon_mpi_bsend_comm.c), which of them a send uses, the
- * sends (MPI_Bsend, MPI_Ibsend and their large-count _c forms, sharing their functions, and the copy step
- * of persistent buffered sends, MPI_Bsend_init + MPI_Start), the waits for a buffer to empty (detach,
- * MPI_Comm_free, MPI_Finalize), the flushes, and the process's buffer calls.
+ * axon_bsend_buffer) of the process (MPI_Buffer_attach) and of each communicator and session that has its
+ * own (MPI 4.1's MPI_Comm_attach_buffer and MPI_Session_attach_buffer, whose calls are in
+ * axon_mpi_bsend_comm.c and axon_mpi_session.c), which of them a send uses, the sends (MPI_Bsend,
+ * MPI_Ibsend and their large-count _c forms, sharing their functions, and the copy step of persistent
+ * buffered sends, MPI_Bsend_init + MPI_Start), the waits for a buffer to empty (detach, MPI_Comm_free,
+ * MPI_Session_finalize, MPI_Finalize), the flushes, and the process's buffer calls.
  *
  * A buffered send packs its data into a buffer and sends from there, so it completes at once. It uses its
- * communicator's buffer when one is attached, else the process's (MPI 4.1 section 3.6; a session's, which
- * would come between, does not exist: sessions are not implemented). A buffer holds a block per message in
+ * communicator's buffer when one is attached, else that of the session the communicator derives from when
+ * one is attached there, else the process's (MPI 4.1 section 3.6). A buffer holds a block per message in
  * flight: a small header (the request that sends it, the block's size, the next block, a sequence number)
  * followed by the packed data, so a message costs at most MPI_BSEND_OVERHEAD bytes beyond its data, as the
  * standard lets programs assume. In a buffer the user gave, blocks are taken first-fit from the gaps
@@ -33,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +50,7 @@ struct axon_bsend_block {
 };
 
 struct axon_bsend_buffer {
-    struct axon_comm *owner;         /* the communicator it is attached to; NULL: the process's */
+    struct axon_bsend_owner owner;   /* what it is attached to */
     struct axon_bsend_buffer *next;  /* in the list of every attached buffer */
     bool automatic;                  /* MPI_BUFFER_AUTOMATIC: each block from malloc */
     void *user;                      /* what the user attached, as given (detach returns it) */
@@ -83,10 +85,35 @@ static struct {
 static atomic_bool axon_bsend_flushing; /* flushes are pending: the hook has work */
 
 /* Where owner's buffer is kept (a communicator's in the communicator, so it dies with it and a duplicate
- * does not inherit it). Read and written with the lock held. */
-static struct axon_bsend_buffer **axon_bsend_slot(struct axon_comm *owner)
+ * does not inherit it; a session's in the session). Read and written with the lock held. */
+static struct axon_bsend_buffer **axon_bsend_slot(struct axon_bsend_owner owner)
 {
-    return owner ? &owner->bsend : &axon_bsend.process;
+    if (owner.comm)
+        return &owner.comm->bsend;
+    if (owner.session)
+        return axon_mpi_session_bsend_slot(owner.session);
+    return &axon_bsend.process;
+}
+
+/* Raises errclass from func on owner: through its communicator's handler, its session's, or for the
+ * process's buffer as an error on no object. */
+static int axon_bsend_error(struct axon_bsend_owner owner, const char *func, int errclass, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int axon_bsend_error(struct axon_bsend_owner owner, const char *func, int errclass, const char *fmt, ...)
+{
+    char detail[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    if (owner.session)
+        return axon_mpi_session_raise(owner.session, func, errclass, detail);
+    return axon_mpi_error(owner.comm, func, errclass, "%s", detail);
+}
+
+static const char *axon_bsend_owner_name(struct axon_bsend_owner owner)
+{
+    return owner.comm ? "the communicator" : owner.session ? "the session" : "the process";
 }
 
 /* Every caller of axon_mpi_bsend_start passes a communicator's user view (&c->pt2pt: persistent requests
@@ -200,7 +227,7 @@ static bool axon_bsend_sent_upto(const struct axon_bsend_buffer *buf, uint64_t t
 /* ---- sending --------------------------------------------------------------------------------------- */
 
 struct axon_bsend_room {
-    struct axon_comm *owner; /* whose buffer */
+    struct axon_bsend_owner owner; /* whose buffer */
     struct axon_bsend_buffer *buf;
     size_t need;
     struct axon_bsend_block *block;
@@ -244,12 +271,18 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
     size_t need = AXON_BSEND_HEADER + ((size_t)bytes + AXON_BSEND_ALIGN - 1) / AXON_BSEND_ALIGN * AXON_BSEND_ALIGN;
     struct axon_comm *c = axon_bsend_comm_of(comm);
     pthread_mutex_lock(&axon_bsend.lock);
-    /* The communicator's own buffer when it has one, else the process's (MPI 4.1). */
-    struct axon_comm *owner = c->bsend ? c : NULL;
+    /* The communicator's own buffer when it has one, else its session's, else the process's (MPI 4.1). */
+    struct axon_bsend_owner owner = AXON_BSEND_PROCESS;
+    struct axon_session *session = c->session ? axon_mpi_session_find(c->session) : NULL;
+    if (c->bsend)
+        owner = AXON_BSEND_COMM(c);
+    else if (session && *axon_mpi_session_bsend_slot(session))
+        owner = AXON_BSEND_SESSION(session);
     struct axon_bsend_buffer *bb = *axon_bsend_slot(owner);
     if (!bb) {
         pthread_mutex_unlock(&axon_bsend.lock);
-        *why = "no buffer is attached (MPI_Buffer_attach, or MPI_Comm_attach_buffer on the communicator)";
+        *why = "no buffer is attached (MPI_Buffer_attach, or MPI_Comm_attach_buffer on the communicator, or "
+               "MPI_Session_attach_buffer on its session)";
         return MPI_ERR_BUFFER;
     }
     axon_bsend_reap(bb);
@@ -284,7 +317,9 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
     }
     if (!b) {
         static __thread char reason[320];
-        const char *which = owner ? "the communicator's buffer" : "the attached buffer";
+        const char *which = owner.comm      ? "the communicator's buffer"
+                            : owner.session ? "the session's buffer"
+                                            : "the attached buffer";
         int live = axon_bsend_live(bb);
         if (live)
             snprintf(reason, sizeof(reason),
@@ -317,16 +352,16 @@ int axon_mpi_bsend_start(struct axon_pt2pt_comm *comm, const void *buf, int64_t 
 
 /* ---- attaching and detaching ----------------------------------------------------------------------- */
 
-int axon_bsend_attach_call(const char *func, struct axon_comm *owner, void *buffer, int64_t size)
+int axon_bsend_attach_call(const char *func, struct axon_bsend_owner owner, void *buffer, int64_t size)
 {
     bool automatic = buffer == MPI_BUFFER_AUTOMATIC;
     if (!automatic && size < 0)
-        return axon_mpi_error(owner, func, MPI_ERR_ARG, "size %lld is negative", (long long)size);
+        return axon_bsend_error(owner, func, MPI_ERR_ARG, "size %lld is negative", (long long)size);
     if (!automatic && !buffer && size > 0)
-        return axon_mpi_error(owner, func, MPI_ERR_BUFFER, "buffer is NULL with size %lld", (long long)size);
+        return axon_bsend_error(owner, func, MPI_ERR_BUFFER, "buffer is NULL with size %lld", (long long)size);
     struct axon_bsend_buffer *b = calloc(1, sizeof(*b));
     if (!b)
-        return axon_mpi_error(owner, func, MPI_ERR_NO_MEM, "out of memory for the buffer's record");
+        return axon_bsend_error(owner, func, MPI_ERR_NO_MEM, "out of memory for the buffer's record");
     b->owner = owner;
     b->automatic = automatic;
     b->user = buffer;
@@ -342,8 +377,8 @@ int axon_bsend_attach_call(const char *func, struct axon_comm *owner, void *buff
     if (*slot) {
         pthread_mutex_unlock(&axon_bsend.lock);
         free(b);
-        return axon_mpi_error(owner, func, MPI_ERR_BUFFER, "%s has a buffer attached already (detach it first)",
-                              owner ? "the communicator" : "the process");
+        return axon_bsend_error(owner, func, MPI_ERR_BUFFER, "%s has a buffer attached already (detach it first)",
+                                axon_bsend_owner_name(owner));
     }
     *slot = b;
     b->next = axon_bsend.attached;
@@ -377,17 +412,13 @@ static void axon_bsend_forget(struct axon_bsend_buffer *buf)
     free(buf);
 }
 
-struct axon_bsend_owner {
-    struct axon_comm *owner;
-};
-
 /* Whether owner's buffer has no message in flight any more (or is gone). True returns with the lock
  * held, so that the caller detaches the buffer in the same hold, before another send can take a block. */
 static bool axon_bsend_emptied(void *arg)
 {
     const struct axon_bsend_owner *o = arg;
     pthread_mutex_lock(&axon_bsend.lock);
-    struct axon_bsend_buffer *buf = *axon_bsend_slot(o->owner);
+    struct axon_bsend_buffer *buf = *axon_bsend_slot(*o);
     if (!buf)
         return true;
     axon_bsend_reap(buf);
@@ -397,14 +428,13 @@ static bool axon_bsend_emptied(void *arg)
     return false;
 }
 
-int axon_bsend_detach_call(const char *func, struct axon_comm *owner, void *buffer_addr, int64_t max_size,
+int axon_bsend_detach_call(const char *func, struct axon_bsend_owner owner, void *buffer_addr, int64_t max_size,
                            int64_t *size)
 {
     if (!buffer_addr || !size)
-        return axon_mpi_error(owner, func, MPI_ERR_ARG, "buffer_addr or size is a NULL pointer");
+        return axon_bsend_error(owner, func, MPI_ERR_ARG, "buffer_addr or size is a NULL pointer");
     /* The standard: detach blocks until every message in the buffer has been sent. */
-    struct axon_bsend_owner o = {owner};
-    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
+    axon_ucx_wait(axon_bsend_emptied, &owner); /* returns with the lock held */
     struct axon_bsend_buffer *buf = *axon_bsend_slot(owner);
     void *addr = NULL;
     int64_t got = 0;
@@ -412,7 +442,7 @@ int axon_bsend_detach_call(const char *func, struct axon_comm *owner, void *buff
         if (!buf->automatic && buf->user_size > max_size) {
             got = buf->user_size;
             pthread_mutex_unlock(&axon_bsend.lock);
-            return axon_mpi_error(owner, func, MPI_ERR_COUNT,
+            return axon_bsend_error(owner, func, MPI_ERR_COUNT,
                                   "the buffer's size, %lld bytes, does not fit this call's int (its _c form "
                                   "returns it); the buffer stays attached", (long long)got);
         }
@@ -431,10 +461,22 @@ void axon_mpi_bsend_comm_free(struct axon_comm *c)
     /* The standard asks the program to detach first. One that did not has its messages sent as detach
      * would (the wait is the same), and the buffer is forgotten: nothing touches the user's memory after
      * MPI_Comm_free returns, and an automatic buffer's blocks are freed. This is what MPICH does too. */
-    struct axon_bsend_owner o = {c};
+    struct axon_bsend_owner o = AXON_BSEND_COMM(c);
     axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
     if (c->bsend)
         axon_bsend_forget(c->bsend);
+    pthread_mutex_unlock(&axon_bsend.lock);
+}
+
+void axon_mpi_bsend_session_free(struct axon_session *s)
+{
+    /* As for a communicator: MPI_Session_finalize with a buffer still attached sends its messages, then
+     * forgets it, so nothing touches the user's memory afterwards. */
+    struct axon_bsend_owner o = AXON_BSEND_SESSION(s);
+    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
+    struct axon_bsend_buffer *buf = *axon_mpi_session_bsend_slot(s);
+    if (buf)
+        axon_bsend_forget(buf);
     pthread_mutex_unlock(&axon_bsend.lock);
 }
 
@@ -489,7 +531,7 @@ static int axon_bsend_flush_progress(void)
 }
 
 struct axon_bsend_upto {
-    struct axon_comm *owner;
+    struct axon_bsend_owner owner;
     struct axon_bsend_buffer *buf;
     uint64_t target;
 };
@@ -507,7 +549,7 @@ static bool axon_bsend_flushed(void *arg)
     return sent;
 }
 
-int axon_bsend_flush_call(struct axon_comm *owner)
+int axon_bsend_flush_call(struct axon_bsend_owner owner)
 {
     /* Every message buffered so far leaves (its send completes); later ones are not waited for. */
     pthread_mutex_lock(&axon_bsend.lock);
@@ -520,10 +562,10 @@ int axon_bsend_flush_call(struct axon_comm *owner)
     return MPI_SUCCESS;
 }
 
-int axon_bsend_iflush_call(const char *func, struct axon_comm *owner, MPI_Request *request)
+int axon_bsend_iflush_call(const char *func, struct axon_bsend_owner owner, MPI_Request *request)
 {
     if (!request)
-        return axon_mpi_error(owner, func, MPI_ERR_ARG, "request is a NULL pointer");
+        return axon_bsend_error(owner, func, MPI_ERR_ARG, "request is a NULL pointer");
     /* A generalized request with no callbacks: waits and tests treat it as any request, and it
      * completes from the progress hook (or at once, with nothing to wait for). */
     MPI_Request handle;
@@ -535,7 +577,7 @@ int axon_bsend_iflush_call(const char *func, struct axon_comm *owner, MPI_Reques
     if (!f) {
         PMPI_Grequest_complete(handle);
         PMPI_Request_free(&handle);
-        return axon_mpi_error(owner, func, MPI_ERR_NO_MEM, "out of memory for a flush");
+        return axon_bsend_error(owner, func, MPI_ERR_NO_MEM, "out of memory for a flush");
     }
     pthread_mutex_lock(&axon_bsend.lock);
     struct axon_bsend_buffer *buf = *axon_bsend_slot(owner);
@@ -560,7 +602,7 @@ int axon_bsend_iflush_call(const char *func, struct axon_comm *owner, MPI_Reques
     if (rc != MPI_SUCCESS) {
         PMPI_Grequest_complete(handle);
         PMPI_Request_free(&handle);
-        return axon_mpi_error(owner, func, rc, "no room for the progress hook of flushes");
+        return axon_bsend_error(owner, func, rc, "no room for the progress hook of flushes");
     }
     *request = handle;
     return MPI_SUCCESS;
@@ -572,7 +614,7 @@ AXON_MPI_WEAK(Buffer_flush)
 int PMPI_Buffer_flush(void)
 {
     AXON_MPI_REQUIRE_ACTIVE("MPI_Buffer_flush");
-    return axon_bsend_flush_call(NULL);
+    return axon_bsend_flush_call(AXON_BSEND_PROCESS);
 }
 
 AXON_MPI_WEAK(Buffer_iflush)
@@ -580,7 +622,7 @@ int PMPI_Buffer_iflush(MPI_Request *request)
 {
     static const char func[] = "MPI_Buffer_iflush";
     AXON_MPI_REQUIRE_ACTIVE(func);
-    return axon_bsend_iflush_call(func, NULL, request);
+    return axon_bsend_iflush_call(func, AXON_BSEND_PROCESS, request);
 }
 
 AXON_MPI_WEAK(Buffer_attach)
@@ -588,7 +630,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char func[] = "MPI_Buffer_attach";
     AXON_MPI_REQUIRE_ACTIVE(func);
-    return axon_bsend_attach_call(func, NULL, buffer, size);
+    return axon_bsend_attach_call(func, AXON_BSEND_PROCESS, buffer, size);
 }
 
 AXON_MPI_WEAK(Buffer_detach)
@@ -597,7 +639,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     static const char func[] = "MPI_Buffer_detach";
     AXON_MPI_REQUIRE_ACTIVE(func);
     int64_t got = 0;
-    int rc = axon_bsend_detach_call(func, NULL, buffer_addr, INT_MAX, size ? &got : NULL);
+    int rc = axon_bsend_detach_call(func, AXON_BSEND_PROCESS, buffer_addr, INT_MAX, size ? &got : NULL);
     if (rc == MPI_SUCCESS)
         *size = (int)got;
     return rc;

@@ -16,7 +16,7 @@ static int axon_mpi_comm_attach_buffer(const char *func, MPI_Comm comm, void *bu
     struct axon_comm *c;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
-    return axon_bsend_attach_call(func, c, buffer, size);
+    return axon_bsend_attach_call(func, AXON_BSEND_COMM(c), buffer, size);
 }
 
 AXON_MPI_WEAK(Comm_attach_buffer)
@@ -38,7 +38,7 @@ static int axon_mpi_comm_detach_buffer(const char *func, MPI_Comm comm, void *bu
     struct axon_comm *c;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
-    return axon_bsend_detach_call(func, c, buffer_addr, max_size, size);
+    return axon_bsend_detach_call(func, AXON_BSEND_COMM(c), buffer_addr, max_size, size);
 }
 
 AXON_MPI_WEAK(Comm_detach_buffer)
@@ -69,7 +69,7 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm)
     struct axon_comm *c;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
-    return axon_bsend_flush_call(c);
+    return axon_bsend_flush_call(AXON_BSEND_COMM(c));
 }
 
 AXON_MPI_WEAK(Comm_iflush_buffer)
@@ -79,5 +79,5 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     struct axon_comm *c;
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
-    return axon_bsend_iflush_call(func, c, request);
+    return axon_bsend_iflush_call(func, AXON_BSEND_COMM(c), request);
 }

@@ -18,8 +18,10 @@
 struct axon_group {
     atomic_int refcount;
     int size;
-    int rank;    /* of this process, or MPI_UNDEFINED */
-    int world[]; /* [size] */
+    int rank;            /* of this process, or MPI_UNDEFINED */
+    MPI_Session session; /* the session it derives from (MPI_Group_from_session_pset, and the groups and
+                          * communicators made from those); 0: the world model */
+    int world[];         /* [size] */
 };
 
 /* MPI_GROUP_EMPTY's object: never freed. */
@@ -31,6 +33,9 @@ struct axon_group *axon_group_alloc(int size);
 void axon_group_seal(struct axon_group *g);
 /* A group of the members given (copied); NULL when out of memory. Empty: axon_group_empty, retained. */
 struct axon_group *axon_group_from_world(const int *world, int size);
+/* g as a group of session (0: the world model): g itself, retained, when it is one already (or empty),
+ * else a copy so tagged; NULL when out of memory. */
+struct axon_group *axon_group_in_session(struct axon_group *g, MPI_Session session);
 void axon_group_retain(struct axon_group *g);
 void axon_group_release(struct axon_group *g);
 
@@ -195,6 +200,7 @@ struct axon_comm_spec {
     struct axon_group *group;        /* the local group; the communicator takes its own reference */
     struct axon_group *remote_group; /* an intercommunicator's, else NULL */
     MPI_Errhandler errhandler;       /* inherited from the parent */
+    MPI_Session session;             /* the session it derives from (the parent's or the group's); 0: none */
 };
 
 /* Makes a communicator with a handle (attached to the engine). MPI_ERR_NO_MEM or MPI_ERR_INTERN. */

@@ -16,7 +16,8 @@ int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, stru
                           struct axon_group *remote_group, struct axon_comm **out)
 {
     struct axon_comm_spec spec = {
-        .context_index = id, .group = group, .remote_group = remote_group, .errhandler = parent->errhandler};
+        .context_index = id, .group = group, .remote_group = remote_group, .errhandler = parent->errhandler,
+        .session = parent->session};
     int rc = axon_comm_new(&spec, out);
     if (rc != MPI_SUCCESS) {
         axon_comm_context_free(id);
@@ -364,10 +365,13 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!group)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "group is a NULL pointer");
-    axon_group_retain(c->group);
-    int rc = axon_mpi_group_handle_new(c->group, group);
+    /* The group derives from the communicator's session, as the communicator does. */
+    struct axon_group *g = axon_group_in_session(c->group, c->session);
+    if (!g)
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory for the group");
+    int rc = axon_mpi_group_handle_new(g, group);
     if (rc != MPI_SUCCESS) {
-        axon_group_release(c->group);
+        axon_group_release(g);
         return axon_mpi_error(c, func, rc, "cannot make a group handle");
     }
     return MPI_SUCCESS;

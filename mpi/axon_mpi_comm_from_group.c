@@ -63,7 +63,7 @@ static int axon_from_group_make(struct axon_group *g, int tag, MPI_Errhandler er
         *why = rc == MPI_ERR_INTERN ? "no context id is free on every member" : "the agreement on a context id failed";
         return rc;
     }
-    struct axon_comm_spec spec = {.context_index = id, .group = g, .errhandler = errhandler};
+    struct axon_comm_spec spec = {.context_index = id, .group = g, .errhandler = errhandler, .session = g->session};
     rc = axon_comm_new(&spec, out);
     if (rc != MPI_SUCCESS) {
         axon_comm_context_free(id);

@@ -116,7 +116,8 @@ int axon_comm_intercomm_create(const char *func, struct axon_comm *lc, int local
         return axon_mpi_error(lc, func, MPI_ERR_NO_MEM, "out of memory");
     }
     struct axon_comm_spec spec = {
-        .context_index = id, .group = lc->group, .remote_group = rgroup, .errhandler = lc->errhandler};
+        .context_index = id, .group = lc->group, .remote_group = rgroup, .errhandler = lc->errhandler,
+        .session = lc->session};
     struct axon_comm *n;
     rc = axon_comm_new(&spec, &n);
     axon_group_release(rgroup);
@@ -180,7 +181,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         axon_comm_context_free(id);
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
     }
-    struct axon_comm_spec spec = {.context_index = id, .group = g, .remote_group = NULL, .errhandler = c->errhandler};
+    struct axon_comm_spec spec = {
+        .context_index = id, .group = g, .remote_group = NULL, .errhandler = c->errhandler, .session = c->session};
     struct axon_comm *nc;
     rc = axon_comm_new(&spec, &nc);
     axon_group_release(g);
@@ -238,7 +240,8 @@ static int axon_inter_make_sub(const char *func, struct axon_comm *c, uint32_t i
         axon_comm_context_free(id);
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
     }
-    struct axon_comm_spec spec = {.context_index = id, .group = lg, .remote_group = rg, .errhandler = c->errhandler};
+    struct axon_comm_spec spec = {
+        .context_index = id, .group = lg, .remote_group = rg, .errhandler = c->errhandler, .session = c->session};
     struct axon_comm *n;
     int rc = axon_comm_new(&spec, &n);
     axon_group_release(lg);

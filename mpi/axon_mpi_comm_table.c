@@ -191,6 +191,7 @@ int axon_comm_new(const struct axon_comm_spec *spec, struct axon_comm **out)
         c->remote_size = c->remote_group->size;
     }
     c->errhandler = spec->errhandler;
+    c->session = spec->session;
     axon_mpi_errhandler_retain(c->errhandler);
     c->info = MPI_INFO_NULL;
 

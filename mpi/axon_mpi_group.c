@@ -28,6 +28,7 @@ struct axon_group *axon_group_alloc(int size)
     atomic_init(&g->refcount, 1);
     g->size = size;
     g->rank = MPI_UNDEFINED;
+    g->session = 0;
     return g;
 }
 
@@ -48,6 +49,18 @@ struct axon_group *axon_group_from_world(const int *world, int size)
     memcpy(g->world, world, sizeof(int) * (size_t)size);
     axon_group_seal(g);
     return g;
+}
+
+struct axon_group *axon_group_in_session(struct axon_group *g, MPI_Session session)
+{
+    if (g->session == session || g == &axon_group_empty) {
+        axon_group_retain(g);
+        return g;
+    }
+    struct axon_group *copy = axon_group_from_world(g->world, g->size);
+    if (copy)
+        copy->session = session;
+    return copy;
 }
 
 void axon_group_retain(struct axon_group *g)
@@ -152,12 +165,15 @@ void axon_mpi_group_table_finalize(void)
             return axon_mpi_error(NULL, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)(handle)); \
     } while (0)
 
-/* A handle for the members in world[0..n): the way every constructor ends. */
-static int axon_mpi_group_result(const char *func, const int *world, int n, MPI_Group *newgroup)
+/* A handle for the members in world[0..n), derived from session (0: the world model): the way every
+ * constructor ends. */
+static int axon_mpi_group_result(const char *func, const int *world, int n, MPI_Session session, MPI_Group *newgroup)
 {
     struct axon_group *g = axon_group_from_world(world, n);
     if (!g)
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for a group of %d", n);
+    if (g != &axon_group_empty)
+        g->session = session;
     int rc = axon_mpi_group_handle_new(g, newgroup);
     if (rc != MPI_SUCCESS) {
         axon_group_release(g);
@@ -211,7 +227,7 @@ static int axon_mpi_group_incl_excl(const char *func, MPI_Group group, int n, co
     int rc = exclude ? axon_group_ops_excl(g->world, g->size, n, ranks, out, &outn, &bad)
                      : axon_group_ops_incl(g->world, g->size, n, ranks, out, &bad);
     if (rc == MPI_SUCCESS)
-        rc = axon_mpi_group_result(func, out, outn, newgroup);
+        rc = axon_mpi_group_result(func, out, outn, g->session, newgroup);
     else if (rc == MPI_ERR_RANK)
         rc = axon_mpi_error(NULL, func, rc, "ranks[%d] = %d is not a rank of the group (size %d) or repeats one",
                             bad, ranks[bad], g->size);
@@ -251,7 +267,7 @@ static int axon_mpi_group_ranges(const char *func, MPI_Group group, int n, int r
     int outn = 0, bad = 0;
     int rc = axon_group_ops_ranges(g->world, g->size, n, (const int(*)[3])ranges, exclude, out, &outn, &bad);
     if (rc == MPI_SUCCESS)
-        rc = axon_mpi_group_result(func, out, outn, newgroup);
+        rc = axon_mpi_group_result(func, out, outn, g->session, newgroup);
     else if (rc == MPI_ERR_RANK || rc == MPI_ERR_ARG)
         rc = axon_mpi_error(NULL, func, rc,
                             "ranges[%d] = (%d, %d, %d) leaves the group (size %d), repeats a rank or has a bad stride",
@@ -297,7 +313,7 @@ static int axon_mpi_group_setop(const char *func, MPI_Group group1, MPI_Group gr
     else
         rc = axon_group_ops_difference(a->world, a->size, b->world, b->size, out, &outn);
     if (rc == MPI_SUCCESS)
-        rc = axon_mpi_group_result(func, out, outn, newgroup);
+        rc = axon_mpi_group_result(func, out, outn, a->session ? a->session : b->session, newgroup);
     else
         rc = axon_mpi_error(NULL, func, rc, "out of memory");
     free(out);

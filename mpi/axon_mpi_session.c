@@ -10,13 +10,17 @@
  * MPI_Finalize it goes down with the last session. A library that went down cannot start again.
  *
  * Two process sets exist, as the standard requires: "mpi://WORLD" (every process of the job) and
- * "mpi://SELF"; their names are matched without regard to case. Session buffers (MPI 4.1's
- * MPI_Session_attach_buffer ...) are not implemented: they return MPI_ERR_UNSUPPORTED_OPERATION. */
+ * "mpi://SELF"; their names are matched without regard to case. A group from a process set remembers its
+ * session, and so do the groups and communicators made from it (axon_group.session, axon_comm.session):
+ * a session's buffer for buffered sends (MPI 4.1's MPI_Session_attach_buffer, below; the buffer object is
+ * mpi/axon_mpi_bsend.c's) serves the communicators that derive from it and have none of their own. */
 #include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_bsend.h"
 #include "mpi/axon_mpi_comm.h"
 
 #include "runtime/runtime.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +31,10 @@
 #define AXON_SESSION_MAX 4096
 
 struct axon_session {
+    MPI_Session handle;
     MPI_Errhandler errhandler;
     int thread_level;
+    struct axon_bsend_buffer *bsend; /* MPI_Session_attach_buffer's, or NULL (under mpi/axon_mpi_bsend.c's lock) */
 };
 
 static struct axon_session *axon_sessions[AXON_SESSION_MAX];
@@ -188,6 +194,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                                    "more than %d sessions exist at once", AXON_SESSION_MAX);
     }
     *session = (MPI_Session)(AXON_SESSION_DIRECT | (unsigned)index);
+    s->handle = *session;
     axon_runtime_log_debug(1, "session 0x%x made (%s)", (unsigned)*session, axon_thread_level_name(s->thread_level));
     return MPI_SUCCESS;
 }
@@ -203,6 +210,9 @@ int PMPI_Session_finalize(MPI_Session *session)
     struct axon_session *s = axon_session_get(*session, &index);
     if (!s)
         return axon_session_error(NULL, *session, func, MPI_ERR_SESSION, "invalid session 0x%x", (unsigned)*session);
+    /* A buffer still attached has its messages sent and is forgotten (as detach would), before the session
+     * it hangs on goes. */
+    axon_mpi_bsend_session_free(s);
     pthread_mutex_lock(&axon_session_lock);
     axon_sessions[index] = NULL;
     pthread_mutex_unlock(&axon_session_lock);
@@ -372,61 +382,100 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     if (p < 0)
         return axon_session_error(s, session, func, MPI_ERR_ARG, "\"%s\" is no process set (mpi://WORLD, mpi://SELF)",
                                   pset_name ? pset_name : "(null)");
-    int rc = PMPI_Comm_group(p == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF, newgroup);
-    if (rc != MPI_SUCCESS)
+    /* The members of MPI_COMM_WORLD or MPI_COMM_SELF, as a group of this session. */
+    struct axon_comm *c = axon_mpi_comm_get(p == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF);
+    struct axon_group *g = axon_group_in_session(c->group, session);
+    if (!g)
+        return axon_session_error(s, session, func, MPI_ERR_NO_MEM, "out of memory for the group");
+    int rc = axon_mpi_group_handle_new(g, newgroup);
+    if (rc != MPI_SUCCESS) {
+        axon_group_release(g);
         return axon_session_error(s, session, func, rc, "cannot make the group");
+    }
     return MPI_SUCCESS;
 }
 
-/* ---- MPI 4.1's session buffers: not implemented ---------------------------------------------------- */
+/* ---- MPI 4.1's session buffers --------------------------------------------------------------------- */
 
-static int axon_session_buffer_unsupported(const char *func, MPI_Session session)
+struct axon_bsend_buffer **axon_mpi_session_bsend_slot(struct axon_session *s)
+{
+    return &s->bsend;
+}
+
+int axon_mpi_session_raise(struct axon_session *s, const char *func, int errclass, const char *detail)
+{
+    return axon_session_error(s, s->handle, func, errclass, "%s", detail);
+}
+
+struct axon_session *axon_mpi_session_find(MPI_Session handle)
+{
+    return axon_session_get(handle, NULL);
+}
+
+static int axon_session_attach_buffer(const char *func, MPI_Session session, void *buffer, int64_t size)
 {
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
-    return axon_session_error(s, session, func, MPI_ERR_UNSUPPORTED_OPERATION,
-                              "buffers attached to a session are not implemented in Axon "
-                              "(MPI_Buffer_attach and MPI_Comm_attach_buffer are)");
+    return axon_bsend_attach_call(func, AXON_BSEND_SESSION(s), buffer, size);
 }
 
 AXON_MPI_WEAK(Session_attach_buffer)
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
-    (void)buffer, (void)size;
-    return axon_session_buffer_unsupported("MPI_Session_attach_buffer", session);
+    return axon_session_attach_buffer("MPI_Session_attach_buffer", session, buffer, size);
 }
 
 AXON_MPI_WEAK(Session_attach_buffer_c)
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
-    (void)buffer, (void)size;
-    return axon_session_buffer_unsupported("MPI_Session_attach_buffer_c", session);
+    return axon_session_attach_buffer("MPI_Session_attach_buffer_c", session, buffer, size);
+}
+
+/* max_size: what the call's size argument can hold; a larger buffer is MPI_ERR_COUNT and stays attached. */
+static int axon_session_detach_buffer(const char *func, MPI_Session session, void *buffer_addr, int64_t max_size,
+                                      int64_t *size)
+{
+    struct axon_session *s;
+    AXON_SESSION_CHECK(func, session, s);
+    return axon_bsend_detach_call(func, AXON_BSEND_SESSION(s), buffer_addr, max_size, size);
 }
 
 AXON_MPI_WEAK(Session_detach_buffer)
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
-    (void)buffer_addr, (void)size;
-    return axon_session_buffer_unsupported("MPI_Session_detach_buffer", session);
+    int64_t got = 0;
+    int rc = axon_session_detach_buffer("MPI_Session_detach_buffer", session, buffer_addr, INT_MAX,
+                                        size ? &got : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = (int)got;
+    return rc;
 }
 
 AXON_MPI_WEAK(Session_detach_buffer_c)
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
-    (void)buffer_addr, (void)size;
-    return axon_session_buffer_unsupported("MPI_Session_detach_buffer_c", session);
+    int64_t got = 0;
+    int rc = axon_session_detach_buffer("MPI_Session_detach_buffer_c", session, buffer_addr, INT64_MAX,
+                                        size ? &got : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = got;
+    return rc;
 }
 
 AXON_MPI_WEAK(Session_flush_buffer)
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
-    return axon_session_buffer_unsupported("MPI_Session_flush_buffer", session);
+    static const char func[] = "MPI_Session_flush_buffer";
+    struct axon_session *s;
+    AXON_SESSION_CHECK(func, session, s);
+    return axon_bsend_flush_call(AXON_BSEND_SESSION(s));
 }
 
 AXON_MPI_WEAK(Session_iflush_buffer)
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
-    if (request)
-        *request = MPI_REQUEST_NULL;
-    return axon_session_buffer_unsupported("MPI_Session_iflush_buffer", session);
+    static const char func[] = "MPI_Session_iflush_buffer";
+    struct axon_session *s;
+    AXON_SESSION_CHECK(func, session, s);
+    return axon_bsend_iflush_call(func, AXON_BSEND_SESSION(s), request);
 }
