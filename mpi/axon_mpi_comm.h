@@ -279,5 +279,21 @@ bool axon_mpi_info_valid(MPI_Info info);
 int axon_mpi_info_dup_handle(MPI_Info info, MPI_Info *out);
 /* Frees a handle the library made. */
 void axon_mpi_info_release(MPI_Info info);
+/* Fills MPI_INFO_ENV at the library's start: command, argv, maxprocs, wdir and mpi_memory_alloc_kinds. */
+void axon_mpi_info_env_fill(void);
+
+/* ---- memory allocation kinds (axon_mpi_memkinds.c) ------------------------------------------------- */
+
+#define AXON_MPI_MEMKINDS_KEY "mpi_memory_alloc_kinds"
+#define AXON_MPI_MEMKINDS_ASSERT_KEY "mpi_assert_memory_alloc_kinds"
+/* The value of "mpi_memory_alloc_kinds": the kinds supported, then those of requested (a comma-separated
+ * list, or NULL) that are supported. MPI_ERR_INFO_VALUE when it does not fit size bytes. */
+int axon_mpi_memkinds_resolve(const char *requested, char *out, size_t size);
+/* The kinds of an "mpi_assert_memory_alloc_kinds" list that are supported. */
+int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size);
+/* The world model's value, from what AXON_MEMORY_ALLOC_KINDS (mpirun -memory-alloc-kinds) asks for. */
+int axon_mpi_memkinds_world(char *out, size_t size);
+/* A session's value (axon_mpi_session.c); false when handle is no live session. */
+bool axon_mpi_session_memkinds(MPI_Session handle, char *out, size_t size);
 
 #endif

@@ -441,9 +441,23 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!info_used)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "info_used is a NULL pointer");
-    /* A new object the caller frees: the hints set (none are ignored yet, since none are understood). */
+    /* A new object the caller frees: the hints set (none is ignored), and the memory allocation kinds the
+     * communicator takes (MPI 4.1): its session's or the world model's, or of those the hint
+     * "mpi_assert_memory_alloc_kinds" restricts it to, the supported ones. */
     int rc = axon_mpi_info_dup_handle(c->info, info_used);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "cannot copy the info object");
+    char asserted[MPI_MAX_INFO_VAL], kinds[MPI_MAX_INFO_VAL] = "";
+    int len = (int)sizeof(asserted), flag = 0;
+    if (PMPI_Info_get_string(*info_used, AXON_MPI_MEMKINDS_ASSERT_KEY, &len, asserted, &flag) == MPI_SUCCESS && flag)
+        rc = axon_mpi_memkinds_restrict(asserted, kinds, sizeof(kinds));
+    else if (!c->session || !axon_mpi_session_memkinds(c->session, kinds, sizeof(kinds)))
+        rc = axon_mpi_memkinds_world(kinds, sizeof(kinds));
+    if (rc == MPI_SUCCESS && kinds[0])
+        rc = PMPI_Info_set(*info_used, AXON_MPI_MEMKINDS_KEY, kinds);
+    if (rc != MPI_SUCCESS) {
+        PMPI_Info_free(info_used);
+        return axon_mpi_error(c, func, rc, "cannot make the info object");
+    }
     return MPI_SUCCESS;
 }

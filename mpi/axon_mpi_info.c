@@ -1,6 +1,7 @@
 /* Info objects: ordered (key, value) lists behind MPICH's direct handles 0x9c000000 | index, and the
- * MPI_Info_* calls. MPI_INFO_ENV (0x5c000001) is predefined and empty (Axon has no launch hints to
- * report yet); it can be read and duplicated but not changed or freed. Keys are at most
+ * MPI_Info_* calls. MPI_INFO_ENV (0x5c000001) is predefined: empty until the library starts, then
+ * "command", "argv" (from /proc/self/cmdline), "maxprocs" (the job's size), "wdir" and
+ * "mpi_memory_alloc_kinds" (axon_mpi_memkinds.c); it can be read and duplicated but not changed or freed. Keys are at most
  * MPI_MAX_INFO_KEY characters and values MPI_MAX_INFO_VAL (MPI_ERR_INFO_KEY / MPI_ERR_INFO_VALUE);
  * leading and trailing blanks of a key are not part of it (the standard). One mutex guards the table and
  * every object: no info call is on a fast path. As MPI 4.0 allows, the calls work before MPI_Init and
@@ -8,8 +9,12 @@
  * info objects outlive MPI_Finalize; the table itself lives as long as the process. */
 #include "mpi/axon_mpi_comm.h"
 
+#include "runtime/runtime.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define AXON_INFO_DIRECT 0x9c000000u
 #define AXON_INFO_INDEX_MAX 0x03ffffffu
@@ -440,3 +445,44 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     (void)argc, (void)argv;
     return PMPI_Info_dup(MPI_INFO_ENV, info);
 }
+
+/* ---- MPI_INFO_ENV ------------------------------------------------------------------------------------ */
+
+static void axon_info_env_put(const char *key, const char *value)
+{
+    char clipped[MPI_MAX_INFO_VAL];
+    snprintf(clipped, sizeof(clipped), "%s", value); /* a value longer than the standard's bound is cut */
+    pthread_mutex_lock(&axon_info_lock);
+    (void)axon_info_put(&axon_info_env, key, strlen(key), clipped); /* out of memory: the key is missing */
+    pthread_mutex_unlock(&axon_info_lock);
+}
+
+void axon_mpi_info_env_fill(void)
+{
+    /* The program and its arguments as the kernel has them: MPI_Init may have been given no argv. */
+    char cmdline[4096];
+    size_t n = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (f) {
+        n = fread(cmdline, 1, sizeof(cmdline) - 1, f);
+        fclose(f);
+    }
+    cmdline[n] = '\0';
+    if (n > 0) {
+        axon_info_env_put("command", cmdline);
+        size_t first = strlen(cmdline) + 1;
+        for (size_t i = first; i + 1 < n; i++)
+            if (cmdline[i] == '\0')
+                cmdline[i] = ' '; /* the arguments, separated by blanks, as MPICH gives them */
+        if (first < n)
+            axon_info_env_put("argv", cmdline + first);
+    }
+    char value[MPI_MAX_INFO_VAL];
+    snprintf(value, sizeof(value), "%d", axon_runtime_job.size);
+    axon_info_env_put("maxprocs", value);
+    if (getcwd(value, sizeof(value)))
+        axon_info_env_put("wdir", value);
+    if (axon_mpi_memkinds_world(value, sizeof(value)) == MPI_SUCCESS)
+        axon_info_env_put(AXON_MPI_MEMKINDS_KEY, value);
+}
+

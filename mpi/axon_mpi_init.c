@@ -4,6 +4,7 @@
  * support loads the driver here (AXON_CUDA), but no CUDA context is made; each rank's GPU travels with
  * the addresses, for the job's NVLink domains. Also MPI_Initialized. */
 #include "mpi/axon_mpi.h"
+#include "mpi/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
 #include "cuda_support/cuda_support.h"
@@ -97,6 +98,7 @@ int axon_mpi_library_up(const char *func, int required)
         axon_mpi_init_fail(func, "cannot create the predefined communicators");
     if (axon_coll_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot set up the collectives");
+    axon_mpi_info_env_fill();
     /* Last: everything it progresses exists now. */
     if (axon_ucx.async_progress && axon_ucx_progress_thread_start() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot start the progress thread (AXON_ASYNC_PROGRESS=1)");

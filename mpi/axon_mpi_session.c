@@ -35,6 +35,7 @@ struct axon_session {
     MPI_Errhandler errhandler;
     int thread_level;
     struct axon_bsend_buffer *bsend; /* MPI_Session_attach_buffer's, or NULL (under mpi/axon_mpi_bsend.c's lock) */
+    char memkinds[MPI_MAX_INFO_VAL]; /* its "mpi_memory_alloc_kinds": what its info asked for, as supported */
 };
 
 static struct axon_session *axon_sessions[AXON_SESSION_MAX];
@@ -152,6 +153,13 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
             level = found;
         }
     }
+    /* The memory allocation kinds asked for (MPI 4.1): the info's, else those asked for at launch. */
+    char requested[MPI_MAX_INFO_VAL];
+    bool asked = false;
+    if (info != MPI_INFO_NULL) {
+        int len = (int)sizeof(requested), flag = 0;
+        asked = PMPI_Info_get_string(info, AXON_MPI_MEMKINDS_KEY, &len, requested, &flag) == MPI_SUCCESS && flag;
+    }
     struct axon_session *s = calloc(1, sizeof(*s));
     if (!s)
         return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_NO_MEM, "out of memory");
@@ -174,6 +182,11 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
 
     /* The level there is: a library already up has its own. */
     s->thread_level = level > axon_mpi_state.thread_level ? axon_mpi_state.thread_level : level;
+    /* Resolved now the library is up: whether CUDA support is on decides the "cuda" kind. */
+    if (asked)
+        axon_mpi_memkinds_resolve(requested, s->memkinds, sizeof(s->memkinds));
+    else
+        axon_mpi_memkinds_world(s->memkinds, sizeof(s->memkinds));
     s->errhandler = eh;
     axon_mpi_errhandler_retain(eh);
     pthread_mutex_lock(&axon_session_lock);
@@ -307,6 +320,8 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     int rc = PMPI_Info_create(info_used);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Info_set(*info_used, "thread_level", axon_thread_level_name(s->thread_level));
+    if (rc == MPI_SUCCESS && s->memkinds[0])
+        rc = PMPI_Info_set(*info_used, AXON_MPI_MEMKINDS_KEY, s->memkinds);
     if (rc != MPI_SUCCESS)
         return axon_session_error(s, session, func, rc, "cannot make the info object");
     return MPI_SUCCESS;
@@ -410,6 +425,14 @@ int axon_mpi_session_raise(struct axon_session *s, const char *func, int errclas
 struct axon_session *axon_mpi_session_find(MPI_Session handle)
 {
     return axon_session_get(handle, NULL);
+}
+
+bool axon_mpi_session_memkinds(MPI_Session handle, char *out, size_t size)
+{
+    struct axon_session *s = axon_session_get(handle, NULL);
+    if (s)
+        snprintf(out, size, "%s", s->memkinds);
+    return s != NULL;
 }
 
 static int axon_session_attach_buffer(const char *func, MPI_Session session, void *buffer, int64_t size)

@@ -35,6 +35,7 @@ enum axon_mpirun_opt_kind {
     AXON_OPT_HWTHREADS, /* --use-hwthread-cpus */
     AXON_OPT_MPS,      /* --mps */
     AXON_OPT_NOCLEANUP, /* -disable-auto-cleanup */
+    AXON_OPT_MEMKINDS, /* -memory-alloc-kinds LIST (MPI 4.1 section 11.5) */
     AXON_OPT_IGNORE0,  /* a flag without a value, accepted and ignored */
     AXON_OPT_IGNORE1,  /* an option with one value, accepted and ignored */
     AXON_OPT_IGNORE2,  /* an option with two values (--mca NAME VALUE), accepted and ignored */
@@ -69,6 +70,7 @@ static const struct axon_mpirun_opt axon_mpirun_opts[] = {
     {"--use-hwthread-cpus", AXON_OPT_HWTHREADS}, {"-use-hwthread-cpus", AXON_OPT_HWTHREADS},
     {"--mps", AXON_OPT_MPS}, {"-mps", AXON_OPT_MPS},
     {"-disable-auto-cleanup", AXON_OPT_NOCLEANUP}, {"--disable-auto-cleanup", AXON_OPT_NOCLEANUP},
+    {"-memory-alloc-kinds", AXON_OPT_MEMKINDS}, {"--memory-alloc-kinds", AXON_OPT_MEMKINDS},
     /* Placement options: ranks are placed in order on the one machine (see --bind-to). */
     {"--allow-run-as-root", AXON_OPT_IGNORE0}, {"--display-map", AXON_OPT_IGNORE0}, {"--quiet", AXON_OPT_IGNORE0},
     {"-q", AXON_OPT_IGNORE0}, {"-genvall", AXON_OPT_IGNORE0}, {"-envall", AXON_OPT_IGNORE0},
@@ -110,6 +112,10 @@ static const char axon_mpirun_usage_text[] =
     "  -disable-auto-cleanup   a failing rank does not end the job: the others run on (as under srun\n"
     "                          by default; MPI_Abort still ends it), and mpirun exits with the first\n"
     "                          failure's code once every rank has ended\n"
+    "  -memory-alloc-kinds K1,K2\n"
+    "                          the memory allocation kinds the program asks for (MPI 4.1), e.g.\n"
+    "                          system,cuda:device; the ranks read what is supported from MPI_INFO_ENV's\n"
+    "                          mpi_memory_alloc_kinds (sets AXON_MEMORY_ALLOC_KINDS for them)\n"
     "  --map-by X, --rank-by X, --allow-run-as-root,\n"
     "  --mca NAME VALUE        accepted and ignored\n"
     "  -h, --help              this text\n"
@@ -421,6 +427,13 @@ static enum axon_mpirun_args_result axon_mpirun_args_apply(struct axon_mpirun_op
     case AXON_OPT_REPORT: opts->report_bindings = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_HWTHREADS: opts->hwthread_cpus = true; return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_MPS: opts->mps = true; return AXON_MPIRUN_ARGS_RUN;
+    case AXON_OPT_MEMKINDS:
+        if (v[0][0] == '\0')
+            return axon_mpirun_args_fail(err, errlen, "mpirun: %s needs a list of kinds (system,cuda:device)",
+                                         o->name);
+        if (axon_mpirun_args_env_add(opts, "AXON_MEMORY_ALLOC_KINDS", strlen("AXON_MEMORY_ALLOC_KINDS"), v[0]) != 0)
+            return axon_mpirun_args_fail(err, errlen, "mpirun: out of memory");
+        return AXON_MPIRUN_ARGS_RUN;
     case AXON_OPT_IGNORE0:
     case AXON_OPT_IGNORE1:
     case AXON_OPT_IGNORE2: return AXON_MPIRUN_ARGS_RUN;

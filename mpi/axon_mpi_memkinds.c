@@ -1,0 +1,140 @@
+/* Memory allocation kinds (MPI 4.1 section 11.4.3, and the MPI Forum's Memory Allocation Kinds side
+ * document for "cuda"): the info key "mpi_memory_alloc_kinds", through which a program asks for kinds of
+ * memory (at launch: mpirun -memory-alloc-kinds, which sets AXON_MEMORY_ALLOC_KINDS; or in the info of
+ * MPI_Session_init) and learns which of them the library takes as buffers: in MPI_INFO_ENV for the world
+ * model, from MPI_Session_get_info for a session, from MPI_Comm_get_info for a communicator.
+ *
+ * A kind is a name and restrictors, "cuda:device". Axon takes "system" (memory the program allocates),
+ * "mpi" with the restrictor "alloc_mem" (MPI_Alloc_mem's; no windows exist, so not "win_allocate") and,
+ * while CUDA support is on, "cuda" with "host", "device" and "managed" (every CUDA allocation is
+ * classified per buffer). The answer lists the supported kinds bare, then each kind asked for that is
+ * supported, as the program spelled it; a kind asked for and not supported is left out, which is how the
+ * program learns it (MPICH answers the same way). A communicator whose info asserts
+ * "mpi_assert_memory_alloc_kinds" answers with the asserted kinds that are supported. */
+#include "mpi/axon_mpi_comm.h"
+
+#include "cuda_support/cuda_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct axon_memkind {
+    const char *name;
+    const char *const *restrictors; /* NULL-terminated */
+    bool (*available)(void);
+};
+
+static bool axon_memkind_always(void)
+{
+    return true;
+}
+
+static bool axon_memkind_cuda(void)
+{
+    return axon_cuda_enabled();
+}
+
+static const char *const axon_memkind_mpi_restrictors[] = {"alloc_mem", NULL};
+static const char *const axon_memkind_none[] = {NULL};
+static const char *const axon_memkind_cuda_restrictors[] = {"host", "device", "managed", NULL};
+
+static const struct axon_memkind axon_memkinds[] = {
+    {"mpi", axon_memkind_mpi_restrictors, axon_memkind_always},
+    {"system", axon_memkind_none, axon_memkind_always},
+    {"cuda", axon_memkind_cuda_restrictors, axon_memkind_cuda},
+};
+
+enum { AXON_MEMKINDS = sizeof(axon_memkinds) / sizeof(axon_memkinds[0]) };
+
+/* Whether the kind spelled in text[0..len) ("cuda:device:managed") is supported: its name is a kind
+ * available now and each restrictor is one of that kind's (case aside, as MPICH compares). */
+static bool axon_memkind_supported(const char *text, size_t len)
+{
+    size_t name_len = 0;
+    while (name_len < len && text[name_len] != ':')
+        name_len++;
+    for (int k = 0; k < AXON_MEMKINDS; k++) {
+        const struct axon_memkind *m = &axon_memkinds[k];
+        if (strlen(m->name) != name_len || strncasecmp(m->name, text, name_len) != 0 || !m->available())
+            continue;
+        size_t at = name_len;
+        while (at < len) {
+            size_t start = ++at; /* past the ':' */
+            while (at < len && text[at] != ':')
+                at++;
+            bool known = false;
+            for (const char *const *r = m->restrictors; *r && !known; r++)
+                known = strlen(*r) == at - start && strncasecmp(*r, text + start, at - start) == 0;
+            if (!known)
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Appends the kind text[0..len) to the list out (used bytes *n of size), unless it is there already or
+ * empty. False when the list is full. */
+static bool axon_memkind_append(char *out, size_t size, size_t *n, const char *text, size_t len)
+{
+    if (len == 0)
+        return true;
+    for (const char *p = out; *p;) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        if (l == len && strncasecmp(p, text, len) == 0)
+            return true;
+        p = end ? end + 1 : p + l;
+    }
+    size_t need = (*n ? 1 : 0) + len;
+    if (*n + need + 1 > size)
+        return false;
+    if (*n)
+        out[(*n)++] = ',';
+    memcpy(out + *n, text, len);
+    *n += len;
+    out[*n] = '\0';
+    return true;
+}
+
+/* The supported kinds of the comma-separated list (blanks around a kind ignored) appended to out. */
+static bool axon_memkind_append_supported(char *out, size_t size, size_t *n, const char *list)
+{
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *t = p;
+        while (len > 0 && (*t == ' ' || *t == '\t'))
+            t++, len--;
+        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t'))
+            len--;
+        if (axon_memkind_supported(t, len) && !axon_memkind_append(out, size, n, t, len))
+            return false;
+        p = end ? end + 1 : NULL;
+    }
+    return true;
+}
+
+int axon_mpi_memkinds_resolve(const char *requested, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int k = 0; k < AXON_MEMKINDS; k++)
+        if (axon_memkinds[k].available() &&
+            !axon_memkind_append(out, size, &n, axon_memkinds[k].name, strlen(axon_memkinds[k].name)))
+            return MPI_ERR_INFO_VALUE;
+    return axon_memkind_append_supported(out, size, &n, requested) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
+}
+
+int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    return axon_memkind_append_supported(out, size, &n, asserted) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
+}
+
+int axon_mpi_memkinds_world(char *out, size_t size)
+{
+    return axon_mpi_memkinds_resolve(getenv("AXON_MEMORY_ALLOC_KINDS"), out, size);
+}
