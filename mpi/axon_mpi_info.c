@@ -436,53 +436,86 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return MPI_SUCCESS;
 }
 
-/* MPI 4's MPI_Info_create_env: a new info with what MPI_INFO_ENV holds, which is nothing yet. The standard
- * allows the call before MPI_Init too; Axon's info table exists only while MPI is active, so it is an
- * error outside (as every call but the few MPI 3.1 allows then). */
-AXON_MPI_WEAK(Info_create_env)
-int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
-{
-    (void)argc, (void)argv;
-    return PMPI_Info_dup(MPI_INFO_ENV, info);
-}
+/* ---- MPI_INFO_ENV and MPI_Info_create_env ------------------------------------------------------------ */
 
-/* ---- MPI_INFO_ENV ------------------------------------------------------------------------------------ */
-
-static void axon_info_env_put(const char *key, const char *value)
+static void axon_info_env_put(struct axon_info *info, const char *key, const char *value)
 {
     char clipped[MPI_MAX_INFO_VAL];
-    snprintf(clipped, sizeof(clipped), "%s", value); /* a value longer than the standard's bound is cut */
+    size_t len = strnlen(value, sizeof(clipped) - 1); /* a value longer than the standard's bound is cut */
+    memcpy(clipped, value, len);
+    clipped[len] = '\0';
     pthread_mutex_lock(&axon_info_lock);
-    (void)axon_info_put(&axon_info_env, key, strlen(key), clipped); /* out of memory: the key is missing */
+    (void)axon_info_put(info, key, strlen(key), clipped); /* out of memory: the key is missing */
     pthread_mutex_unlock(&axon_info_lock);
+}
+
+/* What the process's start says: the command and its arguments (argv[0..argc) when given, else what the
+ * kernel has: MPI_Init may have been given no argv), the working directory, and when the library is up
+ * the job's size and the memory allocation kinds (which need to know whether CUDA support is on). */
+static void axon_info_env_build(struct axon_info *info, int argc, char **argv, bool up)
+{
+    char text[MPI_MAX_INFO_VAL];
+    if (argc > 0 && argv && argv[0]) {
+        axon_info_env_put(info, "command", argv[0]);
+        size_t n = 0;
+        text[0] = '\0';
+        for (int a = 1; a < argc && argv[a] && n + 1 < sizeof(text); a++)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", a > 1 ? " " : "", argv[a]);
+        if (argc > 1)
+            axon_info_env_put(info, "argv", text);
+    } else {
+        char cmdline[4096];
+        size_t n = 0;
+        FILE *f = fopen("/proc/self/cmdline", "r");
+        if (f) {
+            n = fread(cmdline, 1, sizeof(cmdline) - 1, f);
+            fclose(f);
+        }
+        cmdline[n] = '\0';
+        if (n > 0) {
+            axon_info_env_put(info, "command", cmdline);
+            size_t first = strlen(cmdline) + 1;
+            for (size_t i = first; i + 1 < n; i++)
+                if (cmdline[i] == '\0')
+                    cmdline[i] = ' '; /* the arguments, separated by blanks, as MPICH gives them */
+            if (first < n)
+                axon_info_env_put(info, "argv", cmdline + first);
+        }
+    }
+    if (getcwd(text, sizeof(text)))
+        axon_info_env_put(info, "wdir", text);
+    if (up) {
+        snprintf(text, sizeof(text), "%d", axon_runtime_job.size);
+        axon_info_env_put(info, "maxprocs", text);
+        if (axon_mpi_memkinds_world(text, sizeof(text)) == MPI_SUCCESS)
+            axon_info_env_put(info, AXON_MPI_MEMKINDS_KEY, text);
+    }
 }
 
 void axon_mpi_info_env_fill(void)
 {
-    /* The program and its arguments as the kernel has them: MPI_Init may have been given no argv. */
-    char cmdline[4096];
-    size_t n = 0;
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    if (f) {
-        n = fread(cmdline, 1, sizeof(cmdline) - 1, f);
-        fclose(f);
-    }
-    cmdline[n] = '\0';
-    if (n > 0) {
-        axon_info_env_put("command", cmdline);
-        size_t first = strlen(cmdline) + 1;
-        for (size_t i = first; i + 1 < n; i++)
-            if (cmdline[i] == '\0')
-                cmdline[i] = ' '; /* the arguments, separated by blanks, as MPICH gives them */
-        if (first < n)
-            axon_info_env_put("argv", cmdline + first);
-    }
-    char value[MPI_MAX_INFO_VAL];
-    snprintf(value, sizeof(value), "%d", axon_runtime_job.size);
-    axon_info_env_put("maxprocs", value);
-    if (getcwd(value, sizeof(value)))
-        axon_info_env_put("wdir", value);
-    if (axon_mpi_memkinds_world(value, sizeof(value)) == MPI_SUCCESS)
-        axon_info_env_put(AXON_MPI_MEMKINDS_KEY, value);
+    axon_info_env_build(&axon_info_env, 0, NULL, true); /* called as the library comes up */
 }
 
+/* MPI 4's MPI_Info_create_env: what MPI_INFO_ENV would hold for a program started with argc and argv
+ * (which may be 0 and NULL); allowed before MPI_Init too, when the job's size and the memory kinds are not
+ * known yet and are left out. */
+AXON_MPI_WEAK(Info_create_env)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    static const char func[] = "MPI_Info_create_env";
+    if (!info)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "info is a NULL pointer");
+    struct axon_info *obj = calloc(1, sizeof(*obj));
+    if (!obj)
+        return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for an info object");
+    axon_info_env_build(obj, argc, argv, atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE);
+    pthread_mutex_lock(&axon_info_lock);
+    int rc = axon_info_handle_new(obj, info);
+    pthread_mutex_unlock(&axon_info_lock);
+    if (rc != MPI_SUCCESS) {
+        axon_info_destroy(obj);
+        return axon_mpi_error(NULL, func, rc, "out of memory for an info handle");
+    }
+    return MPI_SUCCESS;
+}

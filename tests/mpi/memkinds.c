@@ -42,11 +42,23 @@ int main(int argc, char **argv)
     const char *want = argv[2];
     int rank = -1, size = -1;
     if (strcmp(argv[1], "world") == 0) {
+        /* MPI_Info_create_env before MPI_Init: the arguments given; the job's size is not known yet. */
+        char value[MPI_MAX_INFO_VAL];
+        MPI_Info env;
+        char *fake[] = {"prog", "a", "b c", NULL};
+        CHECK(MPI_Info_create_env(3, fake, &env) == MPI_SUCCESS, "MPI_Info_create_env before MPI_Init");
+        CHECK(get(env, "command", value) && strcmp(value, "prog") == 0, "command before init \"%s\"", value);
+        CHECK(get(env, "argv", value) && strcmp(value, "a b c") == 0, "argv before init \"%s\"", value);
+        EXPECT(!get(env, "maxprocs", value));
+        MPI_Info_free(&env);
         MPI_Init(&argc, &argv);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         MPI_Comm_size(MPI_COMM_WORLD, &size);
-        char value[MPI_MAX_INFO_VAL];
         expect_kinds(MPI_INFO_ENV, want, "MPI_INFO_ENV");
+        CHECK(MPI_Info_create_env(0, NULL, &env) == MPI_SUCCESS, "MPI_Info_create_env");
+        expect_kinds(env, want, "MPI_Info_create_env");
+        CHECK(get(env, "maxprocs", value) && atoi(value) == size, "maxprocs of a new env \"%s\"", value);
+        MPI_Info_free(&env);
         CHECK(get(MPI_INFO_ENV, "command", value) && strstr(value, "memkinds"), "command \"%s\"", value);
         CHECK(get(MPI_INFO_ENV, "argv", value) && strncmp(value, "world ", 6) == 0, "argv \"%s\"", value);
         CHECK(get(MPI_INFO_ENV, "maxprocs", value) && atoi(value) == size, "maxprocs \"%s\"", value);
