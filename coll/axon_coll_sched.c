@@ -240,7 +240,7 @@ static bool axon_coll_grow(struct axon_coll_sched *s, void **array, int n, int *
     void *p;
     if (*array == inline_storage) {
         p = malloc(elem * (size_t)ncap);
-        if (p)
+        if (p && n > 0) /* an array with no inline storage yet is NULL: memcpy must not see it */
             memcpy(p, *array, elem * (size_t)n);
     } else {
         p = realloc(*array, elem * (size_t)ncap);

@@ -159,7 +159,11 @@ static ucs_status_t axon_pt2pt_am_message(void *arg, const void *header, size_t 
                                sizeof(struct axon_pt2pt_hdr));
         return UCS_OK;
     }
-    const struct axon_pt2pt_hdr *hdr = header;
+    /* UCX hands the header at any alignment (its self transport at odd addresses): read it by a copy,
+     * which costs the same unaligned loads and is defined behaviour. */
+    struct axon_pt2pt_hdr copy;
+    memcpy(&copy, header, sizeof(copy));
+    const struct axon_pt2pt_hdr *hdr = &copy;
     /* From a rank of this node: the ring messages it sent first go first. */
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(hdr->sync_world_rank);
     if (peer)
