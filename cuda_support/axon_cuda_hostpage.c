@@ -8,7 +8,11 @@
  * memory only appears where nothing is mapped: the page must be unmapped first (munmap, mremap, a
  * MAP_FIXED mapping over it, shmdt), and libucm reports every such unmapping before it happens, from
  * whichever thread, glibc's own included (free of a large block). So a page the driver calls host, and
- * that the CPU can read, is host until libucm says it goes; the event clears it from the table.
+ * that the CPU can read, is host until libucm says it goes; the event clears it from the table. A new
+ * mapping clears its pages too: an unmapping libucm cannot see (a raw system call, as AddressSanitizer's
+ * allocator makes) leaves stale pages behind, and whatever maps there next (the driver's reservation
+ * goes through libc's mmap) takes them away before they can mislead (found under ASan, where a GPU
+ * buffer at a reused address was copied as host memory).
  *
  * "The CPU can read it" (one byte through process_vm_readv on ourselves, which fails instead of faulting)
  * keeps the driver's own address space out: a freed cudaMalloc address is unknown to the driver, so it
@@ -30,6 +34,8 @@
 #include <unistd.h>
 
 _Static_assert(AXON_CUDA_HOSTPAGE_SLOTS == 2 << AXON_CUDA_HOSTPAGE_PAIR_BITS, "a pair of slots per hash value");
+
+#define AXON_CUDA_HOSTPAGE_EVENTS (UCM_EVENT_VM_UNMAPPED | UCM_EVENT_VM_MAPPED)
 
 /* Read inline by axon_cuda_hostpage_known (cuda_support.h): a slot holds its page's address | 1, or 0. */
 _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
@@ -60,15 +66,26 @@ static void axon_cuda_hostpage_clear(uintptr_t lo, uintptr_t hi)
     }
 }
 
-/* libucm's handler: called before the range is unmapped, in the thread that unmaps it. */
+/* libucm's handler: called before a range is unmapped and after one is mapped, in the thread that does
+ * it. */
 static void axon_cuda_hostpage_unmapped(ucm_event_type_t type, ucm_event_t *event, void *arg)
 {
     (void)arg;
-    if (type != UCM_EVENT_VM_UNMAPPED || event->vm_unmapped.size == 0)
+    uintptr_t lo;
+    size_t size;
+    if (type == UCM_EVENT_VM_UNMAPPED) {
+        lo = (uintptr_t)event->vm_unmapped.address;
+        size = event->vm_unmapped.size;
+    } else if (type == UCM_EVENT_VM_MAPPED) {
+        lo = (uintptr_t)event->vm_mapped.address;
+        size = event->vm_mapped.size;
+    } else {
         return;
-    uintptr_t lo = (uintptr_t)event->vm_unmapped.address;
+    }
+    if (size == 0)
+        return;
     atomic_fetch_add(&axon_cuda_hostpage_gen, 1);
-    axon_cuda_hostpage_clear(lo, lo + event->vm_unmapped.size);
+    axon_cuda_hostpage_clear(lo, lo + size);
 }
 
 void axon_cuda_hostpage_note(uintptr_t a)
@@ -104,7 +121,7 @@ void axon_cuda_hostpage_init(void)
         axon_cuda_hostpage_shift = (unsigned)__builtin_ctzl((unsigned long)page);
     if (atomic_load(&axon_cuda_hostpage_on))
         return;
-    ucs_status_t st = ucm_set_event_handler(UCM_EVENT_VM_UNMAPPED, -1, axon_cuda_hostpage_unmapped, NULL);
+    ucs_status_t st = ucm_set_event_handler(AXON_CUDA_HOSTPAGE_EVENTS, -1, axon_cuda_hostpage_unmapped, NULL);
     if (st != UCS_OK) {
         axon_runtime_log_debug(1, "no memory events from libucm (%s): host buffers outside the heap, the "
                                   "stack and static data are asked of the driver every time",
@@ -118,7 +135,7 @@ void axon_cuda_hostpage_finalize(void)
 {
     if (!atomic_exchange(&axon_cuda_hostpage_on, false))
         return;
-    ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, axon_cuda_hostpage_unmapped, NULL);
+    ucm_unset_event_handler(AXON_CUDA_HOSTPAGE_EVENTS, axon_cuda_hostpage_unmapped, NULL);
     for (unsigned i = 0; i < AXON_CUDA_HOSTPAGE_SLOTS; i++)
         atomic_store_explicit(&axon_cuda_hostpage_slot[i], 0, memory_order_relaxed);
 }

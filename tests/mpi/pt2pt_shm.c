@@ -37,7 +37,7 @@ static void check(bool ok, const char *fmt, ...)
 /* The size of message i from src to dst in round r: a spread over 0 .. MAXMSG, mostly small. */
 static int msg_size(int src, int dst, int r, int i)
 {
-    unsigned h = (unsigned)(src * 7919 + dst * 104729 + r * 1299709 + i * 15485863);
+    unsigned h = (unsigned)src * 7919u + (unsigned)dst * 104729u + (unsigned)r * 1299709u + (unsigned)i * 15485863u;
     h ^= h >> 13;
     h *= 0x5bd1e995u;
     h ^= h >> 15;

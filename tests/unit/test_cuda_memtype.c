@@ -28,6 +28,7 @@ int main(void)
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* ---- the fake driver -------------------------------------------------------------------------------- */
@@ -634,6 +635,23 @@ START_TEST(test_host_pages_until_unmapped)
     info = classify(mapped + page);
     ck_assert_int_eq(n_attrs, 21);
     munmap(mapped, 4 * page);
+
+    /* Unmapped by a raw system call, which libucm does not see (AddressSanitizer's allocator does that),
+     * then mapped again through libc: the new mapping takes the stale note away. */
+    char *raw = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(raw, MAP_FAILED);
+    info = classify(raw + 8);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 22);
+    info = classify(raw + 8);
+    ck_assert_int_eq(n_attrs, 22); /* known now */
+    ck_assert_int_eq(syscall(SYS_munmap, raw, 4 * page), 0);
+    ck_assert_ptr_eq(mmap(raw, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0),
+                     raw); /* not MAP_FIXED, which libucm reports as an unmapping */
+    info = classify(raw + 8);
+    ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
+    ck_assert_int_eq(n_attrs, 23); /* asked again */
+    munmap(raw, 4 * page);
     axon_cuda_finalize();
 }
 END_TEST
