@@ -762,11 +762,17 @@ static int axon_coll_reduce_user_layout(const struct axon_coll_op *op, const voi
      * beyond the data's own span. */
     int64_t ext = dt->extent < 0 ? -dt->extent : dt->extent;
     size_t span = (size_t)((reach < 0 ? -reach : reach) + dt->true_extent + ext);
-    char *tmp = malloc(2 * (span ? span : 1));
+    /* The buffers as the function sees them, each at a 64-byte boundary as a C array of the user's
+     * struct would be (the function may load its members with aligned instructions): the data lies from
+     * low bytes off the buffer's address (true_lb, and any negative reach) for span bytes. */
+    const size_t align = 64;
+    size_t pre = low < 0 ? ((size_t)-low + align - 1) & ~(align - 1) : 0;
+    int64_t end = low + (int64_t)span;
+    size_t region = (pre + (size_t)(end > 0 ? end : 0) + align - 1) & ~(align - 1);
+    char *tmp = aligned_alloc(align, 2 * (region ? region : align));
     if (!tmp)
         return MPI_ERR_NO_MEM;
-    /* The buffers as the function sees them: their data starts true_lb (and any negative reach) in. */
-    char *in_buf = tmp - low, *io_buf = tmp + span - low;
+    char *in_buf = tmp + pre, *io_buf = tmp + region + pre;
     int64_t bytes = count * dt->size;
     int rc = axon_coll_data_copy(in, bytes, &axon_coll_bytes, in_buf, count, dt);
     if (rc == MPI_SUCCESS)
