@@ -233,6 +233,8 @@ int main(int argc, char **argv)
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && all == 0)
         printf("cuda_vmm: ok\n");
+    free(host);
+    free(got);
     MPI_Finalize();
     return all ? 1 : 0;
 }
