@@ -497,9 +497,10 @@ void axon_mpi_info_env_fill(void)
     axon_info_env_build(&axon_info_env, 0, NULL, true); /* called as the library comes up */
 }
 
-/* MPI 4's MPI_Info_create_env: what MPI_INFO_ENV would hold for a program started with argc and argv
- * (which may be 0 and NULL); allowed before MPI_Init too, when the job's size and the memory kinds are not
- * known yet and are left out. */
+/* MPI 4's MPI_Info_create_env: what MPI_INFO_ENV holds of a program started with argc and argv (which
+ * may be 0 and NULL): the command, its arguments and the working directory. Allowed before MPI_Init and
+ * after MPI_Finalize, and the same whenever it is called (MPICH's infocreateenv compares); the job's
+ * size and the memory kinds, known only while the library is up, are MPI_INFO_ENV's alone. */
 AXON_MPI_WEAK(Info_create_env)
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
@@ -509,7 +510,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     struct axon_info *obj = calloc(1, sizeof(*obj));
     if (!obj)
         return axon_mpi_error(NULL, func, MPI_ERR_NO_MEM, "out of memory for an info object");
-    axon_info_env_build(obj, argc, argv, atomic_load(&axon_mpi_state.phase) == AXON_MPI_PHASE_ACTIVE);
+    axon_info_env_build(obj, argc, argv, false);
     pthread_mutex_lock(&axon_info_lock);
     int rc = axon_info_handle_new(obj, info);
     pthread_mutex_unlock(&axon_info_lock);
