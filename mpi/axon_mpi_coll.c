@@ -494,7 +494,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
         shm = seg && all_host;
         p->all_device = all_device;
     }
-    if (axon_cuda_watching()) {
+    if (axon_cuda_watching() && !c->pt2pt.host_only) {
         int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);

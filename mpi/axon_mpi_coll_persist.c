@@ -75,7 +75,7 @@ int axon_mpi_coll_persist_start(const char *func, struct axon_request *req)
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;
     int rc;
-    if (axon_cuda_watching()) {
+    if (axon_cuda_watching() && !p->c->pt2pt.host_only) {
         rc = axon_mpi_coll_gpu_prepare(p, false, &st);
         if (rc != MPI_SUCCESS)
             return axon_mpi_error(p->c, func, rc, "cannot stage the collective's GPU buffers through host memory");

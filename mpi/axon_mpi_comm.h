@@ -293,6 +293,11 @@ int axon_mpi_memkinds_resolve(const char *requested, char *out, size_t size);
 int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size);
 /* The world model's value, from what AXON_MEMORY_ALLOC_KINDS (mpirun -memory-alloc-kinds) asks for. */
 int axon_mpi_memkinds_world(char *out, size_t size);
+/* Whether info asserts (mpi_assert_memory_alloc_kinds) that only host kinds (system, mpi) are used. */
+bool axon_mpi_memkinds_host_only(MPI_Info info);
+/* Applies the hints of c->info that change how the library works on c (today: the assertion above,
+ * which marks every view of c host-only); called whenever c->info changes (axon_mpi_comm_create.c). */
+void axon_comm_hints_apply(struct axon_comm *c);
 /* A session's value (axon_mpi_session.c); false when handle is no live session. */
 bool axon_mpi_session_memkinds(MPI_Session handle, char *out, size_t size);
 

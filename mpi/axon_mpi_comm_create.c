@@ -25,7 +25,14 @@ int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, stru
     }
     if (parent->info != MPI_INFO_NULL && axon_mpi_info_dup_handle(parent->info, &(*out)->info) != MPI_SUCCESS)
         (*out)->info = MPI_INFO_NULL; /* hints are hints: losing them is no error */
+    axon_comm_hints_apply(*out);
     return MPI_SUCCESS;
+}
+
+void axon_comm_hints_apply(struct axon_comm *c)
+{
+    bool host_only = axon_mpi_memkinds_host_only(c->info);
+    c->pt2pt.host_only = c->coll.host_only = c->tagged.host_only = c->part.host_only = host_only;
 }
 
 static int axon_comm_context_error(const char *func, struct axon_comm *c, int rc)
@@ -86,6 +93,7 @@ int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI
     n->info = MPI_INFO_NULL;
     if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
         n->info = MPI_INFO_NULL;
+    axon_comm_hints_apply(n);
     return MPI_SUCCESS;
 }
 
@@ -429,6 +437,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     c->info = copy;
     if (old != MPI_INFO_NULL)
         axon_mpi_info_release(old);
+    axon_comm_hints_apply(c);
     return MPI_SUCCESS;
 }
 

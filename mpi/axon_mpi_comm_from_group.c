@@ -72,6 +72,7 @@ static int axon_from_group_make(struct axon_group *g, int tag, MPI_Errhandler er
     }
     if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &(*out)->info) != MPI_SUCCESS)
         (*out)->info = MPI_INFO_NULL; /* hints are hints: losing them is no error */
+    axon_comm_hints_apply(*out);
     return MPI_SUCCESS;
 }
 
@@ -159,5 +160,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     struct axon_comm *n = axon_mpi_comm_get(*newintercomm);
     if (n && info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
         n->info = MPI_INFO_NULL;
+    if (n)
+        axon_comm_hints_apply(n);
     return MPI_SUCCESS;
 }

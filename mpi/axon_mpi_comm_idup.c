@@ -143,6 +143,7 @@ static void axon_idup_finish(struct axon_idup *op, int rc, uint32_t id)
             axon_mpi_info_release(n->info);
         n->info = op->info;
         op->info = MPI_INFO_NULL;
+        axon_comm_hints_apply(n);
     }
     if (n)
         *op->newcomm = n->handle;

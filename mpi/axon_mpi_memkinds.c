@@ -10,7 +10,8 @@
  * classified per buffer). The answer lists the supported kinds bare, then each kind asked for that is
  * supported, as the program spelled it; a kind asked for and not supported is left out, which is how the
  * program learns it (MPICH answers the same way). A communicator whose info asserts
- * "mpi_assert_memory_alloc_kinds" answers with the asserted kinds that are supported. */
+ * "mpi_assert_memory_alloc_kinds" answers with the asserted kinds that are supported; when they name no
+ * GPU kind its buffers are host memory, and the library skips their memory-type checks. */
 #include "mpi/axon_mpi_comm.h"
 
 #include "cuda_support/cuda_support.h"
@@ -138,3 +139,26 @@ int axon_mpi_memkinds_world(char *out, size_t size)
 {
     return axon_mpi_memkinds_resolve(getenv("AXON_MEMORY_ALLOC_KINDS"), out, size);
 }
+
+bool axon_mpi_memkinds_host_only(MPI_Info info)
+{
+    char asserted[MPI_MAX_INFO_VAL];
+    int len = (int)sizeof(asserted), flag = 0;
+    if (info == MPI_INFO_NULL ||
+        PMPI_Info_get_string(info, AXON_MPI_MEMKINDS_ASSERT_KEY, &len, asserted, &flag) != MPI_SUCCESS || !flag)
+        return false;
+    /* Every kind named is system or mpi (with any restrictors), and there is one at least. */
+    int kinds = 0;
+    for (char *save = NULL, *k = strtok_r(asserted, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        while (*k == ' ' || *k == '\t')
+            k++;
+        size_t n = strcspn(k, ": \t");
+        if (n == 0)
+            continue;
+        if (!((n == 6 && strncasecmp(k, "system", 6) == 0) || (n == 3 && strncasecmp(k, "mpi", 3) == 0)))
+            return false;
+        kinds++;
+    }
+    return kinds > 0;
+}
+

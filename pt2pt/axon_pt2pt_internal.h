@@ -146,10 +146,10 @@ void axon_pt2pt_stage_end(struct axon_request *req);
 int axon_pt2pt_unpack_packed(struct axon_request *req, const void *packed, int64_t bytes);
 /* Gives the host copy (or descriptor) back, with nothing copied (a request freed early). */
 void axon_pt2pt_stage_free(struct axon_request *req);
-/* axon_pt2pt_data_surely_host (pt2pt.h) of a request's data. */
+/* axon_pt2pt_data_surely_host (pt2pt.h) of a request's data, or its communicator's assertion. */
 static inline bool axon_pt2pt_surely_host(const struct axon_request *req)
 {
-    return axon_pt2pt_data_surely_host(req->buf, &req->dt);
+    return (req->comm && req->comm->host_only) || axon_pt2pt_data_surely_host(req->buf, &req->dt);
 }
 
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)

@@ -259,7 +259,7 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (axon_cuda_watching()) {
+    if (axon_cuda_watching() && !comm->host_only) {
         /* A device buffer goes through a request, which stages it through host memory. */
         struct axon_cuda_memtype_info info;
         int rc = axon_cuda_memtype_of(buf, &info);
@@ -315,7 +315,7 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
     /* A device buffer takes the request path, which stages it: with CUDA support on, only data the
      * inline checks call host goes straight (a window of small sends from the heap ran at 0.5x the
      * message rate of AXON_CUDA=0 through requests). */
-    if (dest == MPI_PROC_NULL || (axon_cuda_watching() && !axon_pt2pt_data_surely_host(buf, dt)))
+    if (dest == MPI_PROC_NULL || (axon_cuda_watching() && !comm->host_only && !axon_pt2pt_data_surely_host(buf, dt)))
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);

@@ -50,6 +50,8 @@ struct axon_pt2pt_comm {
     struct axon_match_queues queues;
     atomic_int busy;       /* requests and probed messages that name it: the MPI layer keeps a freed
                             * communicator (and its context id) until none does */
+    bool host_only;        /* the program asserted that its buffers here are host memory (MPI 4.1's
+                            * mpi_assert_memory_alloc_kinds without a GPU kind): no memory-type checks */
 };
 
 enum axon_request_kind {

@@ -6,9 +6,11 @@
  * -memory-alloc-kinds, or the session's request in the third argument) and whether CUDA support is on.
  * Prints "rank R: ok" when every check held. */
 #include "axon_test.h"
+#include "axon_test_cuda.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int get(MPI_Info info, const char *key, char *value)
 {
@@ -33,12 +35,55 @@ static void comm_kinds(MPI_Comm comm, const char *want, const char *where)
     MPI_Info_free(&info);
 }
 
+/* Messages and allreduces from 20 buffers mmap'd afresh (never seen, so a CUDA-aware rank with a context
+ * must ask the driver about each), on a duplicate of MPI_COMM_WORLD that asserts host memory only ("asserted") or
+ * not ("plain"): the test's script counts the driver's answers (FAKECUDA_STATS). */
+static int traffic(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    test_cuda_setup(); /* a current context, as a CUDA program has: unknown buffers are asked about then */
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Info hint;
+    MPI_Info_create(&hint);
+    if (strcmp(argv[2], "asserted") == 0)
+        MPI_Info_set(hint, "mpi_assert_memory_alloc_kinds", "system,mpi:alloc_mem");
+    MPI_Comm comm;
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, hint, &comm);
+    MPI_Info_free(&hint);
+    const size_t bytes = 1 << 16;
+    for (int i = 0; i < 20; i++) {
+        int *out = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        int *in = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(out != MAP_FAILED && in != MAP_FAILED, "mmap");
+        for (int k = 0; k < 64; k++)
+            out[k] = rank * 100 + k + i;
+        int right = (rank + 1) % size, left = (rank + size - 1) % size;
+        CHECK(MPI_Sendrecv(out, 64, MPI_INT, right, 7, in, 64, MPI_INT, left, 7, comm, MPI_STATUS_IGNORE) ==
+                  MPI_SUCCESS,
+              "sendrecv %d", i);
+        for (int k = 0; k < 64; k++)
+            CHECK(in[k] == left * 100 + k + i, "element %d of message %d: %d", k, i, in[k]);
+        CHECK(MPI_Allreduce(out, in, 64, MPI_INT, MPI_SUM, comm) == MPI_SUCCESS, "allreduce %d", i);
+        CHECK(in[0] == 100 * size * (size - 1) / 2 + size * i, "allreduce %d: %d", i, in[0]);
+        munmap(out, bytes);
+        munmap(in, bytes);
+    }
+    MPI_Comm_free(&comm);
+    printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");
+    MPI_Finalize();
+    return failures != 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: memkinds world|session KINDS [REQUEST]\n");
+        fprintf(stderr, "usage: memkinds world|session KINDS [REQUEST] | memkinds traffic plain|asserted\n");
         return 2;
     }
+    if (strcmp(argv[1], "traffic") == 0)
+        return traffic(argc, argv);
     const char *want = argv[2];
     int rank = -1, size = -1;
     if (strcmp(argv[1], "world") == 0) {
