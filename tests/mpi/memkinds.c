@@ -111,6 +111,7 @@ int main(int argc, char **argv)
         CHECK(get(MPI_INFO_ENV, "wdir", value) && value[0] == '/', "wdir \"%s\"", value);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         EXPECT(MPI_Info_set(MPI_INFO_ENV, "mpi_memory_alloc_kinds", "system") == MPI_ERR_INFO); /* read-only */
+        EXPECT(MPI_Info_create_env(0, NULL, NULL) == MPI_ERR_ARG);
         comm_kinds(MPI_COMM_WORLD, want, "MPI_COMM_WORLD");
         /* A communicator asserting that it sees system memory only (and a kind that does not exist). */
         MPI_Info hint;
