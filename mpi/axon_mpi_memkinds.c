@@ -99,21 +99,33 @@ static bool axon_memkind_append(char *out, size_t size, size_t *n, const char *t
     return true;
 }
 
-/* The supported kinds of the comma-separated list (blanks around a kind ignored) appended to out. */
+/* The next kind of the comma-separated list at *p, blanks around it left out (*kind, *len; possibly
+ * empty); false at the list's end. */
+static bool axon_memkind_next(const char **p, const char **kind, size_t *len)
+{
+    if (!*p || !**p)
+        return false;
+    const char *end = strchr(*p, ',');
+    const char *t = *p;
+    size_t l = end ? (size_t)(end - t) : strlen(t);
+    while (l > 0 && (*t == ' ' || *t == '\t'))
+        t++, l--;
+    while (l > 0 && (t[l - 1] == ' ' || t[l - 1] == '\t'))
+        l--;
+    *kind = t;
+    *len = l;
+    *p = end ? end + 1 : NULL;
+    return true;
+}
+
+/* The supported kinds of the list appended to out. */
 static bool axon_memkind_append_supported(char *out, size_t size, size_t *n, const char *list)
 {
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *t = p;
-        while (len > 0 && (*t == ' ' || *t == '\t'))
-            t++, len--;
-        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t'))
-            len--;
-        if (axon_memkind_supported(t, len) && !axon_memkind_append(out, size, n, t, len))
+    const char *kind;
+    size_t len;
+    while (axon_memkind_next(&list, &kind, &len))
+        if (axon_memkind_supported(kind, len) && !axon_memkind_append(out, size, n, kind, len))
             return false;
-        p = end ? end + 1 : NULL;
-    }
     return true;
 }
 
@@ -143,22 +155,23 @@ int axon_mpi_memkinds_world(char *out, size_t size)
 bool axon_mpi_memkinds_host_only(MPI_Info info)
 {
     char asserted[MPI_MAX_INFO_VAL];
-    int len = (int)sizeof(asserted), flag = 0;
+    int buflen = (int)sizeof(asserted), flag = 0;
     if (info == MPI_INFO_NULL ||
-        PMPI_Info_get_string(info, AXON_MPI_MEMKINDS_ASSERT_KEY, &len, asserted, &flag) != MPI_SUCCESS || !flag)
+        PMPI_Info_get_string(info, AXON_MPI_MEMKINDS_ASSERT_KEY, &buflen, asserted, &flag) != MPI_SUCCESS || !flag)
         return false;
     /* Every kind named is system or mpi (with any restrictors), and there is one at least. */
     int kinds = 0;
-    for (char *save = NULL, *k = strtok_r(asserted, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-        while (*k == ' ' || *k == '\t')
-            k++;
-        size_t n = strcspn(k, ": \t");
-        if (n == 0)
+    const char *list = asserted, *kind;
+    size_t len;
+    while (axon_memkind_next(&list, &kind, &len)) {
+        size_t name = 0;
+        while (name < len && kind[name] != ':')
+            name++;
+        if (name == 0)
             continue;
-        if (!((n == 6 && strncasecmp(k, "system", 6) == 0) || (n == 3 && strncasecmp(k, "mpi", 3) == 0)))
+        if (!((name == 6 && strncasecmp(kind, "system", 6) == 0) || (name == 3 && strncasecmp(kind, "mpi", 3) == 0)))
             return false;
         kinds++;
     }
     return kinds > 0;
 }
-
