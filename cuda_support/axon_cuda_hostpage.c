@@ -52,8 +52,11 @@ static void axon_cuda_hostpage_clear(uintptr_t lo, uintptr_t hi)
         for (uintptr_t p = first; p < hi; p += axon_cuda_hostpage_size) {
             unsigned i = axon_cuda_hostpage_pair(p >> axon_cuda_hostpage_shift);
             for (unsigned k = i; k < i + 2; k++) {
+                /* A plain load first: the locked exchange only where the page is noted (every mapping
+                 * and unmapping of the process comes here, most of them over pages never noted). */
                 uintptr_t expect = p | 1;
-                atomic_compare_exchange_strong(&axon_cuda_hostpage_slot[k], &expect, 0);
+                if (atomic_load_explicit(&axon_cuda_hostpage_slot[k], memory_order_relaxed) == expect)
+                    atomic_compare_exchange_strong(&axon_cuda_hostpage_slot[k], &expect, 0);
             }
         }
         return;
