@@ -456,28 +456,27 @@ int axon_bsend_detach_call(const char *func, struct axon_bsend_owner owner, void
     return MPI_SUCCESS;
 }
 
+/* The end of an owner that still has a buffer (the standard asks the program to detach first): its
+ * messages are sent as detach would send them (the wait is the same), and the buffer is forgotten, so
+ * nothing touches the user's memory afterwards and an automatic buffer's blocks are freed. MPICH does the
+ * same at MPI_Comm_free. */
+static void axon_bsend_owner_gone(struct axon_bsend_owner o)
+{
+    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
+    struct axon_bsend_buffer *buf = *axon_bsend_slot(o);
+    if (buf)
+        axon_bsend_forget(buf);
+    pthread_mutex_unlock(&axon_bsend.lock);
+}
+
 void axon_mpi_bsend_comm_free(struct axon_comm *c)
 {
-    /* The standard asks the program to detach first. One that did not has its messages sent as detach
-     * would (the wait is the same), and the buffer is forgotten: nothing touches the user's memory after
-     * MPI_Comm_free returns, and an automatic buffer's blocks are freed. This is what MPICH does too. */
-    struct axon_bsend_owner o = AXON_BSEND_COMM(c);
-    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
-    if (c->bsend)
-        axon_bsend_forget(c->bsend);
-    pthread_mutex_unlock(&axon_bsend.lock);
+    axon_bsend_owner_gone(AXON_BSEND_COMM(c));
 }
 
 void axon_mpi_bsend_session_free(struct axon_session *s)
 {
-    /* As for a communicator: MPI_Session_finalize with a buffer still attached sends its messages, then
-     * forgets it, so nothing touches the user's memory afterwards. */
-    struct axon_bsend_owner o = AXON_BSEND_SESSION(s);
-    axon_ucx_wait(axon_bsend_emptied, &o); /* returns with the lock held */
-    struct axon_bsend_buffer *buf = *axon_mpi_session_bsend_slot(s);
-    if (buf)
-        axon_bsend_forget(buf);
-    pthread_mutex_unlock(&axon_bsend.lock);
+    axon_bsend_owner_gone(AXON_BSEND_SESSION(s));
 }
 
 static bool axon_bsend_all_emptied(void *arg)
