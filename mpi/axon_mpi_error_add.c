@@ -6,9 +6,10 @@
  * MPI_ERR_LASTCODE + 1 + n for the n-th added class or code alike (each remembers its class; a class is
  * its own), and the MPI_LASTUSEDCODE attribute follows the largest one handed out. A removed value is
  * handed out again, the lowest first, so ranks that add and remove alike still agree, and a library that
- * adds and removes its classes at every use does not run out (MPICH's errhan/adderr does 10000 rounds). Entries live in chunks
- * that never move, so a lookup reads them without the lock once their slot is published; a string
- * may be replaced while another thread reads it, so strings are read and written under the lock. */
+ * adds and removes its classes at every use does not run out (MPICH's errhan/adderr does 10000 rounds).
+ * Entries live in chunks that never move, so a lookup reads them without the lock once their slot is
+ * published; a string may be replaced while another thread reads it, so strings are read and written
+ * under the lock. */
 #include "mpi/axon_mpi.h"
 
 #include <stdio.h>

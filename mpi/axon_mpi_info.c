@@ -1,8 +1,9 @@
 /* Info objects: ordered (key, value) lists behind MPICH's direct handles 0x9c000000 | index, and the
  * MPI_Info_* calls. MPI_INFO_ENV (0x5c000001) is predefined: empty until the library starts, then
  * "command", "argv" (from /proc/self/cmdline), "maxprocs" (the job's size), "wdir" and
- * "mpi_memory_alloc_kinds" (axon_mpi_memkinds.c); it can be read and duplicated but not changed or freed. Keys are at most
- * MPI_MAX_INFO_KEY characters and values MPI_MAX_INFO_VAL (MPI_ERR_INFO_KEY / MPI_ERR_INFO_VALUE);
+ * "mpi_memory_alloc_kinds" (axon_mpi_memkinds.c); it can be read and duplicated but not changed or
+ * freed. Keys are at most MPI_MAX_INFO_KEY characters and values MPI_MAX_INFO_VAL (MPI_ERR_INFO_KEY /
+ * MPI_ERR_INFO_VALUE);
  * leading and trailing blanks of a key are not part of it (the standard). One mutex guards the table and
  * every object: no info call is on a fast path. As MPI 4.0 allows, the calls work before MPI_Init and
  * after MPI_Finalize too (their errors are then fatal: there is no communicator's handler to ask), and

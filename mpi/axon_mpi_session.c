@@ -334,7 +334,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x",
+                                  (unsigned)errhandler);
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = s->errhandler;
     s->errhandler = errhandler;

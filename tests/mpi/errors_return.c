@@ -51,7 +51,8 @@ int main(int argc, char **argv)
     int len;
     EXPECT(MPI_Error_string(MPI_ERR_COMM, text, &len) == MPI_SUCCESS && strstr(text, "communicator"));
     EXPECT(MPI_Error_string(MPI_ERR_ERRHANDLER, text, &len) == MPI_SUCCESS && strstr(text, "error handler"));
-    EXPECT(MPI_Error_string(MPI_T_ERR_NOT_ACCESSIBLE, text, &len) == MPI_SUCCESS && strstr(text, "MPI_T_ERR_NOT_ACCESSIBLE"));
+    EXPECT(MPI_Error_string(MPI_T_ERR_NOT_ACCESSIBLE, text, &len) == MPI_SUCCESS &&
+           strstr(text, "MPI_T_ERR_NOT_ACCESSIBLE"));
     int version, subversion;
     EXPECT(MPI_Get_version(&version, &subversion) == MPI_SUCCESS && version == 4 && subversion == 1);
 

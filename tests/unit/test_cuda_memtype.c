@@ -646,8 +646,9 @@ START_TEST(test_host_pages_until_unmapped)
     info = classify(raw + 8);
     ck_assert_int_eq(n_attrs, 22); /* known now */
     ck_assert_int_eq(syscall(SYS_munmap, raw, 4 * page), 0);
-    ck_assert_ptr_eq(mmap(raw, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0),
-                     raw); /* not MAP_FIXED, which libucm reports as an unmapping */
+    /* MAP_FIXED_NOREPLACE, not MAP_FIXED, which libucm reports as an unmapping. */
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE;
+    ck_assert_ptr_eq(mmap(raw, 4 * page, PROT_READ | PROT_WRITE, flags, -1, 0), raw);
     info = classify(raw + 8);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_int_eq(n_attrs, 23); /* asked again */
