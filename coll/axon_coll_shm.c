@@ -587,67 +587,101 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
     return rc;
 }
 
-/* Two members, contiguous data that fits a slot: the writer copies its vector into its slot in pieces
- * and says after each how far it got; the reader (the root of a reduce, both members of an allreduce)
- * folds each piece as soon as it is there, so the fold follows the copy instead of waiting for all of
- * it (a 2-rank reduce of 64-256 KiB copied, then folded, one after the other). */
+/* Two members, contiguous data: the writer copies its vector into its slot in pieces and says after
+ * each how far it got; the reader (the root of a reduce, both members of an allreduce) folds each piece
+ * as soon as it is there, so the fold follows the copy instead of waiting for all of it (a 2-rank
+ * reduce of 64-256 KiB copied, then folded, one after the other). A vector larger than a slot goes a
+ * slot at a time, each a use of the slots: the writer fills the next one (the other parity) while the
+ * reader folds this one. (Whole slots copied, then folded, as the chunked form does, took 280 us for a
+ * 2 MiB reduce in 1 MiB slots on the VM, 86 us so; Open MPI 156.) */
 #define AXON_SHM_PIECE ((int64_t)16 * 1024)
 
 struct axon_shm_piece_wait {
     struct axon_coll_shm *shm;
     int peer;
     uint64_t u;
-    uint64_t ready, seq; /* the progress wanted, or the whole use raised (a mismatch shows then) */
+    int64_t done;  /* the bytes of use u wanted */
+    uint64_t seq;  /* or the whole use raised (a mismatch shows then) */
 };
+
+static bool axon_shm_piece_covered(const struct axon_shm_piece_wait *w)
+{
+    return axon_coll_shm_ready_covers(atomic_load_explicit(&w->shm->ready[w->peer].ready, memory_order_acquire), w->u,
+                                 w->done);
+}
 
 static bool axon_shm_piece_reached(void *arg)
 {
     struct axon_shm_piece_wait *w = arg;
-    return atomic_load_explicit(&w->shm->ready[w->peer].ready, memory_order_acquire) >= w->ready ||
+    return axon_shm_piece_covered(w) ||
            atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->peer)->seq, memory_order_acquire) >= w->seq;
+}
+
+/* One use of the pair form: `bytes` of the vector from `base` (bytes), `total` the call's. */
+static int axon_shm_reduce_pair_use(struct axon_coll_shm *shm, const char *src, const char *own, char *acc,
+                                    int64_t base, int64_t bytes, int64_t total, const struct axon_dtype_layout *dt,
+                                    MPI_Datatype datatype, struct axon_coll_op *op, int root, int kind, bool first)
+{
+    int me = shm->rank, peer = 1 - me, rc = MPI_SUCCESS;
+    int64_t esize = dt->size, piece = AXON_SHM_PIECE / esize * esize > 0 ? AXON_SHM_PIECE / esize * esize : esize;
+    uint64_t s = axon_shm_begin(shm);
+    if (!own) {
+        char *mine = axon_shm_slot(shm, s, me);
+        for (int64_t off = 0; off < bytes; off += piece) {
+            int64_t len = bytes - off < piece ? bytes - off : piece;
+            memcpy(mine + off, src + base + off, (size_t)len);
+            atomic_store_explicit(&shm->ready[me].ready, axon_coll_shm_ready_word(s, off + len), memory_order_release);
+        }
+    }
+    axon_shm_raise(shm, s, kind, root, total);
+    if (root >= 0 && me != root)
+        return MPI_SUCCESS;
+    /* In rank order: rank 1's part is copied into the result, rank 0's folded onto it on the left. */
+    const char *part[2];
+    part[me] = own ? own + base : axon_shm_slot(shm, s, me);
+    part[peer] = axon_shm_slot(shm, s, peer);
+    char *to = acc + base;
+    bool mismatch = false;
+    for (int64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += piece) {
+        int64_t len = bytes - off < piece ? bytes - off : piece;
+        struct axon_shm_piece_wait w = {shm, peer, s, off + len, axon_shm_data(s)};
+        if (!axon_shm_piece_reached(&w))
+            axon_ucx_wait(axon_shm_piece_reached, &w);
+        if (!axon_shm_piece_covered(&w)) {
+            mismatch = true; /* the peer raised without this piece: another call, which the check reports */
+            break;
+        }
+        if (to + off != part[1] + off)
+            memcpy(to + off, part[1] + off, (size_t)len);
+        rc = axon_coll_op_apply(op, part[0] + off, to + off, len / esize, datatype, dt);
+    }
+    axon_shm_wait(shm, -1, s);
+    /* Both members check the first use alike; a later one can only disagree where the first did not
+     * see it (a piece missing), and then it is checked too. */
+    if (first || mismatch) {
+        int rc_check = axon_shm_check_all(shm, s, kind, root, total);
+        if (rc_check != MPI_SUCCESS)
+            return rc_check;
+    }
+    return rc;
 }
 
 static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
                                 const struct axon_dtype_layout *dt, MPI_Datatype datatype, struct axon_coll_op *op,
                                 int root, int kind)
 {
-    int me = shm->rank, peer = 1 - me, rc = MPI_SUCCESS;
     int64_t esize = dt->size, bytes = count * esize;
-    int64_t piece = AXON_SHM_PIECE / esize * esize > 0 ? AXON_SHM_PIECE / esize * esize : esize;
-    uint64_t s = axon_shm_begin(shm);
+    int64_t per = shm->slot / esize * esize; /* a use's bytes: whole elements of a slot */
     const char *src = (const char *)in + dt->true_lb;
     /* A reduce's root reads its own data where it is; every other member's goes into its slot. */
-    const char *own = me == root && in != out ? src : NULL;
-    if (!own) {
-        char *mine = axon_shm_slot(shm, s, me);
-        for (int64_t off = 0; off < bytes; off += piece) {
-            int64_t len = bytes - off < piece ? bytes - off : piece;
-            memcpy(mine + off, src + off, (size_t)len);
-            atomic_store_explicit(&shm->ready[me].ready, s << 40 | (uint64_t)(off + len), memory_order_release);
-        }
+    const char *own = shm->rank == root && in != out ? src : NULL;
+    int rc = MPI_SUCCESS;
+    for (int64_t base = 0; base < bytes && rc == MPI_SUCCESS; base += per) {
+        int64_t len = bytes - base < per ? bytes - base : per;
+        rc = axon_shm_reduce_pair_use(shm, src, own, (char *)out + dt->true_lb, base, len, bytes, dt, datatype, op,
+                                      root, kind, base == 0);
     }
-    axon_shm_raise(shm, s, kind, root, bytes);
-    if (root >= 0 && me != root)
-        return MPI_SUCCESS;
-    /* In rank order: rank 1's part is copied into the result, rank 0's folded onto it on the left. */
-    const char *part[2];
-    part[me] = own ? own : axon_shm_slot(shm, s, me);
-    part[peer] = axon_shm_slot(shm, s, peer);
-    char *acc = (char *)out + dt->true_lb;
-    for (int64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += piece) {
-        int64_t len = bytes - off < piece ? bytes - off : piece;
-        struct axon_shm_piece_wait w = {shm, peer, s, s << 40 | (uint64_t)(off + len), axon_shm_data(s)};
-        if (!axon_shm_piece_reached(&w))
-            axon_ucx_wait(axon_shm_piece_reached, &w);
-        if (atomic_load_explicit(&shm->ready[peer].ready, memory_order_acquire) < w.ready)
-            break; /* the peer raised without this piece: another call, which the check below reports */
-        if (acc + off != part[1] + off)
-            memcpy(acc + off, part[1] + off, (size_t)len);
-        rc = axon_coll_op_apply(op, part[0] + off, acc + off, len / esize, datatype, dt);
-    }
-    axon_shm_wait(shm, -1, s);
-    int rc_check = axon_shm_check_all(shm, s, kind, root, bytes);
-    return rc_check != MPI_SUCCESS ? rc_check : rc;
+    return rc;
 }
 
 int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, int64_t count,
@@ -659,10 +693,11 @@ int axon_coll_shm_reduce(struct axon_coll_shm *shm, const void *in, void *out, i
     /* The flat fold reads every member's whole vector. For an allreduce every member does, which pays
      * only while n times the vector is small; for a reduce the root alone does, while the others
      * leave at once, which pays as long as the vector fits a slot. */
+    /* Two members of a reduce fold piece by piece at any size (a slot at a time beyond one). */
+    if (n == 2 && root >= 0 && dt->contig && bytes >= 2 * AXON_SHM_PIECE && shm->slot >= dt->size)
+        return axon_shm_reduce_pair(shm, in, out, count, dt, datatype, op, root, kind);
     if (bytes > shm->slot || (root < 0 && bytes * n > AXON_SHM_FLAT_MAX))
         return axon_shm_reduce_chunked(shm, in, out, count, dt, datatype, op, root, kind);
-    if (n == 2 && dt->contig && bytes >= 2 * AXON_SHM_PIECE)
-        return axon_shm_reduce_pair(shm, in, out, count, dt, datatype, op, root, kind);
     uint64_t s = axon_shm_begin(shm);
     /* A reduce's root is the only reader: it folds its own data where it is (see the chunked form). */
     const char *own = shm->rank == root && dt->contig && in != out ? (const char *)in + dt->true_lb : NULL;

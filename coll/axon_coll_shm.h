@@ -38,6 +38,28 @@ int64_t axon_coll_shm_chunk(void);
 int64_t axon_coll_shm_slot_for(int size);
 bool axon_coll_shm_reduction_fits(const struct axon_coll_op *op, int64_t count, const struct axon_dtype_layout *dt);
 
+/* A member's progress word in a two-member reduction that folds piece by piece: the use of the slots
+ * (modulo 2^24) in the top bits, the bytes of it written below. */
+#define AXON_COLL_SHM_READY_SHIFT 40
+#define AXON_COLL_SHM_READY_USES ((uint64_t)1 << (64 - AXON_COLL_SHM_READY_SHIFT))
+
+static inline uint64_t axon_coll_shm_ready_word(uint64_t u, int64_t done)
+{
+    return u << AXON_COLL_SHM_READY_SHIFT | (uint64_t)done;
+}
+
+/* Whether the word says that `done` bytes of use u are written: the writer is at u and past them, or
+ * at a later use (it may fill the next slot while the reader folds this one). Compared modulo the uses
+ * the word holds: compared whole, the word of use 2^24 - 1 read as far ahead of use 2^24's, and the
+ * reader folded a slot before it was written. */
+static inline bool axon_coll_shm_ready_covers(uint64_t word, uint64_t u, int64_t done)
+{
+    uint64_t ahead = ((word >> AXON_COLL_SHM_READY_SHIFT) - u) & (AXON_COLL_SHM_READY_USES - 1);
+    if (ahead == 0)
+        return (word & (((uint64_t)1 << AXON_COLL_SHM_READY_SHIFT) - 1)) >= (uint64_t)done;
+    return ahead < AXON_COLL_SHM_READY_USES / 2;
+}
+
 int axon_coll_shm_barrier(struct axon_coll_shm *shm);
 int axon_coll_shm_bcast(struct axon_coll_shm *shm, void *buf, int64_t count, const struct axon_dtype_layout *dt,
                         int root);

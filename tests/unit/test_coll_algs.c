@@ -9,6 +9,7 @@
  *  - MPI_IN_PLACE's form (the input is the output buffer) and every root of MPI_Reduce on small sizes.
  * Also that the simulator itself sees a deadlock and a size mismatch. */
 #include "coll/axon_coll_op.h"
+#include "coll/axon_coll_shm.h"
 #include "coll/coll.h"
 #include "mpi/axon_mpi.h"
 #include "mpi/axon_mpi_datatype.h"
@@ -490,6 +491,28 @@ START_TEST(arena_full_empty_piece)
 }
 END_TEST
 
+/* The progress word of a two-member reduction in shared memory: a word of the same use covers the bytes
+ * it counts, a later use's covers all (the writer filling the next slot), an earlier use's none, also
+ * across the 2^24 uses the word holds (the 2^24th use once took the previous use's word as ahead). */
+START_TEST(shm_ready_word)
+{
+    const uint64_t wrap = AXON_COLL_SHM_READY_USES;
+    for (uint64_t u = 1; u < 4 * wrap; u += wrap - 1) {
+        uint64_t w = axon_coll_shm_ready_word(u, 32768);
+        ck_assert(axon_coll_shm_ready_covers(w, u, 16384));
+        ck_assert(axon_coll_shm_ready_covers(w, u, 32768));
+        ck_assert(!axon_coll_shm_ready_covers(w, u, 49152));
+        ck_assert(axon_coll_shm_ready_covers(axon_coll_shm_ready_word(u + 1, 16384), u, (int64_t)1 << 39));
+        ck_assert(!axon_coll_shm_ready_covers(axon_coll_shm_ready_word(u - 1, (int64_t)1 << 30), u, 1));
+        ck_assert(!axon_coll_shm_ready_covers(axon_coll_shm_ready_word(u - 2, 16384), u, 1));
+    }
+    /* Use 2^24 against the word of use 2^24 - 1, which exceeds it whole. */
+    uint64_t stale = axon_coll_shm_ready_word(wrap - 1, 1 << 20);
+    ck_assert_uint_gt(stale, axon_coll_shm_ready_word(wrap, 16384));
+    ck_assert(!axon_coll_shm_ready_covers(stale, wrap, 16384));
+}
+END_TEST
+
 int main(void)
 {
     /* The sweep allocates and frees thousands of buffers of up to a few MiB: keep the memory in the
@@ -502,6 +525,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, simulator_checks);
     tcase_add_test(tc, arena_full_empty_piece);
+    tcase_add_test(tc, shm_ready_word);
     tcase_add_loop_test(tc, reduce_algs, 0, axon_coll_reduce_desc.nalgs);
     tcase_add_loop_test(tc, allreduce_algs, 0, axon_coll_allreduce_desc.nalgs);
     tcase_add_loop_test(tc, reduce_scatter_algs, 0, axon_coll_reduce_scatter_desc.nalgs);
