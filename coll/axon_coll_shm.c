@@ -102,7 +102,7 @@ int64_t axon_coll_shm_limit(void)
 /* The smallest slot any communicator gets: the chunk every member can count on. */
 #define AXON_SHM_AUTO_CHUNK_MIN ((int64_t)64 * 1024)
 #define AXON_SHM_AUTO_CHUNK_MAX ((int64_t)1024 * 1024)
-#define AXON_SHM_AUTO_BUDGET ((int64_t)4 * 1024 * 1024) /* all slots of a communicator, both parities */
+#define AXON_SHM_AUTO_BUDGET ((int64_t)8 * 1024 * 1024) /* all slots of a communicator, both parities */
 
 int64_t axon_coll_shm_chunk(void)
 {
@@ -114,7 +114,10 @@ int64_t axon_coll_shm_chunk(void)
 /* A communicator's slot by default: its share of AXON_SHM_AUTO_BUDGET, between 64 KiB and 1 MiB. Few
  * members get large slots because a slot that the writer refills while the reader still caches its
  * lines costs a transfer of every line between the cores: a 2-rank reduce of 1 MiB took 126 us in
- * 64 KiB chunks, 81 in 256 KiB, 48 in one 1 MiB chunk (medians of 4 interleaved runs). */
+ * 64 KiB chunks, 81 in 256 KiB, 48 in one 1 MiB chunk (medians of 4 interleaved runs). The budget was
+ * 4 MiB (128 KiB slots at 16 ranks) until the H200's 16 cores ran the large reductions with larger
+ * ones (2026-11-26, one run each, us at 1 and 2 MiB): allreduce 632, 890 in 128 KiB slots, 411, 812 in
+ * 256 KiB; reduce 343, 897 against 278, 574; allgather 3775, 9458 against 2980, 8607. */
 static int64_t axon_shm_chunk_for(int size)
 {
     if (axon_config.coll_shm_chunk >= 0)
@@ -593,7 +596,7 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
  * reduce of 64-256 KiB copied, then folded, one after the other). A vector larger than a slot goes a
  * slot at a time, each a use of the slots: the writer fills the next one (the other parity) while the
  * reader folds this one. (Whole slots copied, then folded, as the chunked form does, took 280 us for a
- * 2 MiB reduce in 1 MiB slots on the VM, 86 us so; Open MPI 156.) */
+ * 2 MiB reduce in 1 MiB slots on the VM, 57-60 us so; Open MPI 156-168.) */
 #define AXON_SHM_PIECE ((int64_t)16 * 1024)
 
 struct axon_shm_piece_wait {

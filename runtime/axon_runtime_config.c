@@ -49,7 +49,7 @@ static const struct axon_config_entry axon_config_entries[] = {
      "scatter and alltoall up to this many bytes of a rank's blocks; 0: none of them"},
     {"AXON_COLL_SHM_CHUNK", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(coll_shm_chunk), NULL,
      "bytes of each rank's slot in that shared memory: the chunk in which large reductions are pipelined; "
-     "auto: the communicator's share of 4 MiB, between 64 KiB and 1 MiB (1 MiB for 2 ranks)"},
+     "auto: the communicator's share of 8 MiB, between 64 KiB and 1 MiB (1 MiB up to 4 ranks)"},
     /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
      * algorithms of the collective's table, in its order (tests/unit/test_coll_select.c checks). */
     {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination|hier",
