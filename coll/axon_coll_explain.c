@@ -9,16 +9,18 @@
 #define AXON_EXPLAIN_MAX_STEPS ((int64_t)20 * 1000 * 1000)
 
 int axon_coll_explain(FILE *out, const struct axon_runtime_topo_spec *t, const struct axon_coll_model *m,
-                      enum axon_coll_kind kind, int64_t bytes, char *why, size_t whylen)
+                      enum axon_coll_kind kind, int64_t bytes, bool device, char *why, size_t whylen)
 {
     const struct axon_coll_desc *d = axon_coll_desc_of(kind);
     int n = (int)axon_runtime_topo_spec_ranks(t);
-    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST, .max_steps = AXON_EXPLAIN_MAX_STEPS};
-    struct axon_coll_sim_call call = {.kind = kind, .alg = -1, .bytes = bytes};
+    enum axon_coll_sim_memory memory = device ? AXON_COLL_SIM_DEVICE : AXON_COLL_SIM_HOST;
+    struct axon_coll_sim_opts opts = {.memory = memory, .max_steps = AXON_EXPLAIN_MAX_STEPS};
+    struct axon_coll_sim_call call = {.kind = kind, .alg = -1, .bytes = bytes, .memory = memory};
     int rules = axon_coll_sim_alg(&call, t);
     int64_t size = axon_coll_sim_size(&call, n);
-    fprintf(out, "# %s of %lld bytes on nodes=%d,ranks_per_node=%d,domains_per_node=%d,nics_per_node=%d (%d ranks)\n",
-            d->name, (long long)size, t->nodes, t->ranks_per_node, t->domains_per_node, t->nics_per_node, n);
+    fprintf(out, "# %s of %lld bytes on nodes=%d,ranks_per_node=%d,domains_per_node=%d,nics_per_node=%d (%d ranks)%s\n",
+            d->name, (long long)size, t->nodes, t->ranks_per_node, t->domains_per_node, t->nics_per_node, n,
+            device ? ", GPU buffers" : "");
     fprintf(out, "# %-24s %14s %12s  %s\n", "algorithm", "predicted us", "busbw GB/s", "");
     int best = -1;
     double best_time = 0;

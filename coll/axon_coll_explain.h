@@ -8,13 +8,15 @@
 #include "coll/axon_coll_model.h"
 #include "coll/axon_coll_select.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* Prints the table for a call of kind moving bytes (as NCCL's tests count them) on topology t; returns
- * the index of the algorithm with the least predicted time, or -1 when none could be simulated (why
- * says so). */
+/* Prints the table for a call of kind moving bytes (as NCCL's tests count them) on topology t, its buffers
+ * host or GPU memory (device: the domain level prices messages inside a domain, and the domain
+ * algorithms apply where the machine is one domain); returns the index of the algorithm with the least
+ * predicted time, or -1 when none could be simulated (why says so). */
 int axon_coll_explain(FILE *out, const struct axon_runtime_topo_spec *t, const struct axon_coll_model *m,
-                      enum axon_coll_kind kind, int64_t bytes, char *why, size_t whylen);
+                      enum axon_coll_kind kind, int64_t bytes, bool device, char *why, size_t whylen);
 
 #endif

@@ -10,14 +10,18 @@
  * a kernel, node = host memory reduced by the CPU; the fabric's is for in-network reduction and unused
  * today). Shared capacity: the concurrent transfers of a node's shared memory share node.capacity
  * (bytes/s, 0: no limit); the fabric transfers leaving (and those entering) a node share its NICs,
- * nics_per_node / fabric.beta bytes/s each way. Per message the sending and the receiving CPU spend
+ * nics_per_node / fabric.beta bytes/s each way. GPU work of the domain algorithms (coll/axon_coll_domain.c:
+ * copies and kernels on peers' memory, which a rank starts and waits for) costs domain.launch seconds per
+ * operation and domain.beta per byte it copies (a kernel's bytes counted as half its memory traffic, as a
+ * copy's are), at most domain.capacity bytes/s for all ranks of one domain together (the ranks sharing one
+ * GPU share its memory; 0: no limit, each rank's GPU its own). Per message the sending and the receiving CPU spend
  * `overhead` seconds to post it; a local copy costs copy_beta per byte; messages of at most eager_max
  * bytes leave without waiting for their receive. Every rank spends `call` seconds on a collective call
  * before its first step (building, starting and completing the schedule, the request).
  *
  * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
  * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
- * domain.beta, domain.gamma, node.alpha, node.beta, node.gamma, node.capacity, fabric.alpha,
+ * domain.beta, domain.gamma, domain.capacity, domain.launch, node.alpha, node.beta, node.gamma, node.capacity, fabric.alpha,
  * fabric.beta, fabric.gamma, overhead, copy_beta, call (numbers >= 0, as strtod reads them: 2e-6) and
  * eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
 #ifndef AXON_COLL_MODEL_H
@@ -45,7 +49,9 @@ struct axon_coll_model_level {
     double alpha;    /* s per message */
     double beta;     /* s per byte of one transfer */
     double gamma;    /* s per byte reduced */
-    double capacity; /* bytes/s all concurrent transfers of one node share (node level only; 0: none) */
+    double capacity; /* bytes/s all concurrent transfers of one node share (node level; 0: none), or all
+                      * GPU work of one domain's ranks (domain level) */
+    double launch;   /* s per GPU operation a rank starts and waits for (domain level only) */
 };
 
 struct axon_coll_model {
@@ -59,7 +65,8 @@ struct axon_coll_model {
 };
 
 /* Plausible values for the host path of a GPU cluster: shared memory in a node (0.3 us, 10 GB/s a
- * transfer, 100 GB/s a node), a 25 GB/s NIC on the fabric (2 us), NVLink in a domain (2 us, 150 GB/s). */
+ * transfer, 100 GB/s a node), a 25 GB/s NIC on the fabric (2 us), NVLink in a domain (2 us, 150 GB/s,
+ * 6 us to start and wait for a GPU operation, every rank a GPU of its own). */
 void axon_coll_model_defaults(struct axon_coll_model *m);
 /* Sets one key (the tuning file's names) from its text. MPI_ERR_ARG, with why, for an unknown key or a
  * value that is not a number >= 0; m is unchanged then. */

@@ -99,7 +99,7 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
         /* Only algorithms this call can run: the same needs the rules check. */
         if (axon_coll_select_with(d, a, n, bytes, have) != a)
             continue;
-        struct axon_coll_sim_call call = {kind, a, axon_select_sim_bytes(kind, n, bytes), NULL};
+        struct axon_coll_sim_call call = {kind, a, axon_select_sim_bytes(kind, n, bytes), NULL, AXON_COLL_SIM_HOST};
         struct axon_coll_sim_result res = {0};
         if (axon_coll_simulate(&t, &axon_select_model, &call, &opts, &res) != MPI_SUCCESS || res.alg != a)
             continue;

@@ -41,6 +41,7 @@ struct axon_coll_sim_call {
     int alg;                 /* an index in the kind's algorithms; -1: the selection's choice */
     int64_t bytes;           /* the size as NCCL's tests count it (axon_coll_sim_busbw) */
     struct axon_coll_op *op; /* the reductions' operation; NULL: none (dry runs; commutative) */
+    enum axon_coll_sim_memory memory; /* the buffers' (device: the selection sees GPU buffers) */
 };
 
 /* Whether the simulator builds this kind: barrier, bcast, reduce, allreduce, allgather, alltoall,

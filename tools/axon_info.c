@@ -146,11 +146,12 @@ static void axon_info_usage(FILE *out)
                  "machine, and every AXON_* environment variable with its default, value and meaning.\n"
                  "  --topo  (as a job: mpirun -n N axon_info --topo) each rank's host, node, local rank,\n"
                  "          domain, cores and NUMA nodes, as the job sees them (AXON_TOPO included)\n"
-                 "  --explain COLLECTIVE BYTES [--machine SPEC] [--model FILE]\n"
+                 "  --explain COLLECTIVE BYTES [--machine SPEC] [--model FILE] [--memory host|device]\n"
                  "          every algorithm of the collective for one call, with its time predicted by\n"
                  "          simulating its schedules under the cost model, the rules' choice and the least\n"
                  "          predicted time; the machine is SPEC, else AXON_TOPO, else one node of this\n"
-                 "          machine's cores (SPEC as axon_sim's --topo)\n");
+                 "          machine's cores (SPEC as axon_sim's --topo); the buffers host memory (default)\n"
+                 "          or GPU memory\n");
 }
 
 static int axon_info_explain(int argc, char **argv)
@@ -175,12 +176,20 @@ static int axon_info_explain(int argc, char **argv)
         return 1;
     }
     const char *machine = NULL, *model_file = NULL;
+    bool device = false;
     for (int i = 4; i < argc; i++) {
-        if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc) {
             machine = argv[++i];
-        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
             model_file = argv[++i];
-        else {
+        } else if (strcmp(argv[i], "--memory") == 0 && i + 1 < argc) {
+            const char *m = argv[++i];
+            if (strcmp(m, "host") != 0 && strcmp(m, "device") != 0) {
+                fprintf(stderr, "axon_info: --explain: --memory takes host or device, not '%s'\n", m);
+                return 1;
+            }
+            device = strcmp(m, "device") == 0;
+        } else {
             fprintf(stderr, "axon_info: --explain: unknown option '%s'\n", argv[i]);
             return 1;
         }
@@ -207,7 +216,8 @@ static int axon_info_explain(int argc, char **argv)
         fprintf(stderr, "axon_info: --explain: %s\n", err);
         return 1;
     }
-    if (axon_coll_explain(stdout, &t, &model, (enum axon_coll_kind)kind, scratch.eager_limit, err, sizeof(err)) < 0) {
+    if (axon_coll_explain(stdout, &t, &model, (enum axon_coll_kind)kind, scratch.eager_limit, device, err,
+                          sizeof(err)) < 0) {
         fprintf(stderr, "axon_info: --explain: %s\n", err);
         return 1;
     }

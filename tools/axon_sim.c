@@ -263,7 +263,7 @@ int main(int argc, char **argv)
            "messages", "steps", "events", "sim s");
     int rc = 0;
     for (int i = 0; i < nsizes; i++) {
-        struct axon_coll_sim_call call = {.kind = kind, .alg = -1, .bytes = sizes[i]};
+        struct axon_coll_sim_call call = {.kind = kind, .alg = -1, .bytes = sizes[i], .memory = opts.memory};
         int chosen = axon_coll_sim_alg(&call, &topo);
         if (first < 0) {
             if (!axon_sim_line(&topo, &model, &opts, &call, chosen))
