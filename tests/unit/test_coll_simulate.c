@@ -132,7 +132,7 @@ static double simulate(const char *topo, const struct axon_coll_model *m, enum a
     int a = 0;
     while (strcmp(d->algs[a].name, alg) != 0)
         a++;
-    struct axon_coll_sim_call c = {kind, a, bytes, NULL};
+    struct axon_coll_sim_call c = {kind, a, bytes, NULL, AXON_COLL_SIM_HOST};
     struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 0};
     struct axon_coll_sim_result res = {0};
     ck_assert_int_eq(axon_coll_simulate(&t, m, &c, &o, &res), MPI_SUCCESS);
@@ -317,7 +317,7 @@ START_TEST(refuses_beyond_limit)
     axon_coll_model_defaults(&m);
     struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 1000000};
     /* The ring: about 5 steps per rank for each of 2 (n-1) rounds, 4096 ranks: 8e7 steps. */
-    struct axon_coll_sim_call c = {AXON_COLL_KIND_ALLREDUCE, 3, 1 << 20, NULL};
+    struct axon_coll_sim_call c = {AXON_COLL_KIND_ALLREDUCE, 3, 1 << 20, NULL, AXON_COLL_SIM_HOST};
     ck_assert_str_eq(axon_coll_desc_of(AXON_COLL_KIND_ALLREDUCE)->algs[3].name, "ring");
     struct axon_coll_sim_result res = {0};
     ck_assert_int_eq(axon_coll_simulate(&t, &m, &c, &o, &res), MPI_ERR_OTHER);
@@ -340,7 +340,7 @@ START_TEST(busbw)
     ck_assert_double_eq_tol(axon_coll_sim_busbw(AXON_COLL_KIND_REDUCE, 4, 1000, 1e-6), 1e9, 1);
     ck_assert_double_eq(axon_coll_sim_busbw(AXON_COLL_KIND_BARRIER, 4, 0, 1e-6), 0);
     /* NCCL's sizes: whole floats, whole blocks. */
-    struct axon_coll_sim_call c = {AXON_COLL_KIND_ALLGATHER, -1, 1003, NULL};
+    struct axon_coll_sim_call c = {AXON_COLL_KIND_ALLGATHER, -1, 1003, NULL, AXON_COLL_SIM_HOST};
     ck_assert_int_eq(axon_coll_sim_size(&c, 4), 1000);
     c.kind = AXON_COLL_KIND_REDUCE_SCATTER;
     ck_assert_int_eq(axon_coll_sim_size(&c, 4), 992);
