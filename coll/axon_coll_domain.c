@@ -28,8 +28,9 @@
  * received copies. Opened handles
  * stay in the CUDA layer's cache (per peer and buffer id), so a loop of calls opens them once. The work
  * after round 1 is only known when it runs (the peers' addresses), so it is done by call steps
- * (axon_coll_sched_call), which read what the builder left in a struct axon_domain; the simulator does
- * not build these algorithms (a dry schedule never offers them). */
+ * (axon_coll_sched_call_gpu), which read what the builder left in a struct axon_domain. The simulator
+ * builds them too, on a dry schedule of GPU buffers on one domain (axon_coll_sched_set_dry_domain): nothing
+ * is exported, and each call step reports the GPU operations and bytes it will cost. */
 #include "coll/axon_coll_domain.h"
 
 #include "coll/axon_coll_hier.h"
@@ -47,7 +48,10 @@
 
 unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
 {
-    if (axon_coll_sched_is_dry(s) || !axon_cuda_ipc_available())
+    /* The simulator's dry schedules say what machine they describe (axon_coll_sched_set_dry_domain). */
+    if (axon_coll_sched_is_dry(s))
+        return axon_coll_sched_is_dry_domain(s) ? AXON_COLL_NEEDS_DOMAIN : 0;
+    if (!axon_cuda_ipc_available())
         return 0;
     /* One machine (CUDA IPC does not cross it) and one NVLink domain (the GPUs reach each other;
      * runtime/axon_runtime_topo.h), from the job's tables, which every member reads alike. The group may
@@ -64,12 +68,16 @@ unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
 
 unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
 {
-    if (!axon_coll_domain_group_have(s) || !axon_cuda_reduce_available())
+    bool dry = axon_coll_sched_is_dry(s);
+    if (!axon_coll_domain_group_have(s) || (!dry && !axon_cuda_reduce_available()))
         return 0;
     struct axon_coll_op *op;
     MPI_Datatype datatype;
     const struct axon_dtype_layout *dt;
     axon_coll_sched_get_op(s, &op, &datatype, &dt);
+    /* A simulated call's operation (none: a sum of floats) has a kernel wherever there are GPUs. */
+    if (dry)
+        return !op || axon_coll_op_commutative(op) ? AXON_COLL_NEEDS_DOMAIN : 0;
     if (!op || !axon_coll_op_commutative(op) || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size ||
         axon_coll_op_gpu_kernel(op, datatype, dt) < 0)
         return 0;
@@ -89,6 +97,7 @@ struct axon_domain_msg {
 
 struct axon_domain {
     int n, me, root, device;       /* root: a bcast's, else -1; device: this rank's GPU */
+    bool dry;                      /* built for the simulator: nothing exported, nothing run */
     int *world;                    /* [n]: the members' ranks in MPI_COMM_WORLD (the IPC cache's key) */
     struct axon_domain_msg *all;   /* [n]: every rank's descriptors, this rank's at me */
     /* This rank's data as its peers read it: its own GPU memory when contiguous and exportable, else a
@@ -161,8 +170,10 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
     d->root = root;
     d->all = all;
     d->world = world;
+    d->dry = axon_coll_sched_is_dry(s);
     /* The rank's GPU: its buffers', or the one it most likely uses when they are host memory. */
-    d->device = axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
+    d->device = d->dry ? 0
+              : axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
     for (int j = 0; j < n; j++)
         world[j] = axon_coll_sched_world_rank(s, j);
     return d;
@@ -177,6 +188,8 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
 static int axon_domain_export(struct axon_domain *d, const void *p, int64_t bytes, bool user,
                               struct axon_cuda_ipc_desc *desc)
 {
+    if (d->dry)
+        return MPI_SUCCESS; /* a simulated member's GPU exports whatever it holds */
     struct axon_cuda_memtype_info info;
     int rc = axon_cuda_memtype_of(p, &info);
     if (rc != MPI_SUCCESS)
@@ -258,7 +271,7 @@ static void axon_domain_exchange(struct axon_coll_sched *s, struct axon_domain *
     int n = d->n, me = d->me;
     axon_coll_sched_round(s);
     if (d->staged)
-        axon_coll_sched_call(s, axon_domain_stage, d, d->bytes);
+        axon_coll_sched_call_gpu(s, axon_domain_stage, d, d->bytes, 1);
     int64_t size = (int64_t)sizeof(struct axon_domain_msg);
     for (int k = 1; k < n; k++) {
         int to = (me + k) % n, from = (me - k + n) % n;
@@ -435,7 +448,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     struct axon_coll_op *op;
     const struct axon_dtype_layout *op_dt;
     axon_coll_sched_get_op(s, &op, &d->datatype, &op_dt);
-    d->kernel = axon_coll_op_gpu_kernel(op, d->datatype, op_dt);
+    d->kernel = d->dry ? -1 : axon_coll_op_gpu_kernel(op, d->datatype, op_dt);
     d->scatter = scatter;
     d->esize = dt->size;
     d->out = out;
@@ -465,17 +478,28 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
                            (long long)d->bytes, n, d->device, d->staged ? "staged to the GPU" : "read in place");
 
     axon_domain_exchange(s, d);
-    axon_coll_sched_call(s, axon_domain_reduce_slice, d, (int64_t)n * slice);
+    /* What the simulator prices (the run decides on fusing when every result's export is known): one
+     * kernel reading the slice of every input and writing it into every result, or a copy of the own
+     * slice and a kernel per peer reading its slice and reading and writing the scratch. The simulator's
+     * tools read no knobs: they price the default, fused. */
+    bool fused = !scatter && n <= AXON_CUDA_FOLD_MAX && (d->dry || axon_config.coll_domain_fused);
+    if (fused)
+        axon_coll_sched_call_gpu(s, axon_domain_reduce_slice, d, (int64_t)n * slice, 1);
+    else
+        axon_coll_sched_call_gpu(s, axon_domain_reduce_slice, d, slice + (int64_t)(n - 1) * slice * 3 / 2, n);
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
     axon_coll_sched_round(s);
     if (scatter) {
         /* Nobody reads this rank's memory any more: no second barrier. */
-        axon_coll_sched_call(s, axon_domain_deliver_slice, d, slice);
+        axon_coll_sched_call_gpu(s, axon_domain_deliver_slice, d, slice, 1);
         axon_coll_sched_round(s);
         return;
     }
-    axon_coll_sched_call(s, axon_domain_gather_slices, d, d->bytes);
+    if (fused)
+        axon_coll_sched_call(s, axon_domain_gather_slices, d, 0); /* nothing left to copy */
+    else
+        axon_coll_sched_call_gpu(s, axon_domain_gather_slices, d, d->bytes, n);
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
     if (axon_config.verbose >= 3) {
@@ -573,7 +597,7 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
                            d->n, d->device);
     axon_domain_exchange(s, d);
     if (d->me != root) {
-        axon_coll_sched_call(s, axon_domain_bcast_fetch, d, bytes);
+        axon_coll_sched_call_gpu(s, axon_domain_bcast_fetch, d, bytes, 1);
         axon_coll_sched_round(s);
     }
     /* The root's memory is read until everyone has its copy. */
@@ -612,7 +636,8 @@ void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_col
     axon_runtime_log_debug(2, "allgather of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)total,
                            n, d->device);
     axon_domain_exchange(s, d);
-    axon_coll_sched_call(s, axon_domain_allgather_fetch, d, total);
+    int64_t kept = d->in_place ? blocks[d->me].count * blocks[d->me].dt.size : 0;
+    axon_coll_sched_call_gpu(s, axon_domain_allgather_fetch, d, total - kept, d->in_place ? n - 1 : n);
     axon_coll_sched_round(s);
     axon_coll_barrier(s);
 }

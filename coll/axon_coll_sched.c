@@ -44,6 +44,7 @@ struct axon_coll_step {
     void *handle;                /* a posted message */
     int (*call)(void *arg);      /* a copy step that runs this instead (axon_coll_sched_call) */
     void *arg;
+    int gpu_ops;                 /* such a step's GPU operations (axon_coll_sched_call_gpu; 0: CPU work) */
 };
 
 /* Device scratch of a schedule, given back to the CUDA layer's cache when it ends. */
@@ -70,6 +71,7 @@ struct axon_coll_sched {
     int sub_rank, sub_size;
     int err;                     /* the first error, sticky */
     bool dry;                    /* built to be read, never run (axon_coll_sched_set_dry) */
+    bool dry_domain;             /* ... of GPU buffers on one NVLink domain (axon_coll_sched_set_dry_domain) */
     size_t dry_used;             /* bytes of placeholder range handed out */
 
     struct axon_coll_step *steps;
@@ -422,6 +424,8 @@ void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel)
 
 void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device)
 {
+    if (s->dry)
+        return axon_coll_sched_alloc(s, bytes); /* a placeholder, as for the data scratch */
     if (!axon_coll_grow(s, (void **)&s->gpu_scratch, s->ngpu_scratch, &s->cap_gpu_scratch, sizeof(*s->gpu_scratch),
                         NULL))
         return NULL;
@@ -464,6 +468,17 @@ unsigned axon_coll_sched_device_have(const struct axon_coll_sched *s)
 bool axon_coll_sched_is_dry(const struct axon_coll_sched *s)
 {
     return s->dry;
+}
+
+void axon_coll_sched_set_dry_domain(struct axon_coll_sched *s)
+{
+    s->dry_domain = true;
+    s->all_device = true;
+}
+
+bool axon_coll_sched_is_dry_domain(const struct axon_coll_sched *s)
+{
+    return s->dry && s->dry_domain;
 }
 
 void axon_coll_sched_get_op(const struct axon_coll_sched *s, struct axon_coll_op **op, MPI_Datatype *datatype,
@@ -522,9 +537,15 @@ int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, 
             break;
         case AXON_COLL_COPY:
             info.bytes = st->src == st->dst ? 0 : st->count * st->dt.size;
+            if (st->call && st->gpu_ops > 0) {
+                info.kind = AXON_COLL_GPU;
+                info.peer = st->gpu_ops;
+            }
             break;
         case AXON_COLL_REDUCE:
             info.bytes = st->count * s->op_dt.size;
+            break;
+        case AXON_COLL_GPU:
             break;
         }
         int rc = fn(arg, &info);
@@ -556,6 +577,7 @@ static struct axon_coll_step *axon_coll_step_add(struct axon_coll_sched *s, enum
     st->pc = s->pc;
     st->handle = NULL;
     st->call = NULL;
+    st->gpu_ops = 0;
     return st;
 }
 
@@ -576,6 +598,14 @@ void axon_coll_sched_call(struct axon_coll_sched *s, int (*fn)(void *arg), void 
     st->dcount = bytes;
     st->dt = axon_coll_bytes;
     st->ddt = axon_coll_bytes;
+}
+
+void axon_coll_sched_call_gpu(struct axon_coll_sched *s, int (*fn)(void *arg), void *arg, int64_t bytes, int ops)
+{
+    int before = s->nsteps;
+    axon_coll_sched_call(s, fn, arg, bytes);
+    if (s->nsteps > before)
+        s->steps[s->nsteps - 1].gpu_ops = ops > 0 ? ops : 1;
 }
 
 void axon_coll_sched_send(struct axon_coll_sched *s, const void *buf, int64_t count,
@@ -865,6 +895,8 @@ static void axon_coll_round_start(struct axon_coll_sched *s)
                 axon_coll_note(s, s->gpu ? axon_coll_gpu_reduce(s, st->src, st->dst, st->count)
                                          : axon_coll_reduce_packed(s, st->src, st->dst, st->count));
             break;
+        case AXON_COLL_GPU:
+            break; /* only in what axon_coll_sched_steps reports */
         }
     }
     s->started = true;

@@ -89,6 +89,9 @@ const struct axon_dtype_layout *axon_coll_sched_keep_layout(struct axon_coll_sch
  * for algorithms whose work is known only when they run (GPU memory mapped from peers). The simulator
  * sees it as a copy of bytes. */
 void axon_coll_sched_call(struct axon_coll_sched *s, int (*fn)(void *arg), void *arg, int64_t bytes);
+/* The same for work on GPUs: fn starts ops GPU operations (copies, kernels) and waits for them, moving
+ * bytes (a copy's, or half a kernel's memory traffic). The simulator sees GPU work of that size. */
+void axon_coll_sched_call_gpu(struct axon_coll_sched *s, int (*fn)(void *arg), void *arg, int64_t bytes, int ops);
 /* Whether the schedule's operation commutes (true when it has none). */
 bool axon_coll_sched_commutative(const struct axon_coll_sched *s);
 /* Scratch memory that lives as long as the schedule (NULL, and the error recorded, when out of memory;
@@ -131,16 +134,23 @@ void axon_coll_sched_reduce(struct axon_coll_sched *s, const void *in, void *ino
  * started (axon_coll_sched_start refuses it with MPI_ERR_INTERN); it is read with axon_coll_sched_steps
  * and discarded. */
 void axon_coll_sched_set_dry(struct axon_coll_sched *s);
+/* A dry schedule of GPU buffers on a group that is one NVLink domain: the domain algorithms
+ * (coll/axon_coll_domain.h) are offered and built as if every member's GPU exported its memory. Also
+ * marks every member's buffers as GPU memory (axon_coll_sched_set_all_device). */
+void axon_coll_sched_set_dry_domain(struct axon_coll_sched *s);
+bool axon_coll_sched_is_dry_domain(const struct axon_coll_sched *s);
 /* Scratch that the building code itself reads or writes: the same as axon_coll_sched_alloc, but real
  * memory in a dry schedule too. */
 void *axon_coll_sched_alloc_meta(struct axon_coll_sched *s, size_t bytes);
 
-enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE };
+/* AXON_COLL_GPU is never a step of a schedule: axon_coll_sched_steps reports a GPU call step so. */
+enum axon_coll_step_kind { AXON_COLL_SEND, AXON_COLL_RECV, AXON_COLL_COPY, AXON_COLL_REDUCE, AXON_COLL_GPU };
 /* A step as the simulator sees it. */
 struct axon_coll_step_info {
     enum axon_coll_step_kind kind;
-    int peer;        /* send, recv: the rank in the step's group */
-    int64_t bytes;   /* packed bytes sent, received, copied (0 for a copy onto itself) or reduced */
+    int peer;        /* send, recv: the rank in the step's group; GPU work: its operations */
+    int64_t bytes;   /* packed bytes sent, received, copied (0 for a copy onto itself) or reduced; GPU work:
+                      * axon_coll_sched_call_gpu's */
     bool round_end;  /* the last step of its round */
 };
 /* Calls fn for every step of a built schedule, in order (the steps added since the last

@@ -149,6 +149,12 @@ static bool axon_coll_sim_is_reduction(enum axon_coll_kind kind)
     return kind == AXON_COLL_KIND_REDUCE || kind == AXON_COLL_KIND_ALLREDUCE || kind == AXON_COLL_KIND_REDUCE_SCATTER;
 }
 
+/* A call on GPU buffers whose machine is one NVLink domain: the domain algorithms may run it. */
+static bool axon_coll_sim_one_domain(const struct axon_coll_sim_call *c, const struct axon_runtime_topo_spec *t)
+{
+    return c->memory == AXON_COLL_SIM_DEVICE && t->nodes == 1 && t->domains_per_node == 1;
+}
+
 int axon_coll_sim_alg(const struct axon_coll_sim_call *c, const struct axon_runtime_topo_spec *t)
 {
     int n = (int)axon_runtime_topo_spec_ranks(t);
@@ -177,6 +183,14 @@ int axon_coll_sim_alg(const struct axon_coll_sim_call *c, const struct axon_runt
     /* What axon_coll_hier_have says of the whole machine's node map. */
     if (t->nodes > 1 && t->ranks_per_node > 1)
         have |= AXON_COLL_NEEDS_NODES;
+    /* GPU buffers: every member's (what the members agree on before a blocking call), and the domain
+     * algorithms where the machine is one domain (for reductions, with a commutative operation). */
+    if (c->memory == AXON_COLL_SIM_DEVICE) {
+        have |= AXON_COLL_NEEDS_DEVICE;
+        if (axon_coll_sim_one_domain(c, t) &&
+            (!axon_coll_sim_is_reduction(c->kind) || !c->op || axon_coll_op_commutative(c->op)))
+            have |= AXON_COLL_NEEDS_DOMAIN;
+    }
     long forced = c->alg >= 0 ? c->alg : axon_coll_select_forced(c->kind);
     return axon_coll_select_with(axon_coll_desc_of(c->kind), forced, n, bytes, have);
 }
@@ -252,7 +266,7 @@ struct sim_step {
 };
 
 /* A node's lists of transfers that share a capacity; a host's list is kept at its first node. */
-enum { SIM_OUT, SIM_IN, SIM_LOCAL, SIM_HOST, SIM_NLISTS };
+enum { SIM_OUT, SIM_IN, SIM_LOCAL, SIM_HOST, SIM_DOMAIN, SIM_NLISTS };
 
 /* A message: its send and receive sides, which meet in the matching queue of (source, destination), and
  * its transfer. */
@@ -263,7 +277,7 @@ struct sim_xfer {
     int32_t src, dst;
     int32_t next;                 /* the queue's (or the free list's) next */
     int32_t heap;                 /* position of its event in the heap, -1 */
-    int32_t prev_link[3], next_link[3]; /* in the node lists: [0] out or local, [1] in, [2] host */
+    int32_t prev_link[3], next_link[3]; /* in the node lists: [0] out, local or domain, [1] in, [2] host */
     uint8_t has_send, has_recv, ended, level, listed;
 };
 
@@ -300,6 +314,8 @@ struct sim {
     struct axon_coll_sim_result *res;
     int n;
     double gamma;
+    bool device;     /* the buffers are GPU memory: copies and reductions are GPU operations */
+    double gpu_beta; /* s per byte of GPU work of one rank: domain.beta, or its share of domain.capacity */
 
     struct sim_step *steps;
     int64_t nsteps, cap_steps;
@@ -644,6 +660,10 @@ static double sim_rate(const struct sim *S, const struct sim_xfer *x)
     } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
         const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
+    } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
+        /* Each domain's capacity, the node's domains taken as equally busy (they run the same schedule). */
+        const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
+        rate = fmin(rate, lv->capacity * S->topo->domains_per_node / at->count[SIM_DOMAIN]);
     }
     if (sim_host_shared(S)) {
         const struct sim_node *host = &S->nodes[sim_host_node(S, x->src)];
@@ -669,6 +689,8 @@ static void sim_xfer_begin(struct sim *S, int32_t xi, double t)
         sim_list_add(S, to, SIM_IN, xi);
     } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
         sim_list_add(S, from, SIM_LOCAL, xi);
+    } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
+        sim_list_add(S, from, SIM_DOMAIN, xi);
     } else if (!host) {
         /* Unshared: its end is known now. */
         sim_push(S, EV_END, xi, t + (double)x->bytes * lv->beta);
@@ -698,6 +720,8 @@ static void sim_xfer_end(struct sim *S, int32_t xi, double t)
             sim_list_remove(S, to, SIM_IN, xi);
         } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
             sim_list_remove(S, from, SIM_LOCAL, xi);
+        } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
+            sim_list_remove(S, from, SIM_DOMAIN, xi);
         }
         if (sim_host_shared(S))
             sim_list_remove(S, sim_host_node(S, x->src), SIM_HOST, xi);
@@ -851,10 +875,19 @@ static void sim_rank_event(struct sim *S, int r, double t)
             sim_post_recv(S, r, st->peer, st->bytes, c);
             break;
         case AXON_COLL_COPY:
-            c += (double)st->bytes * m->copy_beta;
+            /* On GPU buffers a copy is a driver copy the rank waits for (none for nothing to copy). */
+            if (S->device)
+                c += st->bytes ? m->level[AXON_COLL_LEVEL_DOMAIN].launch + (double)st->bytes * S->gpu_beta : 0;
+            else
+                c += (double)st->bytes * m->copy_beta;
             break;
         case AXON_COLL_REDUCE:
-            c += (double)st->bytes * S->gamma;
+            c += (double)st->bytes * S->gamma + (S->device && st->bytes ? m->level[AXON_COLL_LEVEL_DOMAIN].launch : 0);
+            break;
+        case AXON_COLL_GPU:
+            /* A domain algorithm's GPU work: its operations (peer holds their number), each started and
+             * waited for, and its bytes. */
+            c += st->peer * m->level[AXON_COLL_LEVEL_DOMAIN].launch + (double)st->bytes * S->gpu_beta;
             break;
         }
         R = &S->ranks[r];
@@ -873,15 +906,20 @@ static void sim_rank_event(struct sim *S, int r, double t)
 typedef int sim_step_fn(void *arg, const struct axon_coll_step_info *st);
 
 /* Builds rank r's dry schedule of the call and hands its steps to fn. */
-static int sim_build_rank(int n, const struct axon_coll_nodes *nodes, const struct axon_coll_sim_call *c, int r,
-                          sim_step_fn *fn, void *arg)
+static int sim_build_rank(const struct axon_runtime_topo_spec *t, const struct axon_coll_nodes *nodes,
+                          const struct axon_coll_sim_call *c, int r, sim_step_fn *fn, void *arg)
 {
+    int n = (int)axon_runtime_topo_spec_ranks(t);
     struct axon_coll_sched *s;
     int rc = axon_coll_sched_create(NULL, r, n, 0, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     axon_coll_sched_set_dry(s);
     axon_coll_sched_set_nodes(s, nodes);
+    if (axon_coll_sim_one_domain(c, t))
+        axon_coll_sched_set_dry_domain(s);
+    else if (c->memory == AXON_COLL_SIM_DEVICE)
+        axon_coll_sched_set_all_device(s);
     int64_t sb, rb;
     axon_coll_sim_buffers(c, n, &sb, &rb);
     /* Placeholders, distinct from each other and from the scratch: an in-place call is not this one. */
@@ -910,14 +948,16 @@ static int sim_keep_step(void *arg, const struct axon_coll_step_info *st)
 }
 
 /* Steps of all ranks, from a few ranks' schedules: the root (rank 0), the middle and the last. */
-static int sim_estimate(int n, const struct axon_coll_nodes *nodes, const struct axon_coll_sim_call *c, int64_t *out)
+static int sim_estimate(const struct axon_runtime_topo_spec *t, const struct axon_coll_nodes *nodes,
+                        const struct axon_coll_sim_call *c, int64_t *out)
 {
+    int n = (int)axon_runtime_topo_spec_ranks(t);
     int samples[3] = {0, n / 2, n - 1}, ns = 0;
     int64_t steps = 0;
     for (int i = 0; i < 3; i++) {
         if (i > 0 && samples[i] == samples[i - 1])
             continue;
-        int rc = sim_build_rank(n, nodes, c, samples[i], sim_count_step, &steps);
+        int rc = sim_build_rank(t, nodes, c, samples[i], sim_count_step, &steps);
         if (rc != MPI_SUCCESS)
             return rc;
         ns++;
@@ -1006,6 +1046,14 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
     int n = (int)axon_runtime_topo_spec_ranks(t);
     S.n = n;
     S.gamma = m->level[opts->memory == AXON_COLL_SIM_DEVICE ? AXON_COLL_LEVEL_DOMAIN : AXON_COLL_LEVEL_NODE].gamma;
+    S.device = opts->memory == AXON_COLL_SIM_DEVICE;
+    /* The ranks of a domain work on their GPUs at once (the domain algorithms are symmetric): with a
+     * capacity (one GPU shared by them), each gets its share of it. */
+    const struct axon_coll_model_level *dom = &m->level[AXON_COLL_LEVEL_DOMAIN];
+    double per_domain = t->domains_per_node > 0 ? (double)t->ranks_per_node / t->domains_per_node : 1;
+    S.gpu_beta = dom->beta;
+    if (dom->capacity > 0 && per_domain / dom->capacity > S.gpu_beta)
+        S.gpu_beta = per_domain / dom->capacity;
     if (!axon_coll_sim_supports(c->kind)) {
         snprintf(res->why, sizeof(res->why), "the simulator does not build %s", axon_coll_desc_of(c->kind)->name);
         return MPI_ERR_UNSUPPORTED_OPERATION;
@@ -1030,7 +1078,7 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
         snprintf(res->why, sizeof(res->why), "out of memory for the node map of %d ranks", n);
         return rc;
     }
-    rc = sim_estimate(n, &nodes, c, &res->steps_estimate);
+    rc = sim_estimate(t, &nodes, c, &res->steps_estimate);
     if (rc != MPI_SUCCESS) {
         snprintf(res->why, sizeof(res->why), "building a sample rank's schedule failed (error %d)", rc);
         goto out;
@@ -1056,7 +1104,7 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
     }
     for (int r = 0; r < n; r++) {
         S.first[r] = S.nsteps;
-        rc = sim_build_rank(n, &nodes, c, r, sim_keep_step, &S);
+        rc = sim_build_rank(t, &nodes, c, r, sim_keep_step, &S);
         if (rc != MPI_SUCCESS) {
             if (S.err == MPI_SUCCESS)
                 snprintf(res->why, sizeof(res->why), "building rank %d's schedule failed (error %d)", r, rc);

@@ -4,7 +4,7 @@
  *    real data through the strict fake transport (tests/unit/coll_sim.h);
  *  - closed forms of the time: a ring allreduce on 4 ranks of one node (rendezvous and eager, and with
  *    the node's capacity shared by its 4 transfers), recursive doubling on 2 nodes whose NICs the two
- *    transfers of the fabric step share;
+ *    transfers of the fabric step share, the domain algorithms' GPU work on GPU buffers;
  *  - dry schedules: placeholders are distinct and untouchable, a dry schedule does not start, and a
  *    64 GiB allreduce simulates (it would need 256 GiB if anything were allocated);
  *  - a call estimated above the limit is refused with its estimate. */
@@ -122,8 +122,9 @@ static void closed_model(struct axon_coll_model *m)
     m->call = 0; /* the closed forms count steps; ring_allreduce_closed_form checks the call's cost */
 }
 
-static double simulate(const char *topo, const struct axon_coll_model *m, enum axon_coll_kind kind, const char *alg,
-                       int64_t bytes)
+/* The predicted time of a call forced to alg on topo, its buffers in memory. */
+static double simulate_in(const char *topo, const struct axon_coll_model *m, enum axon_coll_kind kind, const char *alg,
+                          int64_t bytes, enum axon_coll_sim_memory memory)
 {
     struct axon_runtime_topo_spec t;
     char why[512];
@@ -132,12 +133,18 @@ static double simulate(const char *topo, const struct axon_coll_model *m, enum a
     int a = 0;
     while (strcmp(d->algs[a].name, alg) != 0)
         a++;
-    struct axon_coll_sim_call c = {kind, a, bytes, NULL, AXON_COLL_SIM_HOST};
-    struct axon_coll_sim_opts o = {AXON_COLL_SIM_HOST, 0};
+    struct axon_coll_sim_call c = {kind, a, bytes, NULL, memory};
+    struct axon_coll_sim_opts o = {memory, 0};
     struct axon_coll_sim_result res = {0};
     ck_assert_int_eq(axon_coll_simulate(&t, m, &c, &o, &res), MPI_SUCCESS);
     ck_assert_int_eq(res.alg, a);
     return res.time;
+}
+
+static double simulate(const char *topo, const struct axon_coll_model *m, enum axon_coll_kind kind, const char *alg,
+                       int64_t bytes)
+{
+    return simulate_in(topo, m, kind, alg, bytes, AXON_COLL_SIM_HOST);
 }
 
 START_TEST(ring_allreduce_closed_form)
@@ -176,6 +183,62 @@ START_TEST(ring_allreduce_closed_form)
     m.level[AXON_COLL_LEVEL_NODE].capacity = 4 / B;
     t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
     ck_assert_msg(fabs(t - rendezvous) < 1e-12, "ring, capacity of 4: %.15g s, closed form %.15g s", t, rendezvous);
+}
+END_TEST
+
+/* The domain algorithms on GPU buffers of one domain, with only the GPU's costs left (every message and
+ * post free): their GPU operations (domain.launch each) and bytes (domain.beta each, or a share of
+ * domain.capacity). A fused allreduce is one kernel over n slices; a bcast's non-root ranks copy the
+ * vector once; an allgather's ranks copy every block, their own too (not in place). With host buffers,
+ * or a machine of two domains, the algorithms do not apply. */
+START_TEST(domain_gpu_closed_form)
+{
+    struct axon_coll_model m;
+    axon_coll_model_defaults(&m);
+    for (int l = 0; l < AXON_COLL_NLEVELS; l++)
+        m.level[l] = (struct axon_coll_model_level){0};
+    m.overhead = m.copy_beta = m.call = 0;
+    const double L = 7e-6, Bd = 2e-12, S = 4096;
+    m.level[AXON_COLL_LEVEL_DOMAIN].launch = L;
+    m.level[AXON_COLL_LEVEL_DOMAIN].beta = Bd;
+    const char *one = "nodes=1,ranks_per_node=4";
+    /* The descriptors' exchange costs its few hundred bytes at domain.beta too (twelve at once on the
+     * shared GPU): the forms hold between two sizes exactly, and at one size within 4 KiB's time. */
+    static const struct {
+        enum axon_coll_kind kind;
+        int ops;
+    } forms[] = {{AXON_COLL_KIND_ALLREDUCE, 1}, {AXON_COLL_KIND_BCAST, 1}, {AXON_COLL_KIND_ALLGATHER, 4}};
+    for (int shared = 0; shared < 2; shared++) {
+        /* Shared: one GPU for the four ranks at twice a rank's rate, so each gets half a rank's. */
+        m.level[AXON_COLL_LEVEL_DOMAIN].capacity = shared ? 2 / Bd : 0;
+        double b = shared ? 2 * Bd : Bd;
+        for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+            const char *name = axon_coll_desc_of(forms[k].kind)->name;
+            double t1 = simulate_in(one, &m, forms[k].kind, "domain", (int64_t)S, AXON_COLL_SIM_DEVICE);
+            double t2 = simulate_in(one, &m, forms[k].kind, "domain", (int64_t)(2 * S), AXON_COLL_SIM_DEVICE);
+            ck_assert_msg(fabs(t2 - t1 - S * b) < 1e-15, "domain %s%s: %.15g s more for %g bytes more, not %.15g",
+                          name, shared ? " (shared GPU)" : "", t2 - t1, S, S * b);
+            double form = forms[k].ops * L + S * b;
+            ck_assert_msg(t1 >= form - 1e-15 && t1 < form + 4096 * b, "domain %s%s: %.15g s, closed form %.15g s",
+                          name, shared ? " (shared GPU)" : "", t1, form);
+        }
+    }
+
+    /* Where they do not apply. */
+    const struct axon_coll_desc *d = axon_coll_desc_of(AXON_COLL_KIND_ALLREDUCE);
+    int a = 0;
+    while (strcmp(d->algs[a].name, "domain") != 0)
+        a++;
+    struct axon_runtime_topo_spec t1, t2;
+    char why[256];
+    ck_assert_int_eq(axon_runtime_topo_parse(one, &t1, why, sizeof(why)), MPI_SUCCESS);
+    ck_assert_int_eq(axon_runtime_topo_parse("nodes=1,ranks_per_node=4,domains_per_node=2", &t2, why, sizeof(why)),
+                     MPI_SUCCESS);
+    struct axon_coll_sim_call c = {AXON_COLL_KIND_ALLREDUCE, a, (int64_t)S, NULL, AXON_COLL_SIM_DEVICE};
+    ck_assert_int_eq(axon_coll_sim_alg(&c, &t1), a);
+    ck_assert_int_ne(axon_coll_sim_alg(&c, &t2), a);
+    c.memory = AXON_COLL_SIM_HOST;
+    ck_assert_int_ne(axon_coll_sim_alg(&c, &t1), a);
 }
 END_TEST
 
@@ -359,6 +422,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, agrees_with_exact_runs, 0, NKINDS);
     tcase_add_test(tc, ring_allreduce_closed_form);
+    tcase_add_test(tc, domain_gpu_closed_form);
     tcase_add_test(tc, doubling_shares_nics);
     tcase_add_test(tc, host_shares_memory);
     tcase_add_test(tc, staggered_sharing);
