@@ -147,8 +147,8 @@ static int axon_domain_report(void *arg)
     struct axon_domain *d = arg;
     double end = axon_domain_now();
     axon_runtime_log_debug(3,
-                           "domain allreduce of %lld bytes (%s): build %.1f us, exchange %.1f, fold %.1f, barrier %.1f, "
-                           "gather %.1f, barrier %.1f, total %.1f",
+                           "domain allreduce of %lld bytes (%s): build %.1f us, exchange %.1f, fold %.1f, "
+                           "barrier %.1f, gather %.1f, barrier %.1f, total %.1f",
                            (long long)d->bytes, d->fused ? "fused" : "not fused", d->t_built - d->t_start,
                            d->t_fold0 - d->t_built, d->t_fold1 - d->t_fold0, d->t_gather0 - d->t_fold1,
                            d->t_gather1 - d->t_gather0, end - d->t_gather1, end - d->t_start);
