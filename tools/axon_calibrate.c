@@ -3,6 +3,7 @@
  * MPI job of two ranks or more:
  *
  *   mpirun -n 4 axon_calibrate [-o FILE]                         (one node: the node level)
+ *   AXON_CUDA=1 mpirun --mps -n 4 axon_calibrate                 (GPUs too: the domain level)
  *   AXON_TOPO=nodes=2,ranks_per_node=2 mpirun -n 4 axon_calibrate (synthetic nodes: the fabric too)
  *
  * Rank 0 measures against the first rank of its node (the node level) and the first rank of another
@@ -18,14 +19,27 @@
  *  - gamma: MPI_Reduce_local of floats with MPI_SUM, per byte; copy_beta: memcpy, per byte;
  *  - eager_max: the largest message the node's rings take (AXON_PT2PT_SHM_MAX as the job runs it);
  *  - call: what a collective call costs beyond its steps: an MPI_Iallreduce of 8 bytes on all ranks as
- *    measured, less what the model with the figures above predicts for it (simulated).
- * The domain level (GPUs) and what a level this job cannot reach keep the defaults, and the file says
- * so. Each figure is the median of several repetitions: the machine may be noisy. */
+ *    measured, less what the model with the figures above predicts for it (simulated);
+ *  - the domain level, with GPU buffers, when CUDA support is on and another rank of rank 0's machine is
+ *    in its NVLink domain (measure_domain): alpha and beta from a device ping-pong (beta's slope between
+ *    1 MiB and 64 MiB), launch from an 8-byte device-to-device copy, gamma from MPI_Reduce_local on the
+ *    GPU, and the capacity from the domain's ranks exchanging in pairs when they share one GPU.
+ *    AXON_CALIBRATE_DEVICE_MAX (bytes) lowers the 64 MiB, for the fake driver of the tests.
+ * What a level this job cannot reach keeps the defaults, and the file says so. Each figure is the median
+ * of several repetitions: the machine may be noisy. */
+#include "config.h"
+
 #include "coll/axon_coll_model.h"
 #include "coll/axon_coll_simulate.h"
+#include "cuda_support/cuda_support.h"
 #include "runtime/runtime.h"
+#if AXON_HAVE_CUDA_H
+#include "cuda_support/axon_cuda_internal.h" /* axon_cuda_ctx_enter: a context current, as an application's */
+#endif
 
+#include <errno.h>
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,20 +131,23 @@ static double measure_call(struct axon_coll_model *m, double measured)
     return measured > res.time ? measured - res.time : 0;
 }
 
-/* A level's alpha and beta between rank 0 and peer; every rank calls it (the others wait). */
-static void measure_level(char *buf, int peer, double overhead, struct axon_coll_model_level *l)
+/* A level's alpha and beta between rank 0 and peer, beta from the slope between mid and large bytes
+ * (buf holds large); every rank calls it (the others wait). */
+static void measure_level(char *buf, int peer, double overhead, int mid_bytes, int large_bytes,
+                          struct axon_coll_model_level *l)
 {
-    enum { SMALL = 8, MID = 64 * 1024, LARGE = 4 * 1024 * 1024 };
+    enum { SMALL = 8 };
     double s[REPS], m[REPS], g[REPS];
     for (int r = 0; r < REPS; r++) {
         s[r] = pingpong(buf, SMALL, peer, 2000) / 2;
-        m[r] = pingpong(buf, MID, peer, 200) / 2;
-        g[r] = pingpong(buf, LARGE, peer, 10) / 2;
+        m[r] = pingpong(buf, mid_bytes, peer, 200) / 2;
+        /* 10 round trips of the large size: 4 MiB of host memory, 64 MiB of a GPU's, a few ms each. */
+        g[r] = pingpong(buf, large_bytes, peer, 10) / 2;
     }
     double small = median(s, REPS), mid = median(m, REPS), large = median(g, REPS);
     double alpha = small - 2 * overhead;
     l->alpha = alpha > 1e-9 ? alpha : small / 2;
-    double beta = (large - mid) / (double)(LARGE - MID);
+    double beta = (large - mid) / (double)(large_bytes - mid_bytes);
     if (beta > 0)
         l->beta = beta;
 }
@@ -166,11 +183,11 @@ static double measure_overhead(int peer)
     return median(v, REPS);
 }
 
-/* Bytes per second of the ranks in local (node 0's, or its machine's) exchanging large messages in
- * pairs, all at once. */
-static double measure_capacity(char *buf, char *buf2, const int *local, int nlocal)
+/* Bytes per second of the ranks in local (node 0's, its machine's, or rank 0's domain's) exchanging
+ * messages of bytes (buf and buf2 hold them) in pairs, all at once; every rank calls it. */
+static double measure_capacity(char *buf, char *buf2, int bytes, const int *local, int nlocal)
 {
-    enum { BYTES = 4 * 1024 * 1024, ITERS = 10 };
+    enum { ITERS = 10 };
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     int idx = -1;
@@ -185,15 +202,163 @@ static double measure_capacity(char *buf, char *buf2, const int *local, int nloc
         if (idx >= 0 && idx < 2 * pairs) {
             int partner = local[idx ^ 1];
             for (int i = 0; i < ITERS; i++)
-                MPI_Sendrecv(buf, BYTES, MPI_BYTE, partner, 4, buf2, BYTES, MPI_BYTE, partner, 4, MPI_COMM_WORLD,
+                MPI_Sendrecv(buf, bytes, MPI_BYTE, partner, 4, buf2, bytes, MPI_BYTE, partner, 4, MPI_COMM_WORLD,
                              MPI_STATUS_IGNORE);
         }
         double mine = MPI_Wtime() - t, slowest;
         MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        /* Each pair moves 2 * BYTES per iteration, one transfer each way. */
-        v[r] = slowest > 0 ? 2.0 * pairs * BYTES * ITERS / slowest : 0;
+        /* Each pair moves 2 * bytes per iteration, one transfer each way. */
+        v[r] = slowest > 0 ? 2.0 * pairs * bytes * ITERS / slowest : 0;
     }
     return median(v, REPS);
+}
+
+/* ---- the domain level: GPU buffers ------------------------------------------------------------------ */
+
+/* What measure_domain did, for the file's comments. */
+struct domain_result {
+    bool measured;               /* alpha, beta, launch and gamma */
+    bool capacity;               /* domain.capacity too */
+    const char *why_not;         /* nothing measured: why (NULL: CUDA support is off on rank 0) */
+    const char *why_no_capacity; /* measured without the capacity: why */
+    int nranks;                  /* the ranks of rank 0's domain on its machine */
+    bool staged_gamma;           /* no reduction kernels: MPI_Reduce_local went through host copies */
+};
+
+/* AXON_CALIBRATE_DEVICE_MAX: the largest GPU buffer in bytes (default 64 MiB, as the H100/H200 runs
+ * want: launches and latencies vanish in it); the fake driver's copies are the CPU's, and its test sets
+ * it small. 256 KiB to 1 GiB (an int's count); -1 for anything else. */
+static long long device_max(void)
+{
+    const char *v = getenv("AXON_CALIBRATE_DEVICE_MAX");
+    if (!v || !*v)
+        return 64LL << 20;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < (256LL << 10) || x > (1LL << 30))
+        return -1;
+    return x & ~3LL; /* whole floats for the reduction */
+}
+
+/* A GPU operation that must work, or the figures mean nothing: the job stops, saying which. */
+static void device_check(int rc, const char *what)
+{
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "axon_calibrate: %s failed on the GPU\n", what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* The domain level with GPU buffers, when CUDA support is on and rank 0's NVLink domain holds another
+ * rank of its machine: alpha and beta from rank 0's device ping-pong with the first such rank (8 bytes;
+ * the slope between min(1 MiB, large/4) and large), launch from rank 0's 8-byte device-to-device
+ * axon_cuda_copy (which waits for it), gamma from rank 0's MPI_Reduce_local of large bytes of floats on
+ * two device buffers (a kernel, launch included: what one reduction of that size costs), and the
+ * capacity from all those ranks exchanging large bytes in pairs at once, measured only when they all
+ * use one GPU (their transfers then share its memory; on several GPUs each has its own, and the default
+ * 0, no limit, stands). Every rank calls it; the figures are rank 0's. */
+static void measure_domain(struct axon_coll_model *m, int large, struct domain_result *res)
+{
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    int me = job->rank, n = job->size;
+    memset(res, 0, sizeof(*res));
+    /* Each rank's GPU (PCI id) as MPI_Init exchanged it: -1 where CUDA support is off, so every rank
+     * decides alike without a message. */
+    long gpu0 = axon_runtime_topo_gpu_of(0);
+    if (gpu0 < 0)
+        return;
+    int *dom = malloc(sizeof(int) * (size_t)n);
+    if (!dom)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    int ndom = 0;
+    bool mine = false, same_gpu = true;
+    for (int r = 0; r < n; r++)
+        if (job->host_of_rank[r] == job->host_of_rank[0] && job->domain_of_rank[r] == job->domain_of_rank[0] &&
+            axon_runtime_topo_gpu_of(r) >= 0) {
+            dom[ndom++] = r;
+            mine |= r == me;
+            same_gpu &= axon_runtime_topo_gpu_of(r) == gpu0;
+        }
+    res->nranks = ndom;
+    if (ndom < 2) {
+        res->why_not = "no other rank of rank 0's NVLink domain on its machine";
+        free(dom);
+        return;
+    }
+    int device = mine ? axon_cuda_default_device() : -1, ok = 1;
+    char *d1 = NULL, *d2 = NULL;
+#if AXON_HAVE_CUDA_H
+    bool pushed = false;
+    /* The GPU's primary context current for the whole measurement, as an application's is while it
+     * calls MPI: otherwise every copy and message would push and pop one, which they do not pay. */
+    if (mine) {
+        ok = axon_cuda_ctx_enter(device, &pushed) == MPI_SUCCESS;
+        d1 = ok ? axon_cuda_scratch_get((size_t)large, device) : NULL;
+        d2 = ok ? axon_cuda_scratch_get((size_t)large, device) : NULL;
+        ok = d1 && d2;
+    }
+#else
+    ok = !mine; /* unreachable: without cuda.h no rank has a GPU */
+#endif
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        res->why_not = "GPU memory refused";
+    } else {
+        int mid = large / 4 < (1 << 20) ? large / 4 : 1 << 20;
+        measure_level(d1, dom[1], m->overhead, mid, large, &m->level[AXON_COLL_LEVEL_DOMAIN]);
+        if (same_gpu) {
+            double c = measure_capacity(d1, d2, large, dom, ndom);
+            if (c > 0)
+                m->level[AXON_COLL_LEVEL_DOMAIN].capacity = c;
+            res->capacity = c > 0;
+        } else {
+            res->why_no_capacity = "the domain's ranks use different GPUs";
+        }
+        if (me == 0) {
+            enum { LAUNCHES = 1000, ZERO = 1 << 20 };
+            double l[REPS], g[REPS];
+            device_check(axon_cuda_copy(d2, d1, 8, device), "an 8-byte copy"); /* warm-up */
+            for (int r = 0; r < REPS; r++) {
+                double t = MPI_Wtime();
+                for (int i = 0; i < LAUNCHES; i++)
+                    device_check(axon_cuda_copy(d2, d1, 8, device), "an 8-byte copy");
+                l[r] = (MPI_Wtime() - t) / LAUNCHES;
+            }
+            m->level[AXON_COLL_LEVEL_DOMAIN].launch = median(l, REPS);
+            /* Zeros (cuMemAlloc leaves garbage, and NaNs or denormals might cost the kernel): 0 + 0 stays 0
+             * however often it runs. */
+            char *zero = calloc(1, ZERO);
+            if (!zero)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            for (int off = 0; off < large; off += ZERO) {
+                size_t len = (size_t)(large - off < ZERO ? large - off : ZERO);
+                device_check(axon_cuda_copy(d1 + off, zero, len, device), "a copy to the GPU");
+                device_check(axon_cuda_copy(d2 + off, zero, len, device), "a copy to the GPU");
+            }
+            free(zero);
+            int count = large / (int)sizeof(float);
+            /* The first loads the kernels' module: not part of a reduction's cost. */
+            device_check(MPI_Reduce_local(d1, d2, count, MPI_FLOAT, MPI_SUM), "MPI_Reduce_local");
+            for (int r = 0; r < REPS; r++) {
+                double t = MPI_Wtime();
+                device_check(MPI_Reduce_local(d1, d2, count, MPI_FLOAT, MPI_SUM), "MPI_Reduce_local");
+                g[r] = (MPI_Wtime() - t) / large;
+            }
+            m->level[AXON_COLL_LEVEL_DOMAIN].gamma = median(g, REPS);
+            res->staged_gamma = !axon_cuda_reduce_available();
+        }
+        res->measured = true;
+    }
+    if (d1)
+        axon_cuda_scratch_put(d1, (size_t)large, device);
+    if (d2)
+        axon_cuda_scratch_put(d2, (size_t)large, device);
+#if AXON_HAVE_CUDA_H
+    axon_cuda_ctx_leave(pushed);
+#endif
+    free(dom);
 }
 
 int main(int argc, char **argv)
@@ -215,6 +380,14 @@ int main(int argc, char **argv)
     if (n < 2) {
         if (me == 0)
             fprintf(stderr, "axon_calibrate: needs 2 ranks or more (mpirun -n 2 axon_calibrate)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    long long large_device = device_max();
+    if (large_device < 0) {
+        if (me == 0)
+            fprintf(stderr, "axon_calibrate: AXON_CALIBRATE_DEVICE_MAX='%s' is not a byte count from 262144 to "
+                            "1073741824\n", getenv("AXON_CALIBRATE_DEVICE_MAX"));
         MPI_Finalize();
         return 2;
     }
@@ -245,11 +418,13 @@ int main(int argc, char **argv)
     m.overhead = measure_overhead(measured_peer);
     MPI_Bcast(&m.overhead, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (node_peer >= 0)
-        measure_level(buf, node_peer, m.overhead, &m.level[AXON_COLL_LEVEL_NODE]);
+        measure_level(buf, node_peer, m.overhead, 64 * 1024, BIG, &m.level[AXON_COLL_LEVEL_NODE]);
     if (fabric_peer >= 0)
-        measure_level(buf, fabric_peer, m.overhead, &m.level[AXON_COLL_LEVEL_FABRIC]);
-    double capacity = nlocal >= 2 ? measure_capacity(buf, buf2, local, nlocal) : 0;
-    double host_capacity = nhost > nlocal && nhost >= 2 ? measure_capacity(buf, buf2, host, nhost) : 0;
+        measure_level(buf, fabric_peer, m.overhead, 64 * 1024, BIG, &m.level[AXON_COLL_LEVEL_FABRIC]);
+    double capacity = nlocal >= 2 ? measure_capacity(buf, buf2, BIG, local, nlocal) : 0;
+    double host_capacity = nhost > nlocal && nhost >= 2 ? measure_capacity(buf, buf2, BIG, host, nhost) : 0;
+    struct domain_result dom;
+    measure_domain(&m, (int)large_device, &dom);
     double small = allreduce_small();
     if (me == 0) {
         double g[REPS], c[REPS];
@@ -280,11 +455,25 @@ int main(int argc, char **argv)
         }
         fprintf(out, "# axon_calibrate on %s: %d ranks, %d node(s)%s%s\n", job->hostname, n, job->num_nodes,
                 job->topo[0] ? ", AXON_TOPO=" : "", job->topo);
-        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max, call%s%s\n",
+        char domain[160] = "", kept[256] = "";
+        if (dom.measured)
+            snprintf(domain, sizeof(domain), "; domain alpha, beta, launch, gamma%s (GPU buffers, %d ranks of rank "
+                     "0's domain%s%s)", dom.capacity ? ", capacity" : "", dom.nranks,
+                     dom.capacity ? " on one GPU" : "", dom.staged_gamma ? "; gamma staged through the host" : "");
+        if (!dom.measured)
+            snprintf(kept, sizeof(kept), "domain level%s%s%s", dom.why_not ? " (" : "", dom.why_not ? dom.why_not : "",
+                     dom.why_not ? ")" : "");
+        else if (!dom.capacity)
+            snprintf(kept, sizeof(kept), "domain capacity (%s)",
+                     dom.why_no_capacity ? dom.why_no_capacity : "no pair measured");
+        size_t len = strlen(kept);
+        if (fabric_peer < 0)
+            snprintf(kept + len, sizeof(kept) - len, "%sfabric level (one node)", len ? ", " : "");
+        fprintf(out, "# measured: node alpha, beta, gamma%s; overhead, copy_beta, eager_max, call%s%s%s\n",
                 capacity > 0 ? ", capacity" : " (capacity: the default, one rank on node 0)",
                 fabric_peer >= 0 ? "; fabric alpha, beta" : "",
-                host_capacity > 0 ? "; host capacity (synthetic nodes of one machine)" : "");
-        fprintf(out, "# defaults kept: domain level%s\n", fabric_peer >= 0 ? "" : ", fabric level (one node)");
+                host_capacity > 0 ? "; host capacity (synthetic nodes of one machine)" : "", domain);
+        fprintf(out, "# defaults kept: %s\n", kept[0] ? kept : "none");
         axon_coll_model_print(&m, out);
         if (path)
             fclose(out);
