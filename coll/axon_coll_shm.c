@@ -621,9 +621,13 @@ static bool axon_shm_piece_reached(void *arg)
 }
 
 /* One use of the pair form: `bytes` of the vector from `base` (bytes), `total` the call's. */
+/* One use of the pair form: `bytes` of the vector from `base` (bytes), `total` the call's. Every use
+ * runs on both members whatever happened before, so that they stay at the same use of the slots: after
+ * an error in an earlier one (fold false) the root only waits the use out. */
 static int axon_shm_reduce_pair_use(struct axon_coll_shm *shm, const char *src, const char *own, char *acc,
                                     int64_t base, int64_t bytes, int64_t total, const struct axon_dtype_layout *dt,
-                                    MPI_Datatype datatype, struct axon_coll_op *op, int root, int kind, bool first)
+                                    MPI_Datatype datatype, struct axon_coll_op *op, int root, int kind, bool first,
+                                    bool last, bool fold, bool *disagree)
 {
     int me = shm->rank, peer = 1 - me, rc = MPI_SUCCESS;
     int64_t esize = dt->size, piece = AXON_SHM_PIECE / esize * esize > 0 ? AXON_SHM_PIECE / esize * esize : esize;
@@ -637,15 +641,24 @@ static int axon_shm_reduce_pair_use(struct axon_coll_shm *shm, const char *src, 
         }
     }
     axon_shm_raise(shm, s, kind, root, total);
-    if (root >= 0 && me != root)
-        return MPI_SUCCESS;
+    if (root >= 0 && me != root) {
+        /* The writer of a vector of several uses checks the first's descriptions before it goes on: with
+         * another size at the root the two would count their uses differently, and the one with more
+         * would wait forever for the other's next. */
+        if (!first || last)
+            return MPI_SUCCESS;
+        axon_shm_wait(shm, -1, s);
+        rc = axon_shm_check_all(shm, s, kind, root, total);
+        *disagree = rc != MPI_SUCCESS;
+        return rc;
+    }
     /* In rank order: rank 1's part is copied into the result, rank 0's folded onto it on the left. */
     const char *part[2];
     part[me] = own ? own + base : axon_shm_slot(shm, s, me);
     part[peer] = axon_shm_slot(shm, s, peer);
     char *to = acc + base;
     bool mismatch = false;
-    for (int64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += piece) {
+    for (int64_t off = 0; fold && off < bytes && rc == MPI_SUCCESS; off += piece) {
         int64_t len = bytes - off < piece ? bytes - off : piece;
         struct axon_shm_piece_wait w = {shm, peer, s, off + len, axon_shm_data(s)};
         if (!axon_shm_piece_reached(&w))
@@ -663,6 +676,7 @@ static int axon_shm_reduce_pair_use(struct axon_coll_shm *shm, const char *src, 
      * see it (a piece missing), and then it is checked too. */
     if (first || mismatch) {
         int rc_check = axon_shm_check_all(shm, s, kind, root, total);
+        *disagree = rc_check != MPI_SUCCESS;
         if (rc_check != MPI_SUCCESS)
             return rc_check;
     }
@@ -679,10 +693,15 @@ static int axon_shm_reduce_pair(struct axon_coll_shm *shm, const void *in, void 
     /* A reduce's root reads its own data where it is; every other member's goes into its slot. */
     const char *own = shm->rank == root && in != out ? src : NULL;
     int rc = MPI_SUCCESS;
-    for (int64_t base = 0; base < bytes && rc == MPI_SUCCESS; base += per) {
+    bool disagree = false;
+    for (int64_t base = 0; base < bytes && !disagree; base += per) {
         int64_t len = bytes - base < per ? bytes - base : per;
-        rc = axon_shm_reduce_pair_use(shm, src, own, (char *)out + dt->true_lb, base, len, bytes, dt, datatype, op,
-                                      root, kind, base == 0);
+        /* The members disagree about the call (both find it in the first use): neither goes on. */
+        int rc_use = axon_shm_reduce_pair_use(shm, src, own, (char *)out + dt->true_lb, base, len, bytes, dt,
+                                              datatype, op, root, kind, base == 0, base + len >= bytes,
+                                              rc == MPI_SUCCESS, &disagree);
+        if (rc == MPI_SUCCESS)
+            rc = rc_use;
     }
     return rc;
 }
@@ -837,8 +856,8 @@ int axon_coll_shm_gather(struct axon_coll_shm *shm, const struct axon_coll_block
         int j = (me + k) % shm->size; /* staggered: axon_shm_reader_order */
         if (j == me && !mine)
             continue; /* in place: the block is there already */
-        rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes), bytes, &axon_coll_bytes, blocks[j].buf, blocks[j].count,
-                                 &blocks[j].dt);
+        rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes), bytes, &axon_coll_bytes, blocks[j].buf,
+                                 blocks[j].count, &blocks[j].dt);
     }
     return rc;
 }
@@ -891,7 +910,7 @@ int axon_coll_shm_alltoall(struct axon_coll_shm *shm, const struct axon_coll_blo
         rc = axon_shm_check_all(shm, s, AXON_SHM_ALLTOALL, -1, bytes);
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++)
         if (j != me)
-            rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes * n) + me * bytes, bytes, &axon_coll_bytes, recv[j].buf,
-                                     recv[j].count, &recv[j].dt);
+            rc = axon_coll_data_copy(axon_shm_area(shm, s, j, bytes * n) + me * bytes, bytes, &axon_coll_bytes,
+                                     recv[j].buf, recv[j].count, &recv[j].dt);
     return rc;
 }

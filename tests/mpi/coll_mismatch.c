@@ -1,8 +1,9 @@
 /* Collectives whose members disagree give an error, not wrong data or a hang, where that is cheap to
  * tell: a broadcast whose root sends more than a member receives (MPI_ERR_TRUNCATE), members naming
- * different roots (MPI_ERR_ROOT, on the shared-memory path), an allreduce with different counts.
- * Run at 2 ranks through schedules (AXON_COLL_SHM_MAX=0) and at 3 through shared memory; each case on
- * a fresh communicator, since a failed collective leaves its communicator's state undefined. */
+ * different roots (MPI_ERR_ROOT, on the shared-memory path), an allreduce with different counts, a
+ * reduce larger than a slot with different counts (2 ranks, shared memory). Run at 2 ranks through
+ * schedules (AXON_COLL_SHM_MAX=0) and through shared memory, and at 3 through shared memory; each case
+ * on a fresh communicator, since a failed collective leaves its communicator's state undefined. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,25 @@ int main(int argc, char **argv)
         rc = MPI_Allreduce(buf, out, rank == 0 ? 4 : 3, MPI_INT, MPI_SUM, e);
         expect(rc, MPI_ERR_TRUNCATE, "MPI_Allreduce, counts disagree");
         MPI_Barrier(MPI_COMM_WORLD);
+    }
+    if (shm && size == 2) {
+        /* A reduce larger than a slot, which two members fold a slot at a time: with more uses of the
+         * slots on one side than on the other, the one with more waited forever for the other's next.
+         * Both ways round; each member hears the other's size in the first use. */
+        enum { FEW = 300000, MANY = 700000 }; /* ints: 2 and 3 uses of 1 MiB slots */
+        int *in = calloc(MANY, sizeof(int)), *out = calloc(MANY, sizeof(int));
+        if (!in || !out)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        for (int k = 0; k < 2; k++) {
+            MPI_Comm f = fresh();
+            int count = (rank == 0) == (k == 0) ? FEW : MANY;
+            rc = MPI_Reduce(in, out, count, MPI_INT, MPI_SUM, 0, f);
+            expect(rc, MPI_ERR_TRUNCATE,
+                   k ? "MPI_Reduce, the root's count larger" : "MPI_Reduce, the root's count smaller");
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        free(in);
+        free(out);
     }
     /* The world still works. */
     int one = 1, sum = 0;
