@@ -25,7 +25,8 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
                               AXON_COLL_NEEDS_UNIFORM},
     [AXON_ALLGATHER_HIER] = {"hier", "a gather in each node, the leaders swap their nodes' blocks, then hand them on",
                              AXON_COLL_NEEDS_NODES},
-    [AXON_ALLGATHER_DOMAIN] = {"domain", "one NVLink domain: every rank copies every block from its owner through CUDA IPC",
+    [AXON_ALLGATHER_DOMAIN] = {"domain",
+                               "one NVLink domain: every rank copies every block from its owner through CUDA IPC",
                                AXON_COLL_NEEDS_DOMAIN},
 };
 /* At 64 KiB blocks the ring's one step took 0.65x the doubling's time on 2 ranks (its own block's copy

@@ -213,7 +213,8 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = count * dt->size;
-    int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes, axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes,
+                                     axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
     /* Every member knows the message's size, so all of them leave out an empty one. */
     if (n <= 1 || bytes == 0)
         return;

@@ -21,9 +21,9 @@
  *
  * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
  * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
- * domain.beta, domain.gamma, domain.capacity, domain.launch, node.alpha, node.beta, node.gamma, node.capacity, fabric.alpha,
- * fabric.beta, fabric.gamma, overhead, copy_beta, call (numbers >= 0, as strtod reads them: 2e-6) and
- * eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
+ * domain.beta, domain.gamma, domain.capacity, domain.launch, node.alpha, node.beta, node.gamma,
+ * node.capacity, fabric.alpha, fabric.beta, fabric.gamma, overhead, copy_beta, call, host.capacity
+ * (numbers >= 0, as strtod reads them: 2e-6) and eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
 #ifndef AXON_COLL_MODEL_H
 #define AXON_COLL_MODEL_H
 

@@ -87,7 +87,8 @@ static void test_gather_scatter(MPI_Comm comm)
                 if (rank == root)
                     for (int i = 0; i < n * size; i++)
                         if (all[i] != val(i / n, i % n)) {
-                            CHECK(0, "MPI_Gather n=%d root=%d inplace=%d: element %d is %d", n, root, inplace, i, all[i]);
+                            CHECK(0, "MPI_Gather n=%d root=%d inplace=%d: element %d is %d", n, root, inplace, i,
+                                  all[i]);
                             break;
                         }
                 /* Scatter back a different pattern. */
@@ -176,7 +177,8 @@ static void test_gather_scatter(MPI_Comm comm)
     MPI_Allgather(src, 1, vec, got, 3, MPI_INT, comm);
     for (int j = 0; j < size; j++)
         for (int i = 0; i < 3; i++)
-            CHECK(got[j * 3 + i] == val(j, 2 * i), "MPI_Allgather(vector) rank %d element %d is %d", j, i, got[j * 3 + i]);
+            CHECK(got[j * 3 + i] == val(j, 2 * i), "MPI_Allgather(vector) rank %d element %d is %d", j, i,
+                  got[j * 3 + i]);
     free(got);
     MPI_Type_free(&vec);
     int n = LARGE / size;

@@ -715,7 +715,8 @@ static void test_start_order(MPI_Comm comm)
             MPI_Start(&req[rank == 0 ? 2 - k : k]);
         MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
         if (a != 42 + it || sum != size) {
-            printf("rank %d FAILED: persistent collectives started out of order: bcast %d, allreduce %d\n", rank, a, sum);
+            printf("rank %d FAILED: persistent collectives started out of order: bcast %d, allreduce %d\n", rank, a,
+                   sum);
             failures++;
         }
     }

@@ -1,7 +1,8 @@
 /* Info objects: set, get (flag 0 for a missing key, values cut to valuelen), get_valuelen, nkeys and
  * nthkey in the order keys were set, overwrite, delete, dup (a deep copy), free, MPI_INFO_ENV, the
  * key and value limits, MPI_Info_get_string, communicators' hints (MPI_Comm_set_info, _get_info,
- * _dup_with_info, _idup_with_info), and error classes under MPI_ERRORS_RETURN. Prints "rank R: ok" when everything holds. */
+ * _dup_with_info, _idup_with_info), and error classes under MPI_ERRORS_RETURN. Prints "rank R: ok" when
+ * everything holds. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>

@@ -108,7 +108,8 @@ static void test_subarray(int order)
     MPI_Type_get_envelope(types[0], &ni, &na, &nt, &comb);
     EXPECT(comb == MPI_COMBINER_SUBARRAY && ni == 11 && na == 0 && nt == 1);
     MPI_Type_get_contents(types[0], 16, 0, 1, ints, NULL, &old);
-    EXPECT(ints[0] == 3 && ints[1] == 5 && ints[4] == 2 && ints[8] == 2 && ints[9] == 4 && ints[10] == order && old == MPI_INT);
+    EXPECT(ints[0] == 3 && ints[1] == 5 && ints[4] == 2 && ints[8] == 2 && ints[9] == 4 && ints[10] == order &&
+           old == MPI_INT);
     exchange(types, total, expect, nexpect);
 
     /* Receiving into the type: the elements land in the subarray, the rest is untouched. */

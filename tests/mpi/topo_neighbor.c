@@ -230,7 +230,8 @@ static int call(struct bufs *b, enum form f, MPI_Comm comm, MPI_Request *req)
                                   : MPI_Neighbor_allgather_init(b->s, C, MPI_INT, b->r, C, MPI_INT, comm,
                                                                 MPI_INFO_NULL, req);
     case AGV:
-        return f == BLOCKING ? MPI_Neighbor_allgatherv(b->s, b->ns, MPI_INT, b->r, b->rcounts, b->rdispls, MPI_INT, comm)
+        return f == BLOCKING
+                   ? MPI_Neighbor_allgatherv(b->s, b->ns, MPI_INT, b->r, b->rcounts, b->rdispls, MPI_INT, comm)
                : f == NONBLOCKING
                    ? MPI_Ineighbor_allgatherv(b->s, b->ns, MPI_INT, b->r, b->rcounts, b->rdispls, MPI_INT, comm, req)
                    : MPI_Neighbor_allgatherv_init(b->s, b->ns, MPI_INT, b->r, b->rcounts, b->rdispls, MPI_INT, comm,
@@ -469,7 +470,8 @@ static void test_adjacent(const struct graph *g, bool weighted, const char *what
     int *inw;
     struct nbhd t = graph_nbhd(g, wrank, &inw);
     MPI_Comm comm;
-    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t.indeg, t.src, weighted ? (t.indeg ? inw : MPI_WEIGHTS_EMPTY) : MPI_UNWEIGHTED,
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t.indeg, t.src,
+                                   weighted ? (t.indeg ? inw : MPI_WEIGHTS_EMPTY) : MPI_UNWEIGHTED,
                                    t.outdeg, t.dst,
                                    weighted ? (t.outdeg ? g->outw[wrank] : MPI_WEIGHTS_EMPTY) : MPI_UNWEIGHTED,
                                    MPI_INFO_NULL, 1, &comm);
