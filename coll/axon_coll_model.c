@@ -37,7 +37,8 @@ void axon_coll_model_defaults(struct axon_coll_model *m)
     *m = (struct axon_coll_model){
         .level =
             {
-                [AXON_COLL_LEVEL_DOMAIN] = {.alpha = 2e-6, .beta = 1 / 150e9, .gamma = 1 / 1000e9, .launch = 6e-6},
+                [AXON_COLL_LEVEL_DOMAIN] = {.alpha = 2e-6, .beta = 1 / 150e9, .gamma = 1 / 1000e9, .launch = 6e-6,
+                                            .call = 5e-6},
                 [AXON_COLL_LEVEL_NODE] = {.alpha = 0.3e-6, .beta = 1 / 10e9, .gamma = 1 / 8e9, .capacity = 100e9},
                 [AXON_COLL_LEVEL_FABRIC] = {.alpha = 2e-6, .beta = 1 / 25e9, .gamma = 0},
             },
@@ -69,6 +70,7 @@ static const struct axon_coll_model_key axon_coll_model_keys[] = {
     AXON_LEVEL_KEY(domain, gamma),
     AXON_LEVEL_KEY(domain, capacity),
     AXON_LEVEL_KEY(domain, launch),
+    AXON_LEVEL_KEY(domain, call),
     AXON_LEVEL_KEY(node, alpha),
     AXON_LEVEL_KEY(node, beta),
     AXON_LEVEL_KEY(node, gamma),

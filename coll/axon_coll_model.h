@@ -14,16 +14,18 @@
  * copies and kernels on peers' memory, which a rank starts and waits for) costs domain.launch seconds per
  * operation and domain.beta per byte it copies (a kernel's bytes counted as half its memory traffic, as a
  * copy's are), at most domain.capacity bytes/s for all ranks of one domain together (the ranks sharing one
- * GPU share its memory; 0: no limit, each rank's GPU its own). Per message the sending and the receiving CPU spend
+ * GPU share its memory; 0: no limit, each rank's GPU its own); a call on GPU buffers costs domain.call more
+ * than one on host buffers. Per message the sending and the receiving CPU spend
  * `overhead` seconds to post it; a local copy costs copy_beta per byte; messages of at most eager_max
  * bytes leave without waiting for their receive. Every rank spends `call` seconds on a collective call
  * before its first step (building, starting and completing the schedule, the request).
  *
  * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
  * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
- * domain.beta, domain.gamma, domain.capacity, domain.launch, node.alpha, node.beta, node.gamma,
- * node.capacity, fabric.alpha, fabric.beta, fabric.gamma, overhead, copy_beta, call, host.capacity
- * (numbers >= 0, as strtod reads them: 2e-6) and eager_max (an integer >= 0). axon_coll_model_print writes a complete file. */
+ * domain.beta, domain.gamma, domain.capacity, domain.launch, domain.call, node.alpha, node.beta,
+ * node.gamma, node.capacity, fabric.alpha, fabric.beta, fabric.gamma, overhead, copy_beta, call,
+ * host.capacity (numbers >= 0, as strtod reads them: 2e-6) and eager_max (an integer >= 0).
+ * axon_coll_model_print writes a complete file. */
 #ifndef AXON_COLL_MODEL_H
 #define AXON_COLL_MODEL_H
 
@@ -52,6 +54,9 @@ struct axon_coll_model_level {
     double capacity; /* bytes/s all concurrent transfers of one node share (node level; 0: none), or all
                       * GPU work of one domain's ranks (domain level) */
     double launch;   /* s per GPU operation a rank starts and waits for (domain level only) */
+    double call;     /* s more per collective call on GPU buffers than `call` (domain level only: the
+                      * buffers' classification, the members' agreement, the wait for the program's
+                      * queued GPU work before a peer reads the memory) */
 };
 
 struct axon_coll_model {
@@ -66,7 +71,8 @@ struct axon_coll_model {
 
 /* Plausible values for the host path of a GPU cluster: shared memory in a node (0.3 us, 10 GB/s a
  * transfer, 100 GB/s a node), a 25 GB/s NIC on the fabric (2 us), NVLink in a domain (2 us, 150 GB/s,
- * 6 us to start and wait for a GPU operation, every rank a GPU of its own). */
+ * 6 us to start and wait for a GPU operation, 5 us more per call on GPU buffers, every rank a GPU of its
+ * own). */
 void axon_coll_model_defaults(struct axon_coll_model *m);
 /* Sets one key (the tuning file's names) from its text. MPI_ERR_ARG, with why, for an unknown key or a
  * value that is not a number >= 0; m is unchanged then. */

@@ -1005,7 +1005,8 @@ static int sim_run(struct sim *S)
         return S->err;
     for (int r = 0; r < n && S->err == MPI_SUCCESS; r++) {
         S->ranks[r].next = S->first[r];
-        S->ranks[r].cpu = S->m->call; /* the call's own cost comes before its first step */
+        /* The call's own cost comes before its first step (more on GPU buffers). */
+        S->ranks[r].cpu = S->m->call + (S->device ? S->m->level[AXON_COLL_LEVEL_DOMAIN].call : 0);
         sim_push(S, EV_RANK, r, 0);
     }
     int64_t events = 0;

@@ -23,7 +23,9 @@
  *  - the domain level, with GPU buffers, when CUDA support is on and another rank of rank 0's machine is
  *    in its NVLink domain (measure_domain): alpha and beta from a device ping-pong (beta's slope between
  *    1 MiB and 64 MiB), launch from an 8-byte device-to-device copy, gamma from MPI_Reduce_local on the
- *    GPU, and the capacity from the domain's ranks exchanging in pairs when they share one GPU.
+ *    GPU, and the capacity from the domain's ranks exchanging in pairs when they share one GPU; and
+ *    when every rank of the job is in that domain, call (domain.call) from an 8-byte MPI_Iallreduce of
+ *    GPU buffers, less what the model predicts for it without that cost.
  *    AXON_CALIBRATE_DEVICE_MAX (bytes) lowers the 64 MiB, for the fake driver of the tests.
  * What a level this job cannot reach keeps the defaults, and the file says so. Each figure is the median
  * of several repetitions: the machine may be noisy. */
@@ -131,6 +133,25 @@ static double measure_call(struct axon_coll_model *m, double measured)
     return measured > res.time ? measured - res.time : 0;
 }
 
+/* What a collective call on GPU buffers costs beyond one on host buffers (domain.call): a small
+ * allreduce of GPU buffers on every rank (all of them in one domain of one machine) as measured, less
+ * what the model with the figures above and no such cost predicts for it. */
+static double measure_device_call(const struct axon_coll_model *m, double measured, int n)
+{
+    struct axon_runtime_topo_spec t = {.nodes = 1, .ranks_per_node = n, .domains_per_node = 1, .nics_per_node = 1,
+                                        .nodes_per_host = 1};
+    struct axon_coll_model zero = *m;
+    zero.level[AXON_COLL_LEVEL_DOMAIN].call = 0;
+    struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8,
+                                   .memory = AXON_COLL_SIM_DEVICE};
+    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_DEVICE};
+    struct axon_coll_sim_result res;
+    memset(&res, 0, sizeof(res));
+    if (axon_coll_simulate(&t, &zero, &c, &opts, &res) != MPI_SUCCESS)
+        return m->level[AXON_COLL_LEVEL_DOMAIN].call;
+    return measured > res.time ? measured - res.time : 0;
+}
+
 /* A level's alpha and beta between rank 0 and peer, beta from the slope between mid and large bytes
  * (buf holds large); every rank calls it (the others wait). */
 static void measure_level(char *buf, int peer, double overhead, int mid_bytes, int large_bytes,
@@ -223,6 +244,8 @@ struct domain_result {
     const char *why_no_capacity; /* measured without the capacity: why */
     int nranks;                  /* the ranks of rank 0's domain on its machine */
     bool staged_gamma;           /* no reduction kernels: MPI_Reduce_local went through host copies */
+    double small;                /* an 8-byte MPI_Allreduce on GPU buffers, when every rank is of that
+                                  * domain (domain.call's measure: measure_device_call); 0: not measured */
 };
 
 /* AXON_CALIBRATE_DEVICE_MAX: the largest GPU buffer in bytes (default 64 MiB, as the H100/H200 runs
@@ -349,6 +372,25 @@ static void measure_domain(struct axon_coll_model *m, int large, struct domain_r
             m->level[AXON_COLL_LEVEL_DOMAIN].gamma = median(g, REPS);
             res->staged_gamma = !axon_cuda_reduce_available();
         }
+        /* A small allreduce on GPU buffers, what a GPU call costs beyond its steps (every rank of the job
+         * must hold GPU buffers: only when all of them are in this domain). Nonblocking, so that it runs
+         * as a GPU schedule, what the model describes: a small blocking one is staged through the node's
+         * shared memory instead. */
+        if (ndom == n) {
+            double t[REPS];
+            for (int r = 0; r < REPS; r++) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                for (int i = 0; i < 200; i++) {
+                    MPI_Request req;
+                    device_check(MPI_Iallreduce(d1, d2, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &req),
+                                 "an allreduce of GPU buffers");
+                    device_check(MPI_Wait(&req, MPI_STATUS_IGNORE), "an allreduce of GPU buffers");
+                }
+                t[r] = (MPI_Wtime() - t0) / 200;
+            }
+            res->small = median(t, REPS);
+        }
         res->measured = true;
     }
     if (d1)
@@ -448,6 +490,8 @@ int main(int argc, char **argv)
         if (axon_config.pt2pt_shm_max > 0)
             m.eager_max = axon_config.pt2pt_shm_max;
         m.call = measure_call(&m, small);
+        if (dom.small > 0)
+            m.level[AXON_COLL_LEVEL_DOMAIN].call = measure_device_call(&m, dom.small, n);
         FILE *out = path ? fopen(path, "w") : stdout;
         if (!out) {
             perror(path);
@@ -455,11 +499,12 @@ int main(int argc, char **argv)
         }
         fprintf(out, "# axon_calibrate on %s: %d ranks, %d node(s)%s%s\n", job->hostname, n, job->num_nodes,
                 job->topo[0] ? ", AXON_TOPO=" : "", job->topo);
-        char domain[160] = "", kept[256] = "";
+        char domain[256] = "", kept[256] = "";
         if (dom.measured)
-            snprintf(domain, sizeof(domain), "; domain alpha, beta, launch, gamma%s (GPU buffers, %d ranks of rank "
-                     "0's domain%s%s)", dom.capacity ? ", capacity" : "", dom.nranks,
-                     dom.capacity ? " on one GPU" : "", dom.staged_gamma ? "; gamma staged through the host" : "");
+            snprintf(domain, sizeof(domain), "; domain alpha, beta, launch, gamma%s%s (GPU buffers, %d ranks of "
+                     "rank 0's domain%s%s)", dom.capacity ? ", capacity" : "", dom.small > 0 ? ", call" : "",
+                     dom.nranks, dom.capacity ? " on one GPU" : "",
+                     dom.staged_gamma ? "; gamma staged through the host" : "");
         if (!dom.measured)
             snprintf(kept, sizeof(kept), "domain level%s%s%s", dom.why_not ? " (" : "", dom.why_not ? dom.why_not : "",
                      dom.why_not ? ")" : "");
