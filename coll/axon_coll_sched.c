@@ -409,6 +409,13 @@ static char *axon_coll_dry_range(void)
     return base == MAP_FAILED ? NULL : base;
 }
 
+/* Whether p is a placeholder of a dry schedule (its data), not memory of the builder's own. */
+static bool axon_coll_dry_placeholder(const void *p)
+{
+    const char *base = axon_coll_dry_base;
+    return base && base != MAP_FAILED && (const char *)p >= base && (const char *)p < base + AXON_COLL_DRY_RANGE;
+}
+
 void axon_coll_sched_set_dry(struct axon_coll_sched *s)
 {
     s->dry = true;
@@ -526,7 +533,7 @@ int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, 
         const struct axon_coll_step *st = &s->steps[i];
         while (round < s->nrounds && s->round_end[round] <= i)
             round++;
-        struct axon_coll_step_info info = {st->kind, MPI_PROC_NULL, 0, i + 1 == s->nsteps};
+        struct axon_coll_step_info info = {st->kind, MPI_PROC_NULL, 0, i + 1 == s->nsteps, false};
         if (round < s->nrounds && s->round_end[round] == i + 1)
             info.round_end = true;
         switch (st->kind) {
@@ -534,6 +541,7 @@ int axon_coll_sched_steps(const struct axon_coll_sched *s, int (*fn)(void *arg, 
         case AXON_COLL_RECV:
             info.peer = st->peer;
             info.bytes = st->count * st->dt.size;
+            info.host = s->dry && !axon_coll_dry_placeholder(st->kind == AXON_COLL_SEND ? st->src : st->dst);
             break;
         case AXON_COLL_COPY:
             info.bytes = st->src == st->dst ? 0 : st->count * st->dt.size;

@@ -152,6 +152,8 @@ struct axon_coll_step_info {
     int64_t bytes;   /* packed bytes sent, received, copied (0 for a copy onto itself) or reduced; GPU work:
                       * axon_coll_sched_call_gpu's */
     bool round_end;  /* the last step of its round */
+    bool host;       /* send, recv of a dry schedule: of the builder's own memory (a domain algorithm's
+                      * descriptors, a barrier's empty messages), host memory whatever the call's */
 };
 /* Calls fn for every step of a built schedule, in order (the steps added since the last
  * axon_coll_sched_round form the last round). Returns the schedule's building error if it has one, else

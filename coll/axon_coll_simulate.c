@@ -263,6 +263,7 @@ struct sim_step {
     int32_t peer;
     uint8_t kind;      /* enum axon_coll_step_kind */
     uint8_t round_end;
+    uint8_t host;      /* a message of host memory whatever the call's (axon_coll_step_info) */
 };
 
 /* A node's lists of transfers that share a capacity; a host's list is kept at its first node. */
@@ -279,6 +280,7 @@ struct sim_xfer {
     int32_t heap;                 /* position of its event in the heap, -1 */
     int32_t prev_link[3], next_link[3]; /* in the node lists: [0] out, local or domain, [1] in, [2] host */
     uint8_t has_send, has_recv, ended, level, listed;
+    uint8_t host;                 /* of host memory whatever the call's: never the domain level */
 };
 
 struct sim_rank {
@@ -577,10 +579,12 @@ static void sim_complete(struct sim *S, int r, double t)
 
 /* ---- transfers ------------------------------------------------------------------------------------ */
 
-static enum axon_coll_level sim_level(const struct sim *S, int a, int b)
+/* A message inside a domain is the domain's (CUDA IPC) only for GPU data: host buffers, and the host
+ * messages of a GPU call (a domain algorithm's descriptors, a barrier's), go through the node. */
+static enum axon_coll_level sim_level(const struct sim *S, const struct sim_xfer *x)
 {
-    enum axon_coll_level l = axon_coll_topo_level(S->topo, a, b);
-    if (l == AXON_COLL_LEVEL_DOMAIN && S->opts->memory == AXON_COLL_SIM_HOST)
+    enum axon_coll_level l = axon_coll_topo_level(S->topo, x->src, x->dst);
+    if (l == AXON_COLL_LEVEL_DOMAIN && (S->opts->memory == AXON_COLL_SIM_HOST || x->host))
         l = AXON_COLL_LEVEL_NODE;
     return l;
 }
@@ -589,7 +593,7 @@ static enum axon_coll_level sim_level(const struct sim *S, int a, int b)
 static void sim_launch(struct sim *S, int32_t xi, double start)
 {
     struct sim_xfer *x = &S->x[xi];
-    x->level = (uint8_t)sim_level(S, x->src, x->dst);
+    x->level = (uint8_t)sim_level(S, x);
     sim_push(S, EV_BEGIN, xi, start + S->m->level[x->level].alpha);
 }
 
@@ -776,7 +780,7 @@ static bool sim_peer_ok(struct sim *S, int r, int peer)
     return false;
 }
 
-static void sim_post_send(struct sim *S, int r, int peer, int64_t bytes, double c)
+static void sim_post_send(struct sim *S, int r, int peer, int64_t bytes, bool host, double c)
 {
     if (!sim_peer_ok(S, r, peer))
         return;
@@ -805,13 +809,14 @@ static void sim_post_send(struct sim *S, int r, int peer, int64_t bytes, double 
     x->has_send = 1;
     x->send_post = c;
     x->bytes = bytes;
+    x->host |= host;
     if (bytes <= S->m->eager_max)
         sim_launch(S, xi, c);
     else if (x->has_recv)
         sim_launch(S, xi, x->recv_post > c ? x->recv_post : c);
 }
 
-static void sim_post_recv(struct sim *S, int r, int peer, int64_t bytes, double c)
+static void sim_post_recv(struct sim *S, int r, int peer, int64_t bytes, bool host, double c)
 {
     if (!sim_peer_ok(S, r, peer))
         return;
@@ -826,6 +831,7 @@ static void sim_post_recv(struct sim *S, int r, int peer, int64_t bytes, double 
         }
         x->has_recv = 1;
         x->recv_post = c;
+        x->host |= host;
         if (x->ended) {
             sim_complete(S, r, x->arrival > c ? x->arrival : c);
             sim_xfer_free(S, xi);
@@ -840,6 +846,7 @@ static void sim_post_recv(struct sim *S, int r, int peer, int64_t bytes, double 
     S->x[xi].has_recv = 1;
     S->x[xi].recv_post = c;
     S->x[xi].bytes = bytes;
+    S->x[xi].host = host;
     sim_queue_append(S, xi);
 }
 
@@ -867,12 +874,12 @@ static void sim_rank_event(struct sim *S, int r, double t)
         case AXON_COLL_SEND:
             c += m->overhead;
             R->pending++;
-            sim_post_send(S, r, st->peer, st->bytes, c);
+            sim_post_send(S, r, st->peer, st->bytes, st->host, c);
             break;
         case AXON_COLL_RECV:
             c += m->overhead;
             R->pending++;
-            sim_post_recv(S, r, st->peer, st->bytes, c);
+            sim_post_recv(S, r, st->peer, st->bytes, st->host, c);
             break;
         case AXON_COLL_COPY:
             /* On GPU buffers a copy is a driver copy the rank waits for (none for nothing to copy). */
@@ -943,7 +950,7 @@ static int sim_keep_step(void *arg, const struct axon_coll_step_info *st)
     struct sim *S = arg;
     if (!sim_grow(S, (void **)&S->steps, S->nsteps + 1, &S->cap_steps, sizeof(*S->steps)))
         return MPI_ERR_NO_MEM;
-    S->steps[S->nsteps++] = (struct sim_step){st->bytes, st->peer, (uint8_t)st->kind, st->round_end};
+    S->steps[S->nsteps++] = (struct sim_step){st->bytes, st->peer, (uint8_t)st->kind, st->round_end, st->host};
     return 0;
 }
 
