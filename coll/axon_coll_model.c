@@ -75,6 +75,7 @@ static const struct axon_coll_model_key axon_coll_model_keys[] = {
     AXON_LEVEL_KEY(node, beta),
     AXON_LEVEL_KEY(node, gamma),
     AXON_LEVEL_KEY(node, capacity),
+    AXON_LEVEL_KEY(node, capacity_min),
     AXON_LEVEL_KEY(fabric, alpha),
     AXON_LEVEL_KEY(fabric, beta),
     AXON_LEVEL_KEY(fabric, gamma),

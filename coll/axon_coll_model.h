@@ -23,7 +23,7 @@
  * Tuning file: text, one `key = value` per line, `#` starts a comment, blank lines are ignored, keys
  * not named keep their value (the defaults, or what an earlier file set). Keys: domain.alpha,
  * domain.beta, domain.gamma, domain.capacity, domain.launch, domain.call, node.alpha, node.beta,
- * node.gamma, node.capacity, fabric.alpha, fabric.beta, fabric.gamma, overhead, copy_beta, call,
+ * node.gamma, node.capacity, node.capacity_min, fabric.alpha, fabric.beta, fabric.gamma, overhead, copy_beta, call,
  * host.capacity (numbers >= 0, as strtod reads them: 2e-6) and eager_max (an integer >= 0).
  * axon_coll_model_print writes a complete file. */
 #ifndef AXON_COLL_MODEL_H
@@ -53,6 +53,8 @@ struct axon_coll_model_level {
     double gamma;    /* s per byte reduced */
     double capacity; /* bytes/s all concurrent transfers of one node share (node level; 0: none), or all
                       * GPU work of one domain's ranks (domain level) */
+    double capacity_min; /* bytes up to which a transfer draws on no memory capacity, the node's, the
+                          * domain's or the machine's (node level only: it stays in the caches); 0: all do */
     double launch;   /* s per GPU operation a rank starts and waits for (domain level only) */
     double call;     /* s more per collective call on GPU buffers than `call` (domain level only: the
                       * buffers' classification, the members' agreement, the wait for the program's

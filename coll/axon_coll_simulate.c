@@ -652,6 +652,24 @@ static int sim_host_node(const struct sim *S, int r)
 }
 
 /* Bytes/s of a shared transfer now: its share of every capacity it draws on, at most one link's. */
+/* The list of shared memory capacity a transfer of the node or domain level draws on (SIM_LOCAL,
+ * SIM_DOMAIN), or -1: none set for its level, or a transfer small enough to stay in the caches
+ * (node.capacity_min). */
+static int sim_capacity_list(const struct sim *S, const struct sim_xfer *x)
+{
+    if (x->bytes <= S->m->level[AXON_COLL_LEVEL_NODE].capacity_min ||
+        !(S->m->level[x->level].capacity > 0))
+        return -1;
+    return x->level == AXON_COLL_LEVEL_NODE ? SIM_LOCAL : x->level == AXON_COLL_LEVEL_DOMAIN ? SIM_DOMAIN : -1;
+}
+
+/* Whether a transfer also draws on its machine's memory: synthetic nodes of one host (sim_host_shared),
+ * unless it stays in the caches. */
+static bool sim_draws_on_host(const struct sim *S, const struct sim_xfer *x)
+{
+    return sim_host_shared(S) && x->bytes > S->m->level[AXON_COLL_LEVEL_NODE].capacity_min;
+}
+
 static double sim_rate(const struct sim *S, const struct sim_xfer *x)
 {
     const struct axon_coll_model_level *lv = &S->m->level[x->level];
@@ -661,15 +679,15 @@ static double sim_rate(const struct sim *S, const struct sim_xfer *x)
         const struct sim_node *from = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         const struct sim_node *to = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->dst)];
         rate = fmin(rate, fmin(cap / from->count[SIM_OUT], cap / to->count[SIM_IN]));
-    } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
+    } else if (sim_capacity_list(S, x) == SIM_LOCAL) {
         const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
-    } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
+    } else if (sim_capacity_list(S, x) == SIM_DOMAIN) {
         /* Each domain's capacity, the node's domains taken as equally busy (they run the same schedule). */
         const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         rate = fmin(rate, lv->capacity * S->topo->domains_per_node / at->count[SIM_DOMAIN]);
     }
-    if (sim_host_shared(S)) {
+    if (sim_draws_on_host(S, x)) {
         const struct sim_node *host = &S->nodes[sim_host_node(S, x->src)];
         rate = fmin(rate, S->m->host_capacity / host->count[SIM_HOST]);
     }
@@ -687,14 +705,13 @@ static void sim_xfer_begin(struct sim *S, int32_t xi, double t)
         return;
     }
     int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
-    bool host = sim_host_shared(S);
+    bool host = sim_draws_on_host(S, x);
+    int list = sim_capacity_list(S, x);
     if (x->level == AXON_COLL_LEVEL_FABRIC) {
         sim_list_add(S, from, SIM_OUT, xi);
         sim_list_add(S, to, SIM_IN, xi);
-    } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
-        sim_list_add(S, from, SIM_LOCAL, xi);
-    } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
-        sim_list_add(S, from, SIM_DOMAIN, xi);
+    } else if (list >= 0) {
+        sim_list_add(S, from, list, xi);
     } else if (!host) {
         /* Unshared: its end is known now. */
         sim_push(S, EV_END, xi, t + (double)x->bytes * lv->beta);
@@ -718,16 +735,14 @@ static void sim_xfer_end(struct sim *S, int32_t xi, double t)
     struct sim_xfer *x = &S->x[xi];
     if (x->listed) {
         int from = axon_runtime_topo_spec_node(S->topo, x->src), to = axon_runtime_topo_spec_node(S->topo, x->dst);
-        const struct axon_coll_model_level *lv = &S->m->level[x->level];
+        int list = sim_capacity_list(S, x);
         if (x->level == AXON_COLL_LEVEL_FABRIC) {
             sim_list_remove(S, from, SIM_OUT, xi);
             sim_list_remove(S, to, SIM_IN, xi);
-        } else if (x->level == AXON_COLL_LEVEL_NODE && lv->capacity > 0) {
-            sim_list_remove(S, from, SIM_LOCAL, xi);
-        } else if (x->level == AXON_COLL_LEVEL_DOMAIN && lv->capacity > 0) {
-            sim_list_remove(S, from, SIM_DOMAIN, xi);
+        } else if (list >= 0) {
+            sim_list_remove(S, from, list, xi);
         }
-        if (sim_host_shared(S))
+        if (sim_draws_on_host(S, x))
             sim_list_remove(S, sim_host_node(S, x->src), SIM_HOST, xi);
         x->listed = 0;
     }

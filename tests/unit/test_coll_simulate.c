@@ -183,6 +183,16 @@ START_TEST(ring_allreduce_closed_form)
     m.level[AXON_COLL_LEVEL_NODE].capacity = 4 / B;
     t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
     ck_assert_msg(fabs(t - rendezvous) < 1e-12, "ring, capacity of 4: %.15g s, closed form %.15g s", t, rendezvous);
+    /* Transfers of at most node.capacity_min bytes stay in the caches: the half capacity holds none of
+     * the 1 KiB blocks back, and holds them back again one byte below. */
+    m.level[AXON_COLL_LEVEL_NODE].capacity = 2 / B;
+    m.level[AXON_COLL_LEVEL_NODE].capacity_min = b;
+    t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
+    ck_assert_msg(fabs(t - rendezvous) < 1e-12, "ring, blocks under capacity_min: %.15g s, closed form %.15g s", t,
+                  rendezvous);
+    m.level[AXON_COLL_LEVEL_NODE].capacity_min = b - 1;
+    t = simulate("nodes=1,ranks_per_node=4", &m, AXON_COLL_KIND_ALLREDUCE, "ring", (int64_t)S);
+    ck_assert_msg(fabs(t - shared) < 1e-12, "ring, blocks over capacity_min: %.15g s, closed form %.15g s", t, shared);
 }
 END_TEST
 
