@@ -295,9 +295,13 @@ int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size);
 int axon_mpi_memkinds_world(char *out, size_t size);
 /* Whether info asserts (mpi_assert_memory_alloc_kinds) that only host kinds (system, mpi) are used. */
 bool axon_mpi_memkinds_host_only(MPI_Info info);
-/* Applies the hints of c->info that change how the library works on c (today: the assertion above,
- * which marks every view of c host-only); called whenever c->info changes (axon_mpi_comm_create.c). */
-void axon_comm_hints_apply(struct axon_comm *c);
+/* Gives c the hints of copy (an info object c now owns, or MPI_INFO_NULL for none) in place of its own,
+ * and applies those that change how the library works on c (today: the assertion above, which marks
+ * every view of c host-only). Every change of c->info goes through it (axon_mpi_comm_create.c). */
+void axon_comm_info_adopt(struct axon_comm *c, MPI_Info copy);
+/* A copy of info for a communicator to adopt: MPI_INFO_NULL for none, and when the copy fails (hints are
+ * hints: losing them is no error). */
+MPI_Info axon_comm_info_copy(MPI_Info info);
 /* A session's value (axon_mpi_session.c); false when handle is no live session. */
 bool axon_mpi_session_memkinds(MPI_Session handle, char *out, size_t size);
 

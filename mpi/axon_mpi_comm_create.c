@@ -23,16 +23,25 @@ int axon_comm_make(const char *func, struct axon_comm *parent, uint32_t id, stru
         axon_comm_context_free(id);
         return axon_mpi_error(parent, func, rc, "cannot build the new communicator");
     }
-    if (parent->info != MPI_INFO_NULL && axon_mpi_info_dup_handle(parent->info, &(*out)->info) != MPI_SUCCESS)
-        (*out)->info = MPI_INFO_NULL; /* hints are hints: losing them is no error */
-    axon_comm_hints_apply(*out);
+    axon_comm_info_adopt(*out, axon_comm_info_copy(parent->info));
     return MPI_SUCCESS;
 }
 
-void axon_comm_hints_apply(struct axon_comm *c)
+void axon_comm_info_adopt(struct axon_comm *c, MPI_Info copy)
 {
+    if (c->info != MPI_INFO_NULL)
+        axon_mpi_info_release(c->info);
+    c->info = copy;
     bool host_only = axon_mpi_memkinds_host_only(c->info);
     c->pt2pt.host_only = c->coll.host_only = c->tagged.host_only = c->part.host_only = host_only;
+}
+
+MPI_Info axon_comm_info_copy(MPI_Info info)
+{
+    MPI_Info copy = MPI_INFO_NULL;
+    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &copy) != MPI_SUCCESS)
+        copy = MPI_INFO_NULL;
+    return copy;
 }
 
 static int axon_comm_context_error(const char *func, struct axon_comm *c, int rc)
@@ -87,13 +96,7 @@ int axon_comm_dup_info(const char *func, struct axon_comm *c, MPI_Info info, MPI
     int rc = axon_comm_dup_common(func, c, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct axon_comm *n = axon_mpi_comm_get(*newcomm);
-    if (n->info != MPI_INFO_NULL)
-        axon_mpi_info_release(n->info);
-    n->info = MPI_INFO_NULL;
-    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
-        n->info = MPI_INFO_NULL;
-    axon_comm_hints_apply(n);
+    axon_comm_info_adopt(axon_mpi_comm_get(*newcomm), axon_comm_info_copy(info));
     return MPI_SUCCESS;
 }
 
@@ -433,11 +436,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     int rc = axon_mpi_info_dup_handle(info, &copy);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "cannot copy the info object");
-    MPI_Info old = c->info;
-    c->info = copy;
-    if (old != MPI_INFO_NULL)
-        axon_mpi_info_release(old);
-    axon_comm_hints_apply(c);
+    axon_comm_info_adopt(c, copy);
     return MPI_SUCCESS;
 }
 

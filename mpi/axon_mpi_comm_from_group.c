@@ -70,9 +70,7 @@ static int axon_from_group_make(struct axon_group *g, int tag, MPI_Errhandler er
         *why = "cannot build the new communicator";
         return rc;
     }
-    if (info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &(*out)->info) != MPI_SUCCESS)
-        (*out)->info = MPI_INFO_NULL; /* hints are hints: losing them is no error */
-    axon_comm_hints_apply(*out);
+    axon_comm_info_adopt(*out, axon_comm_info_copy(info));
     return MPI_SUCCESS;
 }
 
@@ -157,10 +155,9 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     PMPI_Comm_free(&local);
     if (rc != MPI_SUCCESS)
         return rc; /* raised on the local communicator, whose handler is eh */
+    /* The hints given (the local communicator passed on none). */
     struct axon_comm *n = axon_mpi_comm_get(*newintercomm);
-    if (n && info != MPI_INFO_NULL && axon_mpi_info_dup_handle(info, &n->info) != MPI_SUCCESS)
-        n->info = MPI_INFO_NULL;
     if (n)
-        axon_comm_hints_apply(n);
+        axon_comm_info_adopt(n, axon_comm_info_copy(info));
     return MPI_SUCCESS;
 }

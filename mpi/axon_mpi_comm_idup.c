@@ -139,11 +139,8 @@ static void axon_idup_finish(struct axon_idup *op, int rc, uint32_t id)
     }
     if (n && op->with_info) {
         /* The hints given replace the parent's. */
-        if (n->info != MPI_INFO_NULL)
-            axon_mpi_info_release(n->info);
-        n->info = op->info;
+        axon_comm_info_adopt(n, op->info);
         op->info = MPI_INFO_NULL;
-        axon_comm_hints_apply(n);
     }
     if (n)
         *op->newcomm = n->handle;
