@@ -105,6 +105,21 @@ static double allreduce_small(void)
     return median(t, REPS);
 }
 
+/* The time the model m predicts for an 8-byte allreduce on machine t, its buffers in memory; false when
+ * it cannot be simulated. What measure_call and measure_device_call take from what they measured. */
+static bool predict_small_allreduce(const struct axon_runtime_topo_spec *t, const struct axon_coll_model *m,
+                                    enum axon_coll_sim_memory memory, double *time)
+{
+    struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8, .memory = memory};
+    struct axon_coll_sim_opts opts = {.memory = memory};
+    struct axon_coll_sim_result res;
+    memset(&res, 0, sizeof(res));
+    if (axon_coll_simulate(t, m, &c, &opts, &res) != MPI_SUCCESS)
+        return false;
+    *time = res.time;
+    return true;
+}
+
 /* The cost of a collective call beyond its steps: a small allreduce as measured, less what the model
  * (call = 0) predicts for the same call on this job's machine; 0 when the model already predicts more
  * or the machine has no regular description. */
@@ -124,13 +139,10 @@ static double measure_call(struct axon_coll_model *m, double measured)
                                             .domains_per_node = 1, .nics_per_node = 1, .nodes_per_host = 1};
     struct axon_coll_model zero = *m;
     zero.call = 0;
-    struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8};
-    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST};
-    struct axon_coll_sim_result res;
-    memset(&res, 0, sizeof(res));
-    if (axon_coll_simulate(&t, &zero, &c, &opts, &res) != MPI_SUCCESS)
+    double predicted;
+    if (!predict_small_allreduce(&t, &zero, AXON_COLL_SIM_HOST, &predicted))
         return 0;
-    return measured > res.time ? measured - res.time : 0;
+    return measured > predicted ? measured - predicted : 0;
 }
 
 /* What a collective call on GPU buffers costs beyond one on host buffers (domain.call): a small
@@ -142,14 +154,10 @@ static double measure_device_call(const struct axon_coll_model *m, double measur
                                         .nodes_per_host = 1};
     struct axon_coll_model zero = *m;
     zero.level[AXON_COLL_LEVEL_DOMAIN].call = 0;
-    struct axon_coll_sim_call c = {.kind = AXON_COLL_KIND_ALLREDUCE, .alg = -1, .bytes = 8,
-                                   .memory = AXON_COLL_SIM_DEVICE};
-    struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_DEVICE};
-    struct axon_coll_sim_result res;
-    memset(&res, 0, sizeof(res));
-    if (axon_coll_simulate(&t, &zero, &c, &opts, &res) != MPI_SUCCESS)
+    double predicted;
+    if (!predict_small_allreduce(&t, &zero, AXON_COLL_SIM_DEVICE, &predicted))
         return m->level[AXON_COLL_LEVEL_DOMAIN].call;
-    return measured > res.time ? measured - res.time : 0;
+    return measured > predicted ? measured - predicted : 0;
 }
 
 /* A level's alpha and beta between rank 0 and peer, beta from the slope between mid and large bytes
