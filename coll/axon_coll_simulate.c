@@ -679,13 +679,13 @@ static double sim_rate(const struct sim *S, const struct sim_xfer *x)
         const struct sim_node *from = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
         const struct sim_node *to = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->dst)];
         rate = fmin(rate, fmin(cap / from->count[SIM_OUT], cap / to->count[SIM_IN]));
-    } else if (sim_capacity_list(S, x) == SIM_LOCAL) {
+    } else {
+        int list = sim_capacity_list(S, x);
         const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
-        rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
-    } else if (sim_capacity_list(S, x) == SIM_DOMAIN) {
-        /* Each domain's capacity, the node's domains taken as equally busy (they run the same schedule). */
-        const struct sim_node *at = &S->nodes[axon_runtime_topo_spec_node(S->topo, x->src)];
-        rate = fmin(rate, lv->capacity * S->topo->domains_per_node / at->count[SIM_DOMAIN]);
+        if (list == SIM_LOCAL)
+            rate = fmin(rate, lv->capacity / at->count[SIM_LOCAL]);
+        else if (list == SIM_DOMAIN) /* each domain's, the node's domains taken as equally busy */
+            rate = fmin(rate, lv->capacity * S->topo->domains_per_node / at->count[SIM_DOMAIN]);
     }
     if (sim_draws_on_host(S, x)) {
         const struct sim_node *host = &S->nodes[sim_host_node(S, x->src)];
