@@ -53,6 +53,7 @@ struct axon_cuda_ipc_open {
     size_t size;
     CUdeviceptr local;
     int device;         /* the context it was opened in */
+    bool near;          /* legacy: the memory is on that context's GPU, so its kernels read it */
     uint64_t access;    /* VMM: the GPUs allowed to read it (bit per ordinal) */
     uint64_t used;
     int pins;           /* callers using its address now (axon_cuda_ipc_map_peer): never closed then */
@@ -275,13 +276,17 @@ static void axon_cuda_ipc_mps_check(int peer, CUdeviceptr local, int device)
                            peer, device);
 }
 
-/* The local address of peer's allocation d (opened now or found in the cache). Under the lock. */
-static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local)
+/* The local address of peer's allocation d (opened now or found in the cache). *near (may be NULL):
+ * the memory lies on device's GPU, where a kernel of device's context reads it for sure. Under the lock. */
+static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local,
+                             bool *near)
 {
     axon_cuda_ipc_drop_stale(peer, false, d->id, d->base, d->size);
     struct axon_cuda_ipc_open *o = axon_cuda_ipc_find(peer, false, d->id, d->base, d->size);
     if (o) {
         *local = o->local;
+        if (near)
+            *near = o->near && o->device == device;
         return MPI_SUCCESS;
     }
     int rc = axon_cuda_ipc_make_room();
@@ -304,9 +309,15 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
                                axon_cuda_driver_error_string(cr));
         return MPI_ERR_OTHER;
     }
+    int home = -1;
+    bool on_device = axon_cuda.drv->pointer_get_attribute(&home, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, *local) ==
+                         CUDA_SUCCESS &&
+                     home == device;
     axon_ipc.opened[axon_ipc.nopened++] = (struct axon_cuda_ipc_open){
         .peer = peer, .id = d->id, .remote_base = d->base, .size = d->size, .local = *local, .device = device,
-        .used = ++axon_ipc.clock};
+        .near = on_device, .used = ++axon_ipc.clock};
+    if (near)
+        *near = on_device;
     axon_cuda_ipc_mps_check(peer, *local, device);
     return MPI_SUCCESS;
 }
@@ -346,22 +357,39 @@ static int axon_cuda_ipc_map_part(int peer, int pid, const struct axon_cuda_ipc_
     return MPI_SUCCESS;
 }
 
-/* One synchronous copy from a peer's memory mapped here into dst, GPU or host memory (dside). */
+/* One synchronous copy from a peer's memory mapped here into dst, GPU or host memory (dside). near: a
+ * kernel of device's context reads src (see axon_cuda_ipc_map). */
 static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, enum axon_cuda_side dside, CUdeviceptr src,
-                              size_t bytes)
+                              size_t bytes, bool near)
 {
     bool pushed;
     int rc = axon_cuda_ctx_enter(device, &pushed);
     if (rc != MPI_SUCCESS)
         return rc;
     double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0;
-    /* Complete when it returns: the sender may reuse its buffer as soon as we say we are done. */
-    CUresult cr = axon_cuda_copy_sync((void *)(uintptr_t)dst, dside, (const void *)(uintptr_t)src,
-                                      AXON_CUDA_SIDE_DEVICE, bytes);
+    /* Complete when it returns: the sender may reuse its buffer as soon as we say we are done. A small
+     * message into GPU memory that a kernel reaches from where it lies: the library's copy kernel, one
+     * launch, where a cuMemcpyDtoD between two processes' memory cost twice a copy within one (10.3
+     * against 5.7 us for 8 bytes on the H200 under MPS; ipc_copy8_us of bench/gpu_reference.c). */
+    const char *how = "cuMemcpy";
+    rc = MPI_ERR_UNSUPPORTED_OPERATION;
+    if (near && dside == AXON_CUDA_SIDE_DEVICE && bytes <= (size_t)axon_config.cuda_ipc_kernel_max) {
+        rc = axon_cuda_copy_kernel_run((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, device);
+        how = "kernel";
+    }
+    CUresult cr = CUDA_SUCCESS;
+    if (rc == MPI_ERR_UNSUPPORTED_OPERATION) {
+        how = "cuMemcpy";
+        cr = axon_cuda_copy_sync((void *)(uintptr_t)dst, dside, (const void *)(uintptr_t)src, AXON_CUDA_SIDE_DEVICE,
+                                 bytes);
+        rc = MPI_SUCCESS;
+    }
     axon_cuda_ctx_leave(pushed);
     if (axon_config.verbose >= 3)
-        axon_runtime_log_debug(3, "IPC copy of %zu bytes from rank %d into %s memory: %.1f us", bytes, peer,
+        axon_runtime_log_debug(3, "IPC copy (%s) of %zu bytes from rank %d into %s memory: %.1f us", how, bytes, peer,
                                dside == AXON_CUDA_SIDE_HOST ? "host" : "GPU", axon_cuda_ipc_us() - t0);
+    if (rc != MPI_SUCCESS)
+        return rc; /* the kernel's failure, logged */
     if (cr != CUDA_SUCCESS) {
         axon_runtime_log_error("copying %zu bytes from rank %d's GPU memory failed: %s", bytes, peer,
                                axon_cuda_driver_error_string(cr));
@@ -390,7 +418,7 @@ static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d
             pthread_mutex_unlock(&axon_ipc.lock);
             if (rc == MPI_SUCCESS)
                 rc = axon_cuda_ipc_copy(peer, device, (CUdeviceptr)(dst + (lo - from)), dside, src + (lo - at),
-                                        hi - lo);
+                                        hi - lo, true); /* access granted to device's context */
             if (rc == MPI_SUCCESS && !cached)
                 axon_cuda_vmm_close(src, p->size, device);
             if (rc != MPI_SUCCESS)
@@ -417,11 +445,12 @@ int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *
         return axon_cuda_ipc_copy_parts(peer, d, dst, dside, bytes, device);
     pthread_mutex_lock(&axon_ipc.lock);
     CUdeviceptr src;
-    int rc = axon_cuda_ipc_map(peer, d, device, &src);
+    bool near;
+    int rc = axon_cuda_ipc_map(peer, d, device, &src, &near);
     pthread_mutex_unlock(&axon_ipc.lock);
     if (rc != MPI_SUCCESS)
         return rc;
-    return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, dside, src + d->offset, bytes);
+    return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, dside, src + d->offset, bytes, near);
 }
 
 int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)
@@ -430,7 +459,7 @@ int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int dev
         return MPI_ERR_UNSUPPORTED_OPERATION; /* VMM memory: copied through axon_cuda_ipc_copy_from */
     pthread_mutex_lock(&axon_ipc.lock);
     CUdeviceptr base;
-    int rc = axon_cuda_ipc_map(peer, d, device, &base);
+    int rc = axon_cuda_ipc_map(peer, d, device, &base, NULL);
     if (rc == MPI_SUCCESS) {
         axon_cuda_ipc_find(peer, false, d->id, d->base, d->size)->pins++;
         *local = (void *)(uintptr_t)(base + d->offset);

@@ -73,6 +73,7 @@ struct axon_cuda_reduce_module {
     CUcontext ctx;
     CUmodule module;
     CUfunction fn[2][AXON_CUDA_NKERNELS]; /* [0] the pairwise kernels, [1] the folds */
+    CUfunction copy;                      /* axon_copy_u8 */
 };
 
 static struct {
@@ -80,7 +81,8 @@ static struct {
     struct axon_cuda_reduce_module mods[AXON_CUDA_REDUCE_CONTEXTS];
     int nmods;
     unsigned sms[AXON_CUDA_MAX_DEVICES]; /* multiprocessors per GPU; 0 until asked */
-    long launches;                      /* kernels run (tests) */
+    long launches;                      /* reduction kernels run (tests) */
+    long copies;                        /* copy kernels run (tests) */
 } axon_red = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 bool axon_cuda_reduce_available(void)
@@ -90,65 +92,75 @@ bool axon_cuda_reduce_available(void)
            d->mem_alloc && d->mem_free;
 }
 
-/* The function of kernel k (its fold when fold) in the calling thread's current context, the module
- * loaded there first. */
-static int axon_cuda_reduce_function(int k, bool fold, CUfunction *fn)
+/* The module of the calling thread's current context, loaded there first. Under the lock. */
+static int axon_cuda_module_locked(struct axon_cuda_reduce_module **out)
 {
-#if AXON_CUDA_HAVE_KERNELS
+#if !AXON_CUDA_HAVE_KERNELS
+    (void)out;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+#else
     const struct axon_cuda_driver *d = axon_cuda.drv;
     CUcontext ctx = NULL;
     CUresult cr = d->ctx_get_current(&ctx);
     if (cr != CUDA_SUCCESS || !ctx) {
-        axon_runtime_log_error("no CUDA context for a reduction kernel: %s", axon_cuda_driver_error_string(cr));
+        axon_runtime_log_error("no CUDA context for a kernel of the library: %s", axon_cuda_driver_error_string(cr));
         return MPI_ERR_OTHER;
     }
-    int rc = MPI_SUCCESS;
+    for (int i = 0; i < axon_red.nmods; i++)
+        if (axon_red.mods[i].ctx == ctx) {
+            *out = &axon_red.mods[i];
+            return MPI_SUCCESS;
+        }
+    if (axon_red.nmods == AXON_CUDA_REDUCE_CONTEXTS) {
+        axon_runtime_log_error("the library's kernels: more than %d CUDA contexts", AXON_CUDA_REDUCE_CONTEXTS);
+        return MPI_ERR_OTHER;
+    }
+    CUmodule module;
+    cr = d->module_load_data(&module, axon_cuda_kernels_image);
+    if (cr != CUDA_SUCCESS) {
+        axon_runtime_log_error("cannot load the library's kernels (cuModuleLoadData): %s",
+                               axon_cuda_driver_error_string(cr));
+        return MPI_ERR_OTHER;
+    }
+    struct axon_cuda_reduce_module *m = &axon_red.mods[axon_red.nmods++];
+    memset(m, 0, sizeof(*m));
+    m->ctx = ctx;
+    m->module = module;
+    *out = m;
+    return MPI_SUCCESS;
+#endif
+}
+
+/* The function called name in the current context's module, found once and kept there: reduction
+ * kernel k (its fold when fold), or the copy kernel when k < 0. quiet: a missing one is not logged. */
+static int axon_cuda_function(int k, bool fold, const char *name, bool quiet, CUfunction *fn)
+{
+    struct axon_cuda_reduce_module *m;
     pthread_mutex_lock(&axon_red.lock);
-    struct axon_cuda_reduce_module *m = NULL;
-    for (int i = 0; i < axon_red.nmods && !m; i++)
-        if (axon_red.mods[i].ctx == ctx)
-            m = &axon_red.mods[i];
-    if (!m) {
-        if (axon_red.nmods == AXON_CUDA_REDUCE_CONTEXTS) {
-            axon_runtime_log_error("reduction kernels: more than %d CUDA contexts", AXON_CUDA_REDUCE_CONTEXTS);
-            rc = MPI_ERR_OTHER;
-            goto out;
+    int rc = axon_cuda_module_locked(&m);
+    if (rc == MPI_SUCCESS) {
+        CUfunction *slot = k < 0 ? &m->copy : &m->fn[fold][k];
+        if (!*slot) {
+            CUresult cr = axon_cuda.drv->module_get_function(slot, m->module, name);
+            if (cr != CUDA_SUCCESS) {
+                *slot = NULL;
+                if (!quiet)
+                    axon_runtime_log_error("kernel %s not found: %s", name, axon_cuda_driver_error_string(cr));
+                rc = MPI_ERR_OTHER;
+            }
         }
-        CUmodule module;
-        cr = d->module_load_data(&module, axon_cuda_kernels_image);
-        if (cr != CUDA_SUCCESS) {
-            axon_runtime_log_error("cannot load the reduction kernels (cuModuleLoadData): %s",
-                                   axon_cuda_driver_error_string(cr));
-            rc = MPI_ERR_OTHER;
-            goto out;
-        }
-        m = &axon_red.mods[axon_red.nmods++];
-        memset(m, 0, sizeof(*m));
-        m->ctx = ctx;
-        m->module = module;
+        *fn = *slot;
     }
-    CUfunction *slot = &m->fn[fold][k];
-    if (!*slot) {
-        char name[64];
-        snprintf(name, sizeof(name), "axon_%s_%s", fold ? "fold" : "reduce", axon_cuda_reduce_names[k]);
-        cr = d->module_get_function(slot, m->module, name);
-        if (cr != CUDA_SUCCESS) {
-            *slot = NULL;
-            axon_runtime_log_error("reduction kernel %s not found: %s", name, axon_cuda_driver_error_string(cr));
-            rc = MPI_ERR_OTHER;
-            goto out;
-        }
-    }
-    *fn = *slot;
-out:
     pthread_mutex_unlock(&axon_red.lock);
     return rc;
-#else
-    (void)k;
-    (void)fold;
-    (void)fn;
-    return MPI_ERR_UNSUPPORTED_OPERATION;
-#endif
+}
+
+/* The function of kernel k (its fold when fold) in the calling thread's current context. */
+static int axon_cuda_reduce_function(int k, bool fold, CUfunction *fn)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "axon_%s_%s", fold ? "fold" : "reduce", axon_cuda_reduce_names[k]);
+    return axon_cuda_function(k, fold, name, false, fn);
 }
 
 /* Blocks for n elements: one per 256 of them, at most 8 per multiprocessor (1024 when the driver does
@@ -236,6 +248,40 @@ int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *
     char what[64];
     snprintf(what, sizeof(what), "%d inputs into %d outputs", nin, nout);
     return axon_cuda_reduce_launch(kernel, true, n, params, device, what);
+}
+
+int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int device)
+{
+    if (!axon_cuda_reduce_available())
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    CUfunction fn;
+    /* A fatbin without the kernel (none is built without it, but a failed lookup costs nothing to
+     * handle): quietly the caller's cuMemcpy. */
+    if (axon_cuda_function(-1, false, "axon_copy_u8", true, &fn) != MPI_SUCCESS)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    CUdeviceptr a = (CUdeviceptr)(uintptr_t)src, b = (CUdeviceptr)(uintptr_t)dst;
+    unsigned long long n = bytes;
+    void *params[] = {&a, &b, &n};
+    /* 16 bytes a thread: one element of the reduction grid's sizing per 16 bytes. */
+    CUresult cr = d->launch_kernel(fn, axon_cuda_reduce_blocks((n + 15) / 16, device), 1, 1, AXON_CUDA_REDUCE_THREADS,
+                                   1, 1, 0, CU_STREAM_LEGACY, params, NULL);
+    if (cr == CUDA_SUCCESS)
+        cr = d->stream_synchronize(CU_STREAM_LEGACY);
+    if (cr != CUDA_SUCCESS) {
+        axon_runtime_log_error("copy kernel of %zu bytes from %p to %p failed: %s", bytes, src, dst,
+                               axon_cuda_driver_error_string(cr));
+        return MPI_ERR_OTHER;
+    }
+    __atomic_add_fetch(&axon_red.copies, 1, __ATOMIC_RELAXED);
+    return MPI_SUCCESS;
+}
+
+long axon_cuda_copy_kernel_launches(void)
+{
+    return __atomic_load_n(&axon_red.copies, __ATOMIC_RELAXED);
 }
 
 long axon_cuda_reduce_launches(void)
@@ -423,6 +469,17 @@ int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *
 {
     (void)kernel, (void)in, (void)nin, (void)out, (void)nout, (void)n, (void)device;
     return MPI_ERR_INTERN;
+}
+
+int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int device)
+{
+    (void)dst, (void)src, (void)bytes, (void)device;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+long axon_cuda_copy_kernel_launches(void)
+{
+    return 0;
 }
 
 long axon_cuda_reduce_launches(void)

@@ -226,3 +226,22 @@ __device__ __forceinline__ void axon_fold_pairs(const axon_cuda_fold_args &a, un
         axon_fold_pairs<V, I, AXON_PAIR_IS_MAX_##op>(a, n);                                          \
     }
 AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_FOLD_PAIR_KERNEL)
+
+/* A copy of n bytes from in to out (which do not overlap), for the small messages that CUDA IPC carries
+ * (cuda_support/axon_cuda_ipc.c): one launch reads a peer process's memory and writes ours, where a
+ * cuMemcpyDtoD between the two cost twice a copy within one process on the GPU machines. 16 bytes a
+ * thread where both ends allow it, else one byte a thread. */
+extern "C" __global__ void axon_copy_u8(const void *in, void *out, unsigned long long n)
+{
+    const unsigned char *__restrict__ src = (const unsigned char *)in;
+    unsigned char *__restrict__ dst = (unsigned char *)out;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x, head = 0;
+    if ((((uintptr_t)src | (uintptr_t)dst) & 15) == 0) {
+        head = n & ~15ull;
+        for (unsigned long long k = i; k < head / 16; k += stride)
+            ((uint4 *)dst)[k] = ((const uint4 *)src)[k];
+    }
+    for (unsigned long long k = head + i; k < n; k += stride)
+        dst[k] = src[k];
+}

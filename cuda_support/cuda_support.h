@@ -366,8 +366,15 @@ int axon_cuda_reduce_run(int kernel, const void *in, void *inout, uint64_t n, in
  * pass on the GPU (at most AXON_CUDA_FOLD_MAX of each; an output may be an input), complete when it
  * returns. */
 int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *out, int nout, uint64_t n, int device);
-/* Kernels run so far (tests). */
+/* Reduction kernels run so far (tests). */
 long axon_cuda_reduce_launches(void);
+/* dst = src's bytes (GPU memory, or any the current context's kernels reach; no overlap) by the
+ * library's copy kernel, in the calling thread's current context (the caller entered it; device sizes
+ * the grid), complete when it returns. MPI_ERR_UNSUPPORTED_OPERATION, nothing logged, where there is no
+ * such kernel: the caller copies otherwise. */
+int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int device);
+/* Copy kernels run so far (tests). */
+long axon_cuda_copy_kernel_launches(void);
 /* Unloads the modules (MPI_Finalize, before the contexts go). */
 void axon_cuda_reduce_finalize(void);
 

@@ -94,6 +94,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "cuMemAlloc memory, POSIX fds (pidfd_getfd) for cuMemCreate (VMM) memory (0: staged through host memory)"},
     {"AXON_CUDA_IPC_MIN", AXON_CONFIG_SIZE, "0", AXON_CONFIG_FIELD(cuda_ipc_min), NULL,
      "GPU messages smaller than this are staged through host memory even when CUDA IPC could carry them"},
+    {"AXON_CUDA_IPC_KERNEL_MAX", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(cuda_ipc_kernel_max), NULL,
+     "GPU messages through CUDA IPC up to this many bytes into GPU memory are copied by a kernel of the "
+     "library rather than by cuMemcpy (0: always cuMemcpy)"},
     {"AXON_CUDA_IPC_CACHE_MAX", AXON_CONFIG_INT, "64", AXON_CONFIG_FIELD(cuda_ipc_cache_max), NULL,
      "opened CUDA IPC handles and imported VMM allocations a process keeps (the least recently used is "
      "closed first)"},

@@ -60,6 +60,7 @@ struct axon_config {
     long cuda;           /* AXON_CUDA: -1 auto, 0 off, 1 required (enum axon_cuda_mode) */
     long cuda_ipc;       /* AXON_CUDA_IPC: GPU messages on a node read in place through CUDA IPC */
     long cuda_ipc_min;   /* smaller GPU messages are staged (one copy each side) instead */
+    long cuda_ipc_kernel_max; /* IPC messages up to this size into GPU memory: a copy kernel */
     long cuda_ipc_cache_max; /* IPC handles a process keeps open */
     long cuda_bounce_cache; /* bytes of pinned staging buffers kept for reuse */
     long cuda_pipeline_chunk; /* staged GPU messages above it go in chunks of it */

@@ -1,6 +1,6 @@
 /* The fake driver's GPU: what the reduction kernels of Axon's fatbin (cuda_support/
  * axon_cuda_reduce_kernels.cu) compute, done on the CPU when the fake "launches" one. A kernel is known
- * by its name, axon_reduce_<op>_<type>; this file owns the table of the names it can run and a plain
+ * by its name, axon_reduce_<op>_<type> (and axon_copy_u8, the small IPC copies'); this file owns the table of the names it can run and a plain
  * reference loop for each, written from MPI's definitions (not from Axon's host loops, so a test that
  * compares a GPU reduction with a host reference compares two implementations). The fake opens the
  * device memory for the CPU around the call (axon_fakecuda.c). */
@@ -127,6 +127,12 @@ FK_PAIRS(2int, int32_t, int32_t)
 FK_PAIRS(2real, float, float)
 FK_PAIRS(2double, double, double)
 
+/* The copy kernel of the small IPC messages (axon_copy_u8): out takes in's n bytes. */
+static void fk_copy_u8(const void *in, void *out, unsigned long long n)
+{
+    memmove(out, in, (size_t)n);
+}
+
 #define FK_K(name) {"axon_reduce_" #name, fk_##name}
 #define FK_KO(s) FK_K(max_##s), FK_K(min_##s)
 #define FK_KU(s) FK_K(sum_##s), FK_K(prod_##s), FK_K(band_##s), FK_K(bor_##s), FK_K(bxor_##s), \
@@ -143,7 +149,7 @@ static const struct fk_kernel fk_kernels[] = {
 #endif
     FK_K(sum_c32), FK_K(prod_c32), FK_K(sum_c64), FK_K(prod_c64),
     FK_KP(float_int), FK_KP(double_int), FK_KP(long_int), FK_KP(short_int), FK_KP(2int), FK_KP(2real),
-    FK_KP(2double),
+    FK_KP(2double), {"axon_copy_u8", fk_copy_u8},
 };
 
 const struct fk_kernel *fk_kernel_find(const char *name)
