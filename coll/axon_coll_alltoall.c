@@ -29,24 +29,25 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
     [AXON_ALLTOALL_HIER] = {"hier", "blocks through each node's leader, one message between the leaders of two nodes",
                             AXON_COLL_NEEDS_UNIFORM | AXON_COLL_NEEDS_NODES},
 };
-/* MPICH's split by block size (256 B, 32 KiB). Two ranks exchange one message either way; up to 3
- * ranks Bruck sends as many messages as the others and only adds packing. Beyond 8 ranks blocks of
- * 64 KiB are scattered too: pairwise sends them eagerly (through the node's rings), so a rank ahead of
- * its partner's step leaves its block unexpected, copied once more, and the 15 steps at 16 ranks on the
- * H200 machine took 414 us against Open MPI's 286 (1.45x) where scattered 32 KiB blocks took 138 and
- * pairwise 128 KiB ones (read in place, rendezvous) 462; at 8 ranks pairwise 64 KiB ran at 0.75x. */
+/* MPICH's split by block size (256 B, 32 KiB), with scattered up to 64 KiB. Two ranks exchange one
+ * message either way; up to 3 ranks Bruck sends as many messages as the others and only adds packing.
+ * Blocks of 64 KiB are scattered too: pairwise sends them eagerly (through the node's rings), so a rank
+ * ahead of its partner's step leaves its block unexpected, copied once more. On the H200 machine the 15
+ * steps at 16 ranks took 414 us against Open MPI's 286 (1.45x) where scattered 32 KiB blocks took 138 and
+ * pairwise 128 KiB ones (read in place, rendezvous) 462; scattered, 64 KiB took 255 (0.64x). At 8 ranks
+ * pairwise 64 KiB ran at 0.75x of Open MPI one day and 1.51x (184 us, 128 KiB blocks 193) another;
+ * scattered 32 KiB at 0.89x, and on the 2-core VM scattered 64 KiB in 84-104 us against pairwise's
+ * 154-185 (2026-11-26). */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
     {2, -1, AXON_ALLTOALL_PAIRWISE, 0},
-    {3, 32768, AXON_ALLTOALL_SCATTERED, 0},
+    {3, 65536, AXON_ALLTOALL_SCATTERED, 0},
     {0, 256, AXON_ALLTOALL_BRUCK, 0},
-    {8, 32768, AXON_ALLTOALL_SCATTERED, 0},
-    {8, -1, AXON_ALLTOALL_PAIRWISE, 0},
     {0, 65536, AXON_ALLTOALL_SCATTERED, 0},
     {0, -1, AXON_ALLTOALL_PAIRWISE, 0},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
     "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 4,
-    axon_coll_alltoall_rules, 7};
+    axon_coll_alltoall_rules, 5};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
  * out of memory; the schedule has the error). */

@@ -1,7 +1,7 @@
 /* Unit tests of the collectives' algorithm selection: every kind's table agrees with its knob in the
  * configuration table, keeps an algorithm that needs nothing first and ends with a rule that matches
  * every call; the pick honours a forced algorithm only when it applies, and skips rules whose
- * algorithm the call cannot use. */
+ * algorithm the call cannot use; alltoall's measured split. */
 #include "coll/axon_coll_select.h"
 #include "runtime/runtime.h"
 
@@ -115,6 +115,29 @@ START_TEST(knob_drives_select)
 }
 END_TEST
 
+/* Alltoall's rules as measured (coll/axon_coll_alltoall.c): blocks up to 64 KiB (sent eagerly) are
+ * scattered at any count above two ranks, larger ones go pairwise (read in place), tiny ones by Bruck. */
+START_TEST(alltoall_rules)
+{
+    const struct axon_coll_desc *d = &axon_coll_alltoall_desc;
+    int pairwise = -1, scattered = -1, bruck = -1;
+    for (int i = 0; i < d->nalgs; i++) {
+        pairwise = strcmp(d->algs[i].name, "pairwise") == 0 ? i : pairwise;
+        scattered = strcmp(d->algs[i].name, "scattered") == 0 ? i : scattered;
+        bruck = strcmp(d->algs[i].name, "bruck") == 0 ? i : bruck;
+    }
+    ck_assert(pairwise >= 0 && scattered >= 0 && bruck >= 0);
+    ck_assert_int_eq(axon_coll_select_with(d, -1, 2, 65536, AXON_COLL_NEEDS_UNIFORM), pairwise);
+    ck_assert_int_eq(axon_coll_select_with(d, -1, 3, 65536, AXON_COLL_NEEDS_UNIFORM), scattered);
+    ck_assert_int_eq(axon_coll_select_with(d, -1, 5, 64, AXON_COLL_NEEDS_UNIFORM), bruck);
+    for (int n = 4; n <= 64; n *= 2) {
+        ck_assert_int_eq(axon_coll_select_with(d, -1, n, 32768, AXON_COLL_NEEDS_UNIFORM), scattered);
+        ck_assert_int_eq(axon_coll_select_with(d, -1, n, 65536, AXON_COLL_NEEDS_UNIFORM), scattered);
+        ck_assert_int_eq(axon_coll_select_with(d, -1, n, 65537, AXON_COLL_NEEDS_UNIFORM), pairwise);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_select");
@@ -122,6 +145,7 @@ int main(void)
     tcase_add_test(tc, tables_match_knobs);
     tcase_add_test(tc, pick);
     tcase_add_test(tc, knob_drives_select);
+    tcase_add_test(tc, alltoall_rules);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
