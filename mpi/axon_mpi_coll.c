@@ -882,9 +882,9 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
         for (int j = 0; j < n; j++) {
             counts[j] = kind == AXON_MPI_RED_SCATTER ? axon_mpi_array_get(recvcounts, j) : count;
             if (counts[j] < 0) {
+                long long bad = (long long)counts[j];
                 free(counts);
-                return axon_mpi_error(c, func, MPI_ERR_COUNT, "recvcounts[%d] = %lld is negative", j,
-                                      (long long)counts[j]);
+                return axon_mpi_error(c, func, MPI_ERR_COUNT, "recvcounts[%d] = %lld is negative", j, bad);
             }
             incount += counts[j];
         }
