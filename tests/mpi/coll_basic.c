@@ -650,6 +650,13 @@ static void test_errors(void)
         counts[r] = 1, displs[r] = r;
     CHECK(err_class(MPI_Allgatherv(vbuf, 1, MPI_INT, vbuf, counts, displs, MPI_INT, comm)) == MPI_ERR_BUFFER,
           "aliased allgatherv");
+    /* A negative entry of Reduce_scatter's counts (the last rank's, on every rank alike). */
+    int *vsend = calloc((size_t)size, sizeof(int)), vout[1];
+    counts[size - 1] = -1;
+    CHECK(err_class(MPI_Reduce_scatter(vsend, vout, counts, MPI_INT, MPI_SUM, comm)) == MPI_ERR_COUNT,
+          "negative reduce_scatter count");
+    counts[size - 1] = 1;
+    free(vsend);
     /* Each rank's own block of the receive buffer as its send buffer: refused on every rank alike. */
     CHECK(err_class(MPI_Allgatherv(vbuf + rank, 1, MPI_INT, vbuf, counts, displs, MPI_INT, comm)) ==
               MPI_ERR_BUFFER, "own block as allgatherv's send buffer");
