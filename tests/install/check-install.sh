@@ -49,6 +49,17 @@ out=$("$here/bench/validate-model" -c "allreduce barrier" -s 8 "$prefix" 2>&1) |
   fail "bench/validate-model failed: $out"
 grep -q '^  allreduce  *recursive_doubling  *8 ' <<<"$out" && grep -q '^# [0-9]* rows: median |error|' <<<"$out" ||
   fail "bench/validate-model printed: $out"
+# Replayed (-R), the table gives the same rows without running anything; under another tuning (-m) the
+# same measured times get other predictions.
+printf '%s\n' "$out" >"$work/validate.txt"
+again=$("$here/bench/validate-model" -R "$work/validate.txt" "$prefix" 2>&1) || fail "validate-model -R failed: $again"
+[ "$(grep '^  ' <<<"$out")" = "$(grep '^  ' <<<"$again")" ] || fail "validate-model -R printed: $again"
+sed -n 's/^# tuning: //p' "$work/validate.txt" | sed 's/^call = .*/call = 0.001/' >"$work/slow-calls"
+slow=$("$here/bench/validate-model" -R "$work/validate.txt" -m "$work/slow-calls" "$prefix" 2>&1) ||
+  fail "validate-model -R -m failed: $slow"
+[ "$(awk '/^  / { print $1, $2, $3, $5 }' <<<"$out")" = "$(awk '/^  / { print $1, $2, $3, $5 }' <<<"$slow")" ] &&
+  ! [ "$(awk '/^  / { print $4 }' <<<"$out")" = "$(awk '/^  / { print $4 }' <<<"$slow")" ] ||
+  fail "validate-model -R -m printed: $slow"
 
 # The GPU targets' script, on the fake driver where the build has one (numbers meaningless: the script).
 fake="$here/tests/fakecuda/.libs/libaxon_fakecuda.so"
