@@ -15,10 +15,11 @@
  *   round trip per batch rather than one per peer (pairwise), without flooding the fabric with all
  *   n - 1 large messages at once.
  * - hier (equal blocks): the hierarchical composition (coll/axon_coll_hier.c), forced only. */
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_move.h"
 
-enum { AXON_ALLTOALL_PAIRWISE, AXON_ALLTOALL_BRUCK, AXON_ALLTOALL_SCATTERED, AXON_ALLTOALL_HIER };
+enum { AXON_ALLTOALL_PAIRWISE, AXON_ALLTOALL_BRUCK, AXON_ALLTOALL_SCATTERED, AXON_ALLTOALL_HIER, AXON_ALLTOALL_DOMAIN };
 enum { AXON_ALLTOALL_BATCH = 32 };
 
 static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
@@ -28,6 +29,9 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
     [AXON_ALLTOALL_SCATTERED] = {"scattered", "the messages of 32 peers at a time posted together", 0},
     [AXON_ALLTOALL_HIER] = {"hier", "blocks through each node's leader, one message between the leaders of two nodes",
                             AXON_COLL_NEEDS_UNIFORM | AXON_COLL_NEEDS_NODES},
+    [AXON_ALLTOALL_DOMAIN] = {"domain",
+                              "one NVLink domain: every rank copies its block from every member through CUDA IPC",
+                              AXON_COLL_NEEDS_UNIFORM | AXON_COLL_NEEDS_DOMAIN},
 };
 /* MPICH's split by block size (256 B, 32 KiB), with scattered up to 64 KiB. Two ranks exchange one
  * message either way; up to 3 ranks Bruck sends as many messages as the others and only adds packing.
@@ -46,7 +50,7 @@ static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
     {0, -1, AXON_ALLTOALL_PAIRWISE, 0},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
-    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 4,
+    "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 5,
     axon_coll_alltoall_rules, 5};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
@@ -203,7 +207,8 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
 {
     int n = axon_coll_sched_size(s);
     int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? axon_coll_block_bytes(&recv[0]) : 0;
-    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLTOALL, s, bytes, have | axon_coll_hier_have(s));
+    int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLTOALL, s, bytes,
+                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)
@@ -217,6 +222,9 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
         break;
     case AXON_ALLTOALL_HIER:
         axon_coll_hier_alltoall(s, send, recv);
+        break;
+    case AXON_ALLTOALL_DOMAIN:
+        axon_coll_domain_alltoall(s, send, recv);
         break;
     default:
         axon_coll_alltoall_pairwise(s, send, recv);

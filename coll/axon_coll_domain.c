@@ -21,6 +21,10 @@
  *   reduce_scatter      rounds 1 and 2, the barrier, then the slice (the rank's block) into its result.
  *   bcast, allgather    round 1 (the root's descriptor to all; everyone's to everyone), then each rank
  *                       copies what it lacks from its owner, a barrier.
+ *   alltoall            round 1 (everyone's descriptor of its blocks, packed one after another, to
+ *                       everyone), then each rank copies its block from every member, a barrier.
+ *   (allgather and alltoall on GPU buffers copy by one launch of the copy-list kernel per 16 blocks,
+ *   then one wait, instead of a driver copy and a wait per block.)
  *
  * For allreduce the memory traffic per rank is two vectors fused (read every input's slice, write every
  * result's), about five otherwise (the slice copied, each peer's folded in, then every slice copied
@@ -34,6 +38,7 @@
 #include "coll/axon_coll_domain.h"
 
 #include "coll/axon_coll_hier.h"
+#include "coll/axon_coll_move.h"
 #include "coll/axon_coll_op.h"
 #include "coll/axon_coll_reduce_internal.h"
 #include "coll/axon_coll_select.h"
@@ -122,9 +127,16 @@ struct axon_domain {
     bool fused;                    /* round 2 wrote every result (decided when it runs) */
     MPI_Datatype datatype;
     bool scatter;                  /* a reduce_scatter: out gets this rank's slice only */
-    /* bcast and allgather */
-    struct axon_coll_block *blocks;/* an allgather's receive blocks (copies, layouts kept) */
+    /* bcast, allgather and alltoall */
+    struct axon_coll_block *blocks;/* an allgather's or alltoall's receive blocks (copies, layouts kept) */
     bool in_place;                 /* an allgather's own block is already in place */
+    int64_t block_bytes;           /* an alltoall's block: peer j's block for this rank is at me * it */
+    bool listed;                   /* GPU buffers and kernels: contiguous blocks by one copy-list launch */
+    struct axon_coll_block *sblocks;/* an alltoall's blocks to publish when they need a packed copy */
+    const void **list_src;         /* [n]: the list's copies (axon_domain_fetch_blocks) */
+    void **list_dst;
+    uint64_t *list_bytes;
+    int *list_peer;                /* whose mapping each copy reads (-1: this rank's own data) */
     /* AXON_VERBOSE=3: when each phase of an allreduce ended (axon_domain_now, us), for its report */
     double t_start, t_built, t_fold0, t_fold1, t_gather0, t_gather1;
 };
@@ -548,29 +560,82 @@ static int axon_domain_bcast_fetch(void *arg)
     return rc;
 }
 
-static int axon_domain_allgather_fetch(void *arg)
+/* Block j of the receive blocks from member j's data, at offset (j's block for this rank: 0 for an
+ * allgather, me * block_bytes for an alltoall). With GPU buffers and the library's kernels, the blocks
+ * that land contiguous go by one copy-list launch (AXON_CUDA_COPY_LIST_MAX copies each) and one wait,
+ * where a driver copy each waited once per block; the others (layouts with gaps, host buffers) one copy
+ * each, through host scratch where the layout has gaps. */
+static int axon_domain_fetch_blocks(struct axon_domain *d, int64_t offset)
 {
-    struct axon_domain *d = arg;
-    if (d->broken)
-        return MPI_ERR_OTHER;
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, nlist = 0;
     for (int k = 0; k < d->n && rc == MPI_SUCCESS; k++) {
         int j = (d->me + k) % d->n;
         const struct axon_coll_block *b = &d->blocks[j];
         if ((j == d->me && d->in_place) || b->count * b->dt.size == 0)
             continue; /* nothing to fetch (an empty block has no descriptor) */
-        if (j == d->me) {
-            rc = axon_domain_put(d, d->dev, b->buf, b->count, &b->dt);
-            continue;
+        void *from = d->dev;
+        if (j != d->me) {
+            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
+            if (rc != MPI_SUCCESS)
+                break;
         }
-        void *from;
-        rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
-        if (rc != MPI_SUCCESS)
-            break;
+        from = (char *)from + offset;
+        if (d->listed && b->dt.contig) {
+            d->list_src[nlist] = from;
+            d->list_dst[nlist] = (char *)b->buf + b->dt.true_lb;
+            d->list_bytes[nlist] = (uint64_t)(b->count * b->dt.size);
+            d->list_peer[nlist++] = j == d->me ? -1 : j;
+            continue; /* unmapped once the list has run */
+        }
         rc = axon_domain_put(d, from, b->buf, b->count, &b->dt);
-        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+        if (j != d->me)
+            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
     }
+    if (rc == MPI_SUCCESS && nlist > 0) {
+        rc = axon_cuda_copy_list_run(d->list_src, d->list_dst, d->list_bytes, nlist, d->device);
+        axon_runtime_log_debug(2, "%d blocks of the domain %s fetched by copy lists", nlist,
+                               offset || d->block_bytes ? "alltoall" : "allgather");
+    }
+    for (int i = 0; i < nlist; i++)
+        if (d->list_peer[i] >= 0)
+            axon_cuda_ipc_unmap_peer(d->world[d->list_peer[i]], &d->all[d->list_peer[i]].data);
     return rc;
+}
+
+static int axon_domain_allgather_fetch(void *arg)
+{
+    struct axon_domain *d = arg;
+    return d->broken ? MPI_ERR_OTHER : axon_domain_fetch_blocks(d, 0);
+}
+
+static int axon_domain_alltoall_fetch(void *arg)
+{
+    struct axon_domain *d = arg;
+    return d->broken ? MPI_ERR_OTHER : axon_domain_fetch_blocks(d, d->me * d->block_bytes);
+}
+
+/* Room for the copy list when the blocks land in GPU memory and the library has kernels (not in the
+ * simulator's dry schedules, which price the list as one launch either way). */
+static void axon_domain_list_prepare(struct axon_coll_sched *s, struct axon_domain *d)
+{
+    int n = d->n;
+    d->listed = !d->dry && axon_coll_sched_gpu_device(s) >= 0 && axon_cuda_reduce_available();
+    if (!d->listed)
+        return;
+    d->list_src = axon_coll_sched_alloc_meta(s, sizeof(*d->list_src) * (size_t)n);
+    d->list_dst = axon_coll_sched_alloc_meta(s, sizeof(*d->list_dst) * (size_t)n);
+    d->list_bytes = axon_coll_sched_alloc_meta(s, sizeof(*d->list_bytes) * (size_t)n);
+    d->list_peer = axon_coll_sched_alloc_meta(s, sizeof(*d->list_peer) * (size_t)n);
+    d->listed = d->list_src && d->list_dst && d->list_bytes && d->list_peer;
+}
+
+/* The launches a fetch of nblocks blocks costs: lists of AXON_CUDA_COPY_LIST_MAX on GPU buffers, what the
+ * simulator prices (a dry schedule describes GPU buffers), else one copy a block. */
+static int axon_domain_fetch_ops(struct axon_coll_sched *s, int nblocks)
+{
+    if (axon_coll_sched_is_dry(s) || axon_coll_sched_gpu_device(s) >= 0)
+        return (nblocks + AXON_CUDA_COPY_LIST_MAX - 1) / AXON_CUDA_COPY_LIST_MAX;
+    return nblocks;
 }
 
 void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const struct axon_dtype_layout *dt,
@@ -636,8 +701,95 @@ void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_col
     axon_runtime_log_debug(2, "allgather of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)total,
                            n, d->device);
     axon_domain_exchange(s, d);
+    axon_domain_list_prepare(s, d);
     int64_t kept = d->in_place ? blocks[d->me].count * blocks[d->me].dt.size : 0;
-    axon_coll_sched_call_gpu(s, axon_domain_allgather_fetch, d, total - kept, d->in_place ? n - 1 : n);
+    axon_coll_sched_call_gpu(s, axon_domain_allgather_fetch, d, total - kept,
+                             axon_domain_fetch_ops(s, d->in_place ? n - 1 : n));
     axon_coll_sched_round(s);
+    axon_coll_barrier(s);
+}
+
+/* An alltoall's blocks that do not lie one after another in an exportable buffer (or in place): packed
+ * into device scratch, block j at j * block_bytes, when the call starts (a layout with gaps by the CPU
+ * through host scratch first). */
+static int axon_domain_alltoall_stage(void *arg)
+{
+    struct axon_domain *d = arg;
+    if (d->broken)
+        return MPI_ERR_OTHER;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < d->n && rc == MPI_SUCCESS; j++) {
+        const struct axon_coll_block *b = &d->sblocks[j];
+        char *to = d->dev + j * d->block_bytes;
+        const char *from = (const char *)b->buf + b->dt.true_lb;
+        if (!b->dt.contig) {
+            rc = axon_coll_data_copy(b->buf, b->count, &b->dt, d->pack, d->block_bytes, &axon_coll_bytes);
+            from = d->pack;
+        }
+        if (rc == MPI_SUCCESS)
+            rc = axon_cuda_copy(to, from, (size_t)d->block_bytes, d->device);
+    }
+    return rc;
+}
+
+void axon_coll_domain_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                               const struct axon_coll_block *recv)
+{
+    struct axon_domain *d = axon_domain_new(s, -1);
+    if (!d)
+        return;
+    int n = d->n;
+    d->blocks = axon_coll_sched_alloc_meta(s, sizeof(*d->blocks) * (size_t)n);
+    if (!d->blocks)
+        return;
+    bool gaps = false; /* a receive block's layout has gaps: it unpacks from host scratch */
+    for (int j = 0; j < n; j++) {
+        d->blocks[j] = recv[j];
+        if (!axon_coll_sched_keep_layout(s, &recv[j].dt))
+            return;
+        gaps |= !recv[j].dt.contig;
+    }
+    d->block_bytes = axon_coll_block_bytes(&recv[0]);
+    d->tmp = gaps ? axon_coll_sched_alloc_meta(s, (size_t)d->block_bytes) : NULL;
+    d->broken |= gaps && !d->tmp;
+    /* Blocks one after another: n * count elements of the first block's layout from its start. */
+    bool together = send != NULL;
+    for (int j = 1; j < n && together; j++) {
+        const struct axon_dtype_layout *a = &send[0].dt, *b = &send[j].dt;
+        together = send[j].count == send[0].count && b->size == a->size && b->extent == a->extent &&
+                   b->true_lb == a->true_lb && b->contig == a->contig && b->loop == a->loop &&
+                   (const char *)send[j].buf == (const char *)send[0].buf + j * send[0].count * a->extent;
+    }
+    if (together) {
+        axon_domain_publish(s, d, send[0].buf, n * send[0].count, &send[0].dt);
+    } else {
+        /* Scratch the peers read, filled by the stage step; in place its blocks are the receive ones. */
+        const struct axon_coll_block *from = send ? send : recv;
+        d->sblocks = axon_coll_sched_alloc_meta(s, sizeof(*d->sblocks) * (size_t)n);
+        d->broken |= !d->sblocks;
+        bool sgaps = false;
+        for (int j = 0; j < n && d->sblocks; j++) {
+            d->sblocks[j] = from[j];
+            d->broken |= !axon_coll_sched_keep_layout(s, &from[j].dt);
+            sgaps |= !from[j].dt.contig;
+        }
+        d->bytes = n * d->block_bytes;
+        d->dev = axon_domain_scratch(s, d, d->bytes, &d->all[d->me].data);
+        d->pack = sgaps ? axon_coll_sched_alloc_meta(s, (size_t)d->block_bytes) : NULL;
+        d->broken |= sgaps && !d->pack;
+    }
+    axon_domain_settle(d);
+    if (d->broken)
+        axon_runtime_log_error("the domain alltoall cannot export GPU memory through CUDA IPC");
+    axon_runtime_log_debug(2, "alltoall of %lld bytes a block by the domain algorithm on %d ranks (GPU %d, blocks %s)",
+                           (long long)d->block_bytes, n, d->device,
+                           together && !d->staged ? "read in place" : "staged to the GPU");
+    if (!together)
+        axon_coll_sched_call_gpu(s, axon_domain_alltoall_stage, d, d->bytes, n);
+    axon_domain_exchange(s, d);
+    axon_domain_list_prepare(s, d);
+    axon_coll_sched_call_gpu(s, axon_domain_alltoall_fetch, d, n * d->block_bytes, axon_domain_fetch_ops(s, n));
+    axon_coll_sched_round(s);
+    /* The members' data is read until everyone has its blocks. */
     axon_coll_barrier(s);
 }

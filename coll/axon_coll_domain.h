@@ -33,5 +33,12 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
  * gaps is packed or unpacked by the CPU through host scratch (such a rank's buffers are host memory). */
 void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                                 const struct axon_coll_block *blocks);
+/* Alltoall, equal blocks (send NULL: in place): each rank publishes its blocks one after another (its
+ * send buffer itself when they lie so and the GPU exports it, else a packed copy in device scratch, and
+ * always in place, where the receive blocks are overwritten while the peers read), every rank copies its
+ * block from every member's data straight into its receive blocks (on GPU buffers one copy-list launch
+ * per 16 members), then a barrier. */
+void axon_coll_domain_alltoall(struct axon_coll_sched *s, const struct axon_coll_block *send,
+                               const struct axon_coll_block *recv);
 
 #endif

@@ -10,7 +10,11 @@
  * the host (staged). Modules are loaded lazily, so a process that reduces no GPU data loads none, and
  * MPI_Init still creates no context. A launch runs on the legacy default stream, in the same context as
  * the layer's copies, and waits for the kernel: the reduce step of a schedule is complete when it
- * returns, as a host loop is. Thread-safe. */
+ * returns, as a host loop is. Thread-safe.
+ *
+ * The same fatbin holds the library's two copy kernels, run from here: axon_copy_u8 (one copy, for the
+ * small CUDA IPC messages) and axon_copy_list (up to AXON_CUDA_COPY_LIST_MAX copies a launch, for the
+ * domain collectives' blocks). */
 #include "cuda_support/axon_cuda_internal.h"
 #include "cuda_support/axon_cuda_reduce_list.h"
 #include "runtime/runtime.h"
@@ -74,6 +78,7 @@ struct axon_cuda_reduce_module {
     CUmodule module;
     CUfunction fn[2][AXON_CUDA_NKERNELS]; /* [0] the pairwise kernels, [1] the folds */
     CUfunction copy;                      /* axon_copy_u8 */
+    CUfunction copy_list;                 /* axon_copy_list */
 };
 
 static struct {
@@ -132,14 +137,15 @@ static int axon_cuda_module_locked(struct axon_cuda_reduce_module **out)
 }
 
 /* The function called name in the current context's module, found once and kept there: reduction
- * kernel k (its fold when fold), or the copy kernel when k < 0. quiet: a missing one is not logged. */
+ * kernel k (its fold when fold), the copy kernel when k is -1, the list's when -2. quiet: a missing one
+ * is not logged. */
 static int axon_cuda_function(int k, bool fold, const char *name, bool quiet, CUfunction *fn)
 {
     struct axon_cuda_reduce_module *m;
     pthread_mutex_lock(&axon_red.lock);
     int rc = axon_cuda_module_locked(&m);
     if (rc == MPI_SUCCESS) {
-        CUfunction *slot = k < 0 ? &m->copy : &m->fn[fold][k];
+        CUfunction *slot = k == -1 ? &m->copy : k == -2 ? &m->copy_list : &m->fn[fold][k];
         if (!*slot) {
             CUresult cr = axon_cuda.drv->module_get_function(slot, m->module, name);
             if (cr != CUDA_SUCCESS) {
@@ -282,6 +288,52 @@ int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int devi
 long axon_cuda_copy_kernel_launches(void)
 {
     return __atomic_load_n(&axon_red.copies, __ATOMIC_RELAXED);
+}
+
+int axon_cuda_copy_list_run(const void *const *src, void *const *dst, const uint64_t *bytes, int n, int device)
+{
+    if (!axon_cuda_reduce_available() || n < 0)
+        return MPI_ERR_INTERN;
+    const struct axon_cuda_driver *d = axon_cuda.drv;
+    bool pushed;
+    int rc = axon_cuda_ctx_enter(device, &pushed);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    CUfunction fn;
+    rc = axon_cuda_function(-2, false, "axon_copy_list", false, &fn);
+    /* AXON_CUDA_COPY_LIST_MAX copies a launch, all launched before one wait. */
+    CUresult cr = CUDA_SUCCESS;
+    int launched = 0;
+    for (int at = 0; rc == MPI_SUCCESS && cr == CUDA_SUCCESS && at < n; at += AXON_CUDA_COPY_LIST_MAX) {
+        struct axon_cuda_copy_list list;
+        memset(&list, 0, sizeof(list));
+        uint64_t most = 0;
+        for (int k = at; k < n && k < at + AXON_CUDA_COPY_LIST_MAX; k++) {
+            if (bytes[k] == 0)
+                continue;
+            list.src[list.n] = src[k];
+            list.dst[list.n] = dst[k];
+            list.bytes[list.n++] = bytes[k];
+            most = bytes[k] > most ? bytes[k] : most;
+        }
+        if (list.n == 0)
+            continue;
+        void *params[] = {&list};
+        cr = d->launch_kernel(fn, axon_cuda_reduce_blocks((most + 15) / 16, device), list.n, 1,
+                              AXON_CUDA_REDUCE_THREADS, 1, 1, 0, CU_STREAM_LEGACY, params, NULL);
+        launched++;
+    }
+    if (rc == MPI_SUCCESS && cr == CUDA_SUCCESS && launched)
+        cr = d->stream_synchronize(CU_STREAM_LEGACY);
+    axon_cuda_ctx_leave(pushed);
+    if (cr != CUDA_SUCCESS) {
+        axon_runtime_log_error("a list of %d copies on GPU %d failed: %s", n, device,
+                               axon_cuda_driver_error_string(cr));
+        return MPI_ERR_OTHER;
+    }
+    if (rc == MPI_SUCCESS)
+        __atomic_add_fetch(&axon_red.copies, launched, __ATOMIC_RELAXED);
+    return rc;
 }
 
 long axon_cuda_reduce_launches(void)
@@ -474,6 +526,12 @@ int axon_cuda_fold_run(int kernel, const void *const *in, int nin, void *const *
 int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int device)
 {
     (void)dst, (void)src, (void)bytes, (void)device;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+int axon_cuda_copy_list_run(const void *const *src, void *const *dst, const uint64_t *bytes, int n, int device)
+{
+    (void)src, (void)dst, (void)bytes, (void)n, (void)device;
     return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 

@@ -227,14 +227,11 @@ __device__ __forceinline__ void axon_fold_pairs(const axon_cuda_fold_args &a, un
     }
 AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_FOLD_PAIR_KERNEL)
 
-/* A copy of n bytes from in to out (which do not overlap), for the small messages that CUDA IPC carries
- * (cuda_support/axon_cuda_ipc.c): one launch reads a peer process's memory and writes ours, where a
- * cuMemcpyDtoD between the two cost twice a copy within one process on the GPU machines. 16 bytes a
- * thread where both ends allow it, else one byte a thread. */
-extern "C" __global__ void axon_copy_u8(const void *in, void *out, unsigned long long n)
+/* n bytes from src to dst (no overlap), by the grid's x dimension: 16 bytes a thread where both ends
+ * allow it, else one byte a thread. */
+__device__ __forceinline__ void axon_copy_span(const unsigned char *__restrict__ src, unsigned char *__restrict__ dst,
+                                               unsigned long long n)
 {
-    const unsigned char *__restrict__ src = (const unsigned char *)in;
-    unsigned char *__restrict__ dst = (unsigned char *)out;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x, head = 0;
     if ((((uintptr_t)src | (uintptr_t)dst) & 15) == 0) {
@@ -244,4 +241,20 @@ extern "C" __global__ void axon_copy_u8(const void *in, void *out, unsigned long
     }
     for (unsigned long long k = head + i; k < n; k += stride)
         dst[k] = src[k];
+}
+
+/* A copy of n bytes from in to out, for the small messages that CUDA IPC carries
+ * (cuda_support/axon_cuda_ipc.c): one launch reads a peer process's memory and writes ours, where a
+ * cuMemcpyDtoD between the two cost twice a copy within one process on the GPU machines. */
+extern "C" __global__ void axon_copy_u8(const void *in, void *out, unsigned long long n)
+{
+    axon_copy_span((const unsigned char *)in, (unsigned char *)out, n);
+}
+
+/* The copies of a list, copy k by the blocks of row k of the grid (blockIdx.y). */
+extern "C" __global__ void axon_copy_list(axon_cuda_copy_list a)
+{
+    const unsigned k = blockIdx.y;
+    if (k < a.n)
+        axon_copy_span((const unsigned char *)a.src[k], (unsigned char *)a.dst[k], a.bytes[k]);
 }

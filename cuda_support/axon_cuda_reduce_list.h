@@ -42,6 +42,16 @@ struct axon_cuda_fold_args {
     unsigned int nin, nout;
 };
 
+/* A list of copies for axon_copy_list, each of bytes[k] from src[k] to dst[k] (no overlaps): the domain
+ * allgather and alltoall fetch their blocks from every peer with one launch. Passed by value. */
+#define AXON_CUDA_COPY_LIST_MAX 16
+struct axon_cuda_copy_list {
+    const void *src[AXON_CUDA_COPY_LIST_MAX];
+    void *dst[AXON_CUDA_COPY_LIST_MAX];
+    unsigned long long bytes[AXON_CUDA_COPY_LIST_MAX];
+    unsigned int n;
+};
+
 #define AXON_CUDA_REDUCE_PAIR(P, s, V, I) P(maxloc, s, V, I) P(minloc, s, V, I)
 #define AXON_CUDA_REDUCE_PAIR_KERNELS(P)                                                             \
     AXON_CUDA_REDUCE_PAIR(P, float_int, float, int32_t)                                              \

@@ -373,8 +373,13 @@ long axon_cuda_reduce_launches(void);
  * the grid), complete when it returns. MPI_ERR_UNSUPPORTED_OPERATION, nothing logged, where there is no
  * such kernel: the caller copies otherwise. */
 int axon_cuda_copy_kernel_run(void *dst, const void *src, size_t bytes, int device);
-/* Copy kernels run so far (tests). */
+/* Copy kernels run so far, lists' launches included (tests). */
 long axon_cuda_copy_kernel_launches(void);
+/* n copies, dst[k] = bytes[k] bytes of src[k] (GPU memory that device's context reaches, a peer's opened
+ * through IPC included; none overlapping), by the copy-list kernel, AXON_CUDA_COPY_LIST_MAX a launch, in
+ * device's context; complete when it returns. MPI_ERR_INTERN without kernels (the caller checks
+ * axon_cuda_reduce_available first). */
+int axon_cuda_copy_list_run(const void *const *src, void *const *dst, const uint64_t *bytes, int n, int device);
 /* Unloads the modules (MPI_Finalize, before the contexts go). */
 void axon_cuda_reduce_finalize(void);
 

@@ -68,7 +68,7 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_COLL_ALLGATHER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[6]), "auto|ring|doubling|bruck|hier|domain",
      "MPI_Allgather(v)'s algorithm"},
     {"AXON_COLL_ALLTOALL_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[7]),
-     "auto|pairwise|bruck|scattered|hier", "MPI_Alltoall(v,w)'s algorithm"},
+     "auto|pairwise|bruck|scattered|hier|domain", "MPI_Alltoall(v,w)'s algorithm"},
     {"AXON_COLL_REDUCE_SCATTER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[8]),
      "auto|reduce_then_scatter|recursive_halving|ring|hier|domain", "MPI_Reduce_scatter(_block)'s algorithm"},
     {"AXON_COLL_SCAN_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[9]), "auto|linear|recursive_doubling",

@@ -26,7 +26,8 @@
  * Streams exist only as names: every operation completes before it returns.
  *   - Modules: cuModuleLoadData takes a fatbin (its magic and length checked) in the current context;
  *     cuModuleGetFunction finds a kernel only when its name is a symbol of that image and the fake can
- *     run it (Axon's reduction kernels, emulated on the CPU by axon_fakecuda_kernels.c); cuLaunchKernel
+ *     run it (Axon's reduction kernels, emulated on the CPU by axon_fakecuda_kernels.c, and its copy
+ *     kernels: axon_copy_u8 there, axon_copy_list here, a row of the grid per copy); cuLaunchKernel
  *     runs it in the module's context on memory the GPU could reach (device, managed, pinned, VMM or
  *     imported; pageable host memory is CUDA_ERROR_ILLEGAL_ADDRESS).
  *
@@ -1911,6 +1912,7 @@ struct CUfunc_st {
     struct CUmod_st *mod;
     const struct fk_kernel *kernel; /* a fold's: the pairwise kernel of its operation and type */
     bool fold;                      /* axon_fold_<op>_<type>(struct axon_cuda_fold_args, n) */
+    bool list;                      /* axon_copy_list(struct axon_cuda_copy_list) */
     size_t elem;
     struct CUfunc_st *next;
 };
@@ -1989,7 +1991,9 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
     char pairwise[128];
     if (fold)
         snprintf(pairwise, sizeof(pairwise), "axon_reduce_%s", name + 10);
-    if (rc == CUDA_SUCCESS && (!fk_image_has(hmod, name) || !(k = fk_kernel_find(fold ? pairwise : name))))
+    bool list = name && strcmp(name, "axon_copy_list") == 0;
+    if (rc == CUDA_SUCCESS &&
+        (!fk_image_has(hmod, name) || (!list && !(k = fk_kernel_find(fold ? pairwise : name)))))
         rc = CUDA_ERROR_NOT_FOUND;
     struct CUfunc_st *f = NULL;
     if (rc == CUDA_SUCCESS && !(f = calloc(1, sizeof(*f))))
@@ -1998,7 +2002,8 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
         f->mod = hmod;
         f->kernel = k;
         f->fold = fold;
-        f->elem = fk_kernel_element_size(k);
+        f->list = list;
+        f->elem = list ? 1 : fk_kernel_element_size(k);
         pthread_mutex_lock(&fk_lock);
         f->next = hmod->funcs;
         hmod->funcs = f;
@@ -2056,6 +2061,36 @@ static CUresult fk_fold(const struct CUfunc_st *f, void **kernelParams, const st
     return rc;
 }
 
+/* A list of copies (struct axon_cuda_copy_list): row k of the grid copies entry k, so the grid must have
+ * a row for each; every end must be reachable, and each copy is made with its two ends opened for the
+ * CPU. Under the lock. */
+static CUresult fk_copy_list(void **kernelParams, unsigned rows, const struct CUctx_st *ctx)
+{
+    struct axon_cuda_copy_list a;
+    memcpy(&a, kernelParams[0], sizeof(a));
+    if (a.n > AXON_CUDA_COPY_LIST_MAX || rows < a.n)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct fk_span x, y;
+    for (unsigned k = 0; k < a.n; k++)
+        if (!fk_kernel_reaches((uintptr_t)a.src[k], a.bytes[k], &x, ctx) ||
+            !fk_kernel_reaches((uintptr_t)a.dst[k], a.bytes[k], &y, ctx))
+            return CUDA_ERROR_ILLEGAL_ADDRESS;
+    CUresult rc = CUDA_SUCCESS;
+    for (unsigned k = 0; k < a.n && rc == CUDA_SUCCESS; k++) {
+        if (a.bytes[k] == 0)
+            continue;
+        fk_span_of((uintptr_t)a.src[k], a.bytes[k], &x);
+        fk_span_of((uintptr_t)a.dst[k], a.bytes[k], &y);
+        if (!fk_span_access(&y, NULL, true) || !fk_span_access(&x, &y, true))
+            rc = CUDA_ERROR_UNKNOWN;
+        else
+            memmove(a.dst[k], a.src[k], a.bytes[k]);
+        fk_span_access(&y, NULL, false);
+        fk_span_access(&x, &y, false);
+    }
+    return rc;
+}
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
@@ -2072,7 +2107,9 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
          (unsigned long long)blockDimX * blockDimY * blockDimZ > 1024 || sharedMemBytes > 48 * 1024 ||
          !kernelParams || extra))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && f->fold) {
+    if (rc == CUDA_SUCCESS && f->list) {
+        rc = fk_copy_list(kernelParams, gridDimY, ctx);
+    } else if (rc == CUDA_SUCCESS && f->fold) {
         rc = fk_fold(f, kernelParams, ctx);
     } else if (rc == CUDA_SUCCESS) {
         /* (const void *in, void *inout, unsigned long long n) */

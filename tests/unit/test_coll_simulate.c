@@ -199,8 +199,9 @@ END_TEST
 /* The domain algorithms on GPU buffers of one domain, with only the GPU's costs left (every message and
  * post free): their GPU operations (domain.launch each) and bytes (domain.beta each, or a share of
  * domain.capacity). A fused allreduce is one kernel over n slices; a bcast's non-root ranks copy the
- * vector once; an allgather's ranks copy every block, their own too (not in place). With host buffers,
- * or a machine of two domains, the algorithms do not apply. */
+ * vector once; an allgather's and an alltoall's ranks copy every block, their own too (not in place),
+ * by one copy-list launch (16 blocks a launch). With host buffers, or a machine of two domains, the
+ * algorithms do not apply. */
 START_TEST(domain_gpu_closed_form)
 {
     struct axon_coll_model m;
@@ -217,7 +218,8 @@ START_TEST(domain_gpu_closed_form)
     static const struct {
         enum axon_coll_kind kind;
         int ops;
-    } forms[] = {{AXON_COLL_KIND_ALLREDUCE, 1}, {AXON_COLL_KIND_BCAST, 1}, {AXON_COLL_KIND_ALLGATHER, 4}};
+    } forms[] = {{AXON_COLL_KIND_ALLREDUCE, 1}, {AXON_COLL_KIND_BCAST, 1}, {AXON_COLL_KIND_ALLGATHER, 1},
+                 {AXON_COLL_KIND_ALLTOALL, 1}};
     for (int shared = 0; shared < 2; shared++) {
         /* Shared: one GPU for the four ranks at twice a rank's rate, so each gets half a rank's. */
         m.level[AXON_COLL_LEVEL_DOMAIN].capacity = shared ? 2 / Bd : 0;
