@@ -555,7 +555,17 @@ static int axon_domain_bcast_fetch(void *arg)
     int rc = axon_cuda_ipc_map_peer(d->world[d->root], &d->all[d->root].data, d->device, &from);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = axon_domain_put(d, from, (void *)d->buf, d->count, d->dt);
+    if (d->listed && d->dt->contig) {
+        /* GPU buffers: the copy kernel, as for a small IPC message (a driver copy from a peer's memory
+         * cost 10.5 us for 8 bytes on the H200 under MPS, the kernel about 1 us less). */
+        const void *src = from;
+        void *dst = (char *)d->buf + d->dt->true_lb;
+        uint64_t len = (uint64_t)(d->count * d->dt->size);
+        rc = axon_cuda_copy_list_run(&src, &dst, &len, 1, d->device);
+        axon_runtime_log_debug(2, "the domain bcast's %llu bytes fetched by a copy list", (unsigned long long)len);
+    } else {
+        rc = axon_domain_put(d, from, (void *)d->buf, d->count, d->dt);
+    }
     axon_cuda_ipc_unmap_peer(d->world[d->root], &d->all[d->root].data);
     return rc;
 }
@@ -662,6 +672,7 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
                            d->n, d->device);
     axon_domain_exchange(s, d);
     if (d->me != root) {
+        d->listed = !d->dry && axon_coll_sched_gpu_device(s) >= 0 && axon_cuda_reduce_available();
         axon_coll_sched_call_gpu(s, axon_domain_bcast_fetch, d, bytes, 1);
         axon_coll_sched_round(s);
     }
