@@ -680,6 +680,32 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
     axon_coll_barrier(s);
 }
 
+/* The receive blocks of an allgather or alltoall, kept for the call step (the caller's array is gone
+ * when it runs), their bytes in *total, and host scratch for the largest whose layout has gaps (it
+ * unpacks from there). false: out of memory, the call abandoned. */
+static bool axon_domain_keep_blocks(struct axon_coll_sched *s, struct axon_domain *d,
+                                    const struct axon_coll_block *blocks, int64_t *total)
+{
+    int n = d->n;
+    d->blocks = axon_coll_sched_alloc_meta(s, sizeof(*d->blocks) * (size_t)n);
+    if (!d->blocks)
+        return false;
+    int64_t most = 0;
+    *total = 0;
+    for (int j = 0; j < n; j++) {
+        d->blocks[j] = blocks[j];
+        if (!axon_coll_sched_keep_layout(s, &blocks[j].dt))
+            return false;
+        int64_t b = axon_coll_block_bytes(&blocks[j]);
+        *total += b;
+        if (!blocks[j].dt.contig && b > most)
+            most = b;
+    }
+    d->tmp = most ? axon_coll_sched_alloc_meta(s, (size_t)most) : NULL;
+    d->broken |= most && !d->tmp;
+    return true;
+}
+
 void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                                 const struct axon_coll_block *blocks)
 {
@@ -687,25 +713,12 @@ void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_col
     if (!d)
         return;
     int n = d->n;
-    /* The blocks are read again when the call runs, after the caller's array is gone. */
-    d->blocks = axon_coll_sched_alloc_meta(s, sizeof(*d->blocks) * (size_t)n);
-    if (!d->blocks)
+    int64_t total;
+    if (!axon_domain_keep_blocks(s, d, blocks, &total))
         return;
-    int64_t most = 0, total = 0;
-    for (int j = 0; j < n; j++) {
-        d->blocks[j] = blocks[j];
-        if (!axon_coll_sched_keep_layout(s, &blocks[j].dt))
-            return;
-        int64_t b = blocks[j].count * blocks[j].dt.size;
-        total += b;
-        if (!blocks[j].dt.contig && b > most)
-            most = b;
-    }
     const struct axon_coll_block *own = mine ? mine : &blocks[d->me];
     axon_domain_publish(s, d, own->buf, own->count, &own->dt);
     d->in_place = !mine;
-    d->tmp = most ? axon_coll_sched_alloc_meta(s, (size_t)most) : NULL;
-    d->broken |= most && !d->tmp;
     axon_domain_settle(d);
     if (d->broken)
         axon_runtime_log_error("the domain allgather cannot export GPU memory through CUDA IPC");
@@ -750,19 +763,10 @@ void axon_coll_domain_alltoall(struct axon_coll_sched *s, const struct axon_coll
     if (!d)
         return;
     int n = d->n;
-    d->blocks = axon_coll_sched_alloc_meta(s, sizeof(*d->blocks) * (size_t)n);
-    if (!d->blocks)
+    int64_t total;
+    if (!axon_domain_keep_blocks(s, d, recv, &total))
         return;
-    bool gaps = false; /* a receive block's layout has gaps: it unpacks from host scratch */
-    for (int j = 0; j < n; j++) {
-        d->blocks[j] = recv[j];
-        if (!axon_coll_sched_keep_layout(s, &recv[j].dt))
-            return;
-        gaps |= !recv[j].dt.contig;
-    }
     d->block_bytes = axon_coll_block_bytes(&recv[0]);
-    d->tmp = gaps ? axon_coll_sched_alloc_meta(s, (size_t)d->block_bytes) : NULL;
-    d->broken |= gaps && !d->tmp;
     /* Blocks one after another: n * count elements of the first block's layout from its start. */
     bool together = send != NULL;
     for (int j = 1; j < n && together; j++) {
@@ -799,7 +803,7 @@ void axon_coll_domain_alltoall(struct axon_coll_sched *s, const struct axon_coll
         axon_coll_sched_call_gpu(s, axon_domain_alltoall_stage, d, d->bytes, n);
     axon_domain_exchange(s, d);
     axon_domain_list_prepare(s, d);
-    axon_coll_sched_call_gpu(s, axon_domain_alltoall_fetch, d, n * d->block_bytes, axon_domain_fetch_ops(s, n));
+    axon_coll_sched_call_gpu(s, axon_domain_alltoall_fetch, d, total, axon_domain_fetch_ops(s, n));
     axon_coll_sched_round(s);
     /* The members' data is read until everyone has its blocks. */
     axon_coll_barrier(s);
