@@ -252,17 +252,16 @@ static int axon_cuda_ipc_make_room(void)
  * then time-slices between their processes' contexts, and each message waits for a switch (~150 us on
  * the H200, against ~10 us under MPS: bench/gpu_reference's ipc_pingpong_us), which no protocol of ours
  * can avoid. Silent when the driver cannot say (older drivers) or with
- * AXON_CUDA_MPS_WARN=0. local is the peer's memory opened in device's context. */
-static void axon_cuda_ipc_mps_check(int peer, CUdeviceptr local, int device)
+ * AXON_CUDA_MPS_WARN=0. on_device: the peer's memory, opened in device's context, lies on device. */
+static void axon_cuda_ipc_mps_check(int peer, bool on_device, int device)
 {
     static atomic_bool said;
     const struct axon_cuda_driver *d = axon_cuda.drv;
     if (!axon_config.cuda_mps_warn || atomic_load(&said) ||
         !d->device_get_attribute || device < 0 || device >= axon_cuda.ndevices)
         return;
-    int ordinal = -1, mps = 0;
-    if (d->pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, local) != CUDA_SUCCESS ||
-        ordinal != device ||
+    int mps = 0;
+    if (!on_device ||
         d->device_get_attribute(&mps, AXON_CUDA_DEVICE_ATTRIBUTE_MPS_ENABLED, axon_cuda.devices[device]) !=
             CUDA_SUCCESS ||
         mps)
@@ -318,7 +317,7 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
         .near = on_device, .used = ++axon_ipc.clock};
     if (near)
         *near = on_device;
-    axon_cuda_ipc_mps_check(peer, *local, device);
+    axon_cuda_ipc_mps_check(peer, on_device, device);
     return MPI_SUCCESS;
 }
 
@@ -371,22 +370,20 @@ static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, enum axon_c
      * message into GPU memory that a kernel reaches from where it lies: the library's copy kernel, one
      * launch, where a cuMemcpyDtoD between two processes' memory cost twice a copy within one (10.3
      * against 5.7 us for 8 bytes on the H200 under MPS; ipc_copy8_us of bench/gpu_reference.c). */
-    const char *how = "cuMemcpy";
-    rc = MPI_ERR_UNSUPPORTED_OPERATION;
-    if (near && dside == AXON_CUDA_SIDE_DEVICE && bytes <= (size_t)axon_config.cuda_ipc_kernel_max) {
+    rc = MPI_ERR_UNSUPPORTED_OPERATION; /* the kernel's answer where there is none */
+    if (near && dside == AXON_CUDA_SIDE_DEVICE && bytes <= (size_t)axon_config.cuda_ipc_kernel_max)
         rc = axon_cuda_copy_kernel_run((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, device);
-        how = "kernel";
-    }
+    bool by_kernel = rc != MPI_ERR_UNSUPPORTED_OPERATION;
     CUresult cr = CUDA_SUCCESS;
-    if (rc == MPI_ERR_UNSUPPORTED_OPERATION) {
-        how = "cuMemcpy";
+    if (!by_kernel) {
         cr = axon_cuda_copy_sync((void *)(uintptr_t)dst, dside, (const void *)(uintptr_t)src, AXON_CUDA_SIDE_DEVICE,
                                  bytes);
         rc = MPI_SUCCESS;
     }
     axon_cuda_ctx_leave(pushed);
     if (axon_config.verbose >= 3)
-        axon_runtime_log_debug(3, "IPC copy (%s) of %zu bytes from rank %d into %s memory: %.1f us", how, bytes, peer,
+        axon_runtime_log_debug(3, "IPC copy (%s) of %zu bytes from rank %d into %s memory: %.1f us",
+                               by_kernel ? "kernel" : "cuMemcpy", bytes, peer,
                                dside == AXON_CUDA_SIDE_HOST ? "host" : "GPU", axon_cuda_ipc_us() - t0);
     if (rc != MPI_SUCCESS)
         return rc; /* the kernel's failure, logged */
