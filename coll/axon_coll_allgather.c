@@ -30,13 +30,19 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
                                AXON_COLL_NEEDS_DOMAIN},
 };
 /* At 64 KiB blocks the ring's one step took 0.65x the doubling's time on 2 ranks (its own block's copy
- * overlaps the transfer). */
+ * overlaps the transfer). Where every member's buffers are GPU memory on one NVLink domain (agreed before
+ * a blocking call above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size.
+ * On the H200 machine under MPS, 2/4/8 ranks sharing its GPU, blocks of 64 KiB, 1 MiB and 16 MiB
+ * (bench/validate-model -d cuda, tenth session of 2026-11-26), it was the fastest in 8 of 9 (4 ranks,
+ * 1 MiB: 26 us against doubling's 63; 8 ranks, 64 KiB: 36 against 110), 1.11x doubling at 8 ranks of
+ * 16 MiB. */
 static const struct axon_coll_rule axon_coll_allgather_rules[] = {
+    {0, -1, AXON_ALLGATHER_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32768, AXON_ALLGATHER_DOUBLING, 0},
     {0, -1, AXON_ALLGATHER_RING, 0},
 };
 const struct axon_coll_desc axon_coll_allgather_desc = {
-    "allgather", "bytes of the largest rank's block", axon_coll_allgather_algs, 5, axon_coll_allgather_rules, 2};
+    "allgather", "bytes of the largest rank's block", axon_coll_allgather_algs, 5, axon_coll_allgather_rules, 3};
 
 static void axon_coll_allgather_ring(struct axon_coll_sched *s, const struct axon_coll_block *mine,
                                      const struct axon_coll_block *blocks)
@@ -179,7 +185,8 @@ void axon_coll_allgather(struct axon_coll_sched *s, const struct axon_coll_block
         if (axon_coll_block_bytes(&blocks[j]) > bytes)
             bytes = axon_coll_block_bytes(&blocks[j]);
     int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLGATHER, s, bytes,
-                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
+                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s) |
+                                         axon_coll_sched_device_have(s));
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if (n == 1 || bytes == 0) {

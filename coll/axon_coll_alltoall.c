@@ -42,7 +42,13 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
  * pairwise 64 KiB ran at 0.75x of Open MPI one day and 1.51x (184 us, 128 KiB blocks 193) another;
  * scattered 32 KiB at 0.89x, and on the 2-core VM scattered 64 KiB in 84-104 us against pairwise's
  * 154-185 (2026-11-26). */
+/* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size. On the H200 machine
+ * under MPS, 2/4/8 ranks sharing its GPU, blocks of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
+ * cuda, tenth session of 2026-11-26), it was the fastest in all 9 (8 ranks, 64 KiB: 40 us against
+ * scattered's 177; 16 MiB: 542 against 586). */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
+    {0, -1, AXON_ALLTOALL_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {2, -1, AXON_ALLTOALL_PAIRWISE, 0},
     {3, 65536, AXON_ALLTOALL_SCATTERED, 0},
     {0, 256, AXON_ALLTOALL_BRUCK, 0},
@@ -51,7 +57,7 @@ static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
     "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 5,
-    axon_coll_alltoall_rules, 5};
+    axon_coll_alltoall_rules, 6};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
  * out of memory; the schedule has the error). */
@@ -208,7 +214,8 @@ void axon_coll_alltoall(struct axon_coll_sched *s, const struct axon_coll_block 
     int n = axon_coll_sched_size(s);
     int64_t bytes = have & AXON_COLL_NEEDS_UNIFORM ? axon_coll_block_bytes(&recv[0]) : 0;
     int alg = axon_coll_select_sched(AXON_COLL_KIND_ALLTOALL, s, bytes,
-                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
+                                     have | axon_coll_hier_have(s) | axon_coll_domain_group_have(s) |
+                                         axon_coll_sched_device_have(s));
     /* Steps added before belong to earlier rounds: this data may be what they produce. */
     axon_coll_sched_round(s);
     if ((have & AXON_COLL_NEEDS_UNIFORM) && bytes == 0)

@@ -44,13 +44,19 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
     [AXON_BCAST_DOMAIN] = {"domain", "one NVLink domain: every rank copies the root's buffer through CUDA IPC",
                            AXON_COLL_NEEDS_DOMAIN},
 };
+/* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size. On the H200 machine
+ * under MPS, 2/4/8 ranks sharing its GPU, messages of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
+ * cuda, tenth session of 2026-11-26), it was the fastest at 4 and 8 ranks (8 ranks, 1 MiB: 26 us against
+ * binomial's 44), level at 2 (1 MiB: 16.0 against binomial's 14.9, scatter_doubling's 29.7). */
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
+    {0, -1, AXON_BCAST_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 16384, AXON_BCAST_BINOMIAL, 0},
     {0, 1 << 20, AXON_BCAST_SCATTER_DOUBLING, 0},
     {0, -1, AXON_BCAST_SCATTER_RING, 0},
 };
 const struct axon_coll_desc axon_coll_bcast_desc = {
-    "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 3};
+    "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 4};
 
 static void axon_coll_bcast_binomial(struct axon_coll_sched *s, void *buf, int64_t count,
                                      const struct axon_dtype_layout *dt, int root)
@@ -214,7 +220,8 @@ void axon_coll_bcast(struct axon_coll_sched *s, void *buf, int64_t count, const 
     int n = axon_coll_sched_size(s);
     int64_t bytes = count * dt->size;
     int alg = axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, bytes,
-                                     axon_coll_hier_have(s) | axon_coll_domain_group_have(s));
+                                     axon_coll_hier_have(s) | axon_coll_domain_group_have(s) |
+                                         axon_coll_sched_device_have(s));
     /* Every member knows the message's size, so all of them leave out an empty one. */
     if (n <= 1 || bytes == 0)
         return;

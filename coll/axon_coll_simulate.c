@@ -183,9 +183,11 @@ int axon_coll_sim_alg(const struct axon_coll_sim_call *c, const struct axon_runt
     /* What axon_coll_hier_have says of the whole machine's node map. */
     if (t->nodes > 1 && t->ranks_per_node > 1)
         have |= AXON_COLL_NEEDS_NODES;
-    /* GPU buffers: every member's (what the members agree on before a blocking call), and the domain
-     * algorithms where the machine is one domain (for reductions, with a commutative operation). */
-    if (c->memory == AXON_COLL_SIM_DEVICE) {
+    /* GPU buffers: every member's (what the members agree on before a blocking call that moves more than
+     * AXON_COLL_GPU_AGREE_MIN bytes a rank), and the domain algorithms where the machine is one domain
+     * (for reductions, with a commutative operation). */
+    int64_t moved = c->kind == AXON_COLL_KIND_ALLGATHER || c->kind == AXON_COLL_KIND_ALLTOALL ? block * n : bytes;
+    if (c->memory == AXON_COLL_SIM_DEVICE && moved > axon_config.coll_gpu_agree_min) {
         have |= AXON_COLL_NEEDS_DEVICE;
         if (axon_coll_sim_one_domain(c, t) &&
             (!axon_coll_sim_is_reduction(c->kind) || !c->op || axon_coll_op_commutative(c->op)))

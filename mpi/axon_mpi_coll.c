@@ -330,9 +330,6 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
  * at 256 KiB (1.34x, the session before). */
 #define AXON_COLL_SHM_REDUCE_WIDE 8
 #define AXON_COLL_SHM_REDUCE_SCHED_MAX ((int64_t)2 * 1024 * 1024)
-/* Reductions above this many bytes take no shared-memory path while CUDA support is on (below, the
- * round trip through host memory costs less than the kernel's launch and wait). */
-#define AXON_COLL_SHM_GPU_REDUCTION_MAX ((int64_t)64 * 1024)
 
 /* The packed bytes of a reduce-scatter's contribution: every member knows all the counts alike. */
 static int64_t axon_coll_plan_scatter_bytes(const struct axon_mpi_coll_plan *p)
@@ -400,14 +397,59 @@ static bool axon_coll_plan_shm_eligible(const struct axon_mpi_coll_plan *p)
     return false;
 }
 
-/* Whether the members must first agree that all their buffers are host memory before a call takes the
- * shared-memory path: a reduction too large to stage when CUDA support is on. */
-static bool axon_coll_plan_shm_needs_host(const struct axon_mpi_coll_plan *p)
+/* The bytes a rank's part of the call moves, which every member knows alike: a bcast's message, all the
+ * blocks of an allgather, a rank's blocks of an equal-block alltoall (-1 for alltoallv and w, whose
+ * counts each rank knows only for itself), a reduction's vector (a reduce-scatter's whole input). */
+static int64_t axon_coll_plan_moved_bytes(const struct axon_mpi_coll_plan *p)
 {
-    if (p->kind != AXON_MPI_COLL_REDUCTION || !axon_cuda_enabled())
+    int64_t total = 0;
+    switch (p->kind) {
+    case AXON_MPI_COLL_BCAST:
+        return p->mine.count * p->mine.dt.size;
+    case AXON_MPI_COLL_ALLGATHER:
+        for (int j = 0; j < p->nrecv; j++)
+            total += p->rblocks[j].count * p->rblocks[j].dt.size;
+        return total;
+    case AXON_MPI_COLL_ALLTOALL:
+        if (!(p->have & AXON_COLL_NEEDS_UNIFORM))
+            return -1;
+        return p->rblocks[0].count * p->rblocks[0].dt.size * p->c->size;
+    case AXON_MPI_COLL_REDUCTION:
+        if (p->red == AXON_MPI_RED_SCATTER || p->red == AXON_MPI_RED_SCATTER_BLOCK)
+            return axon_coll_plan_scatter_bytes(p);
+        return p->count * p->dt.size;
+    default:
+        return -1;
+    }
+}
+
+/* Whether the members first agree where their buffers are (axon_coll_plan_shm_agree), while CUDA
+ * support is on, for a call moving more than AXON_COLL_GPU_AGREE_MIN bytes a rank:
+ *  - a reduction that would take the shared-memory path: that path stages GPU buffers through its host
+ *    slots, where above that size kernels on the GPU cost less than the round trip through the host;
+ *  - a bcast, allgather, allreduce or reduce-scatter (and an equal-block alltoall), shared-memory path or
+ *    not: when every member's buffers are GPU memory, the rules pick the domain algorithms
+ *    (AXON_COLL_NEEDS_DEVICE), which read the peers' GPU memory in place. Without the agreement such a call of GPU buffers went through
+ *    the shared memory staged (an allgather of 1 MiB blocks at 4 ranks of the H200 under MPS: 1139 us,
+ *    the domain algorithm 26 us; bench/RESULTS.md, tenth session) or as point-to-point schedules (an
+ *    alltoall of 4 KiB blocks at 8 ranks: 149 us, the domain algorithm 34 us).
+ * The cost where all buffers are host memory: one small allreduce through the shared memory (0.7 us
+ * at 8 ranks, 1.7 at 16, on the H200 machine), at most a tenth of the calls above the threshold. */
+static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p, bool shm)
+{
+    if (!axon_cuda_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)
         return false;
-    bool scatter = p->red == AXON_MPI_RED_SCATTER || p->red == AXON_MPI_RED_SCATTER_BLOCK;
-    return (scatter ? axon_coll_plan_scatter_bytes(p) : p->count * p->dt.size) > AXON_COLL_SHM_GPU_REDUCTION_MAX;
+    switch (p->kind) {
+    case AXON_MPI_COLL_BCAST:
+    case AXON_MPI_COLL_ALLGATHER:
+    case AXON_MPI_COLL_ALLTOALL:
+        return true;
+    case AXON_MPI_COLL_REDUCTION:
+        return shm || p->red == AXON_MPI_RED_ALLREDUCE || p->red == AXON_MPI_RED_SCATTER ||
+               p->red == AXON_MPI_RED_SCATTER_BLOCK;
+    default:
+        return false;
+    }
 }
 
 /* The agreement: an allreduce (minimum) of "my buffers are host memory" and "my buffers are GPU memory"
@@ -420,8 +462,23 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
                                     bool *all_device)
 {
     int mine[2] = {1, 1}, all[2] = {0, 0}; /* host, device */
-    const void *bufs[2] = {p->in, p->out};
-    for (int i = 0; i < 2; i++) {
+    /* The user's buffers of this rank (a block stands for the buffer it lies in). */
+    const void *bufs[3] = {NULL, NULL, NULL};
+    switch (p->kind) {
+    case AXON_MPI_COLL_REDUCTION:
+        bufs[0] = p->in;
+        bufs[1] = p->out;
+        break;
+    case AXON_MPI_COLL_BCAST:
+        bufs[0] = p->mine.buf;
+        break;
+    default: /* an empty block may name any address: it says nothing of the buffer */
+        bufs[0] = p->in_place || p->mine.count == 0 ? NULL : p->mine.buf;
+        bufs[1] = p->nsend > 0 && p->sblocks[0].count > 0 ? p->sblocks[0].buf : NULL;
+        bufs[2] = p->nrecv > 0 && p->rblocks[0].count > 0 ? p->rblocks[0].buf : NULL;
+        break;
+    }
+    for (int i = 0; i < 3; i++) {
         if (!bufs[i] || bufs[i] == MPI_IN_PLACE)
             continue;
         struct axon_cuda_memtype_info info;
@@ -481,7 +538,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     const struct axon_mpi_coll_plan *run = p;
     /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
-    if (shm && axon_coll_plan_shm_needs_host(p)) {
+    if (!request && !c->is_inter && axon_coll_plan_needs_agreement(p, shm)) {
         struct axon_coll_shm *seg;
         bool all_host = false, all_device = false;
         int rc = axon_coll_shm_of(c, &seg);
@@ -491,7 +548,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
         }
-        shm = seg && all_host;
+        shm = shm && seg && all_host;
         p->all_device = all_device;
     }
     if (axon_cuda_watching() && !c->pt2pt.host_only) {

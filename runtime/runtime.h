@@ -54,6 +54,7 @@ struct axon_config {
     long peer_watch;     /* enum axon_peer_watch */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
+    long coll_gpu_agree_min; /* larger blocking calls first agree where the members' buffers are (CUDA on) */
     long coll_alg[10];  /* AXON_COLL_<NAME>_ALG by collective kind (coll/axon_coll_select.h): 0 auto, else
                          * 1 + the algorithm's index */
     long async_progress; /* 1: a progress thread moves communication while the program computes */

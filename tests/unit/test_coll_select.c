@@ -138,6 +138,35 @@ START_TEST(alltoall_rules)
 }
 END_TEST
 
+/* Where the members agreed that every buffer is GPU memory and they share a domain, bcast, allgather,
+ * alltoall and reduce_scatter take their domain algorithms at every size and count (the agreement itself only happens
+ * above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c); without the agreement, or without a domain, the
+ * host rules. */
+START_TEST(device_rules_pick_domain)
+{
+    const enum axon_coll_kind kinds[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL,
+                                         AXON_COLL_KIND_REDUCE_SCATTER};
+    const int64_t sizes[] = {8, 65536, (int64_t)1 << 24};
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        const struct axon_coll_desc *d = axon_coll_desc_of(kinds[k]);
+        int domain = -1;
+        for (int i = 0; i < d->nalgs; i++)
+            domain = strcmp(d->algs[i].name, "domain") == 0 ? i : domain;
+        ck_assert_msg(domain >= 0, "%s has no domain algorithm", d->name);
+        for (int n = 2; n <= 9; n++) {
+            for (size_t b = 0; b < sizeof(sizes) / sizeof(sizes[0]); b++) {
+                unsigned have = AXON_COLL_NEEDS_UNIFORM | AXON_COLL_NEEDS_COMMUTATIVE;
+                ck_assert_int_eq(axon_coll_select_with(d, -1, n, sizes[b],
+                                                       have | AXON_COLL_NEEDS_DOMAIN | AXON_COLL_NEEDS_DEVICE),
+                                 domain);
+                ck_assert_int_ne(axon_coll_select_with(d, -1, n, sizes[b], have | AXON_COLL_NEEDS_DOMAIN), domain);
+                ck_assert_int_ne(axon_coll_select_with(d, -1, n, sizes[b], have | AXON_COLL_NEEDS_DEVICE), domain);
+            }
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_select");
@@ -146,6 +175,7 @@ int main(void)
     tcase_add_test(tc, pick);
     tcase_add_test(tc, knob_drives_select);
     tcase_add_test(tc, alltoall_rules);
+    tcase_add_test(tc, device_rules_pick_domain);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

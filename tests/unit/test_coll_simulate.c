@@ -12,6 +12,7 @@
 #include "coll/axon_coll_op.h"
 #include "coll/axon_coll_simulate.h"
 #include "coll/coll.h"
+#include "runtime/runtime.h"
 #include "tests/unit/coll_sim.h"
 
 #include <check.h>
@@ -251,6 +252,25 @@ START_TEST(domain_gpu_closed_form)
     ck_assert_int_ne(axon_coll_sim_alg(&c, &t2), a);
     c.memory = AXON_COLL_SIM_HOST;
     ck_assert_int_ne(axon_coll_sim_alg(&c, &t1), a);
+    /* The rules' choice: GPU buffers take the domain algorithms only above AXON_COLL_GPU_AGREE_MIN (64 KiB
+     * a rank by default), where the members agree first that every buffer is GPU memory. */
+    struct axon_config saved = axon_config;
+    unsetenv("AXON_COLL_GPU_AGREE_MIN");
+    ck_assert_int_eq(axon_runtime_config_load(&axon_config, why, sizeof(why)), MPI_SUCCESS);
+    const enum axon_coll_kind moves[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL};
+    for (size_t k = 0; k < sizeof(moves) / sizeof(moves[0]); k++) {
+        d = axon_coll_desc_of(moves[k]);
+        int dom = 0;
+        while (strcmp(d->algs[dom].name, "domain") != 0)
+            dom++;
+        struct axon_coll_sim_call m = {moves[k], -1, 65536, NULL, AXON_COLL_SIM_DEVICE};
+        ck_assert_int_ne(axon_coll_sim_alg(&m, &t1), dom);
+        m.bytes = 65536 + 4096;
+        ck_assert_int_eq(axon_coll_sim_alg(&m, &t1), dom);
+        m.memory = AXON_COLL_SIM_HOST;
+        ck_assert_int_ne(axon_coll_sim_alg(&m, &t1), dom);
+    }
+    axon_config = saved;
 }
 END_TEST
 
