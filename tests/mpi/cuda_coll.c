@@ -1311,14 +1311,16 @@ int main(int argc, char **argv)
     t_gpu_ops(); /* on a real GPU too: the kernels themselves */
 
     /* Counts: empty, one, odd, and over 1 MiB of ints (contiguous only; every buffer on the GPU, and
-     * for blocking calls mixed too: above AXON_COLL_GPU_AGREE_MIN the members first agree on where their
-     * buffers are, and the domain algorithms run only where all of them are GPU memory). */
+     * for blocking calls with the rules' algorithms mixed too: above AXON_COLL_GPU_AGREE_MIN the members
+     * first agree on where their buffers are, and the domain algorithms run only where all of them are
+     * GPU memory). */
+    bool rules = !domain_forced() && !getenv("AXON_TOPO");
     static const int counts[] = {0, 1, 7, (1 << 18) + 3};
     for (int ci = 0; ci < 4; ci++) {
         cnt = counts[ci];
         bool large = ci == 3;
         for (mode = M_BLOCK; mode <= M_PERSIST; mode++)
-            for (place = P_DEV; place <= (large && mode != M_BLOCK ? P_DEV : P_MIX); place++)
+            for (place = P_DEV; place <= (large && !(mode == M_BLOCK && rules) ? P_DEV : P_MIX); place++)
                 for (int l = L_CONTIG; l <= (large ? L_CONTIG : L_PAIR); l++) {
                     set_layout(l);
                     run_all();
