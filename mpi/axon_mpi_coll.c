@@ -498,6 +498,30 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
     return rc;
 }
 
+/* The agreement where axon_coll_plan_needs_agreement asks for it and the communicator has the node's
+ * segment: *agreed, *all_host, and p->all_device. */
+static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool shm, bool *agreed, bool *all_host)
+{
+    struct axon_coll_shm *seg = NULL;
+    bool all_device = false;
+    *agreed = *all_host = false;
+    if (p->c->is_inter || !axon_coll_plan_needs_agreement(p, shm))
+        return MPI_SUCCESS;
+    int rc = axon_coll_shm_of(p->c, &seg);
+    if (rc != MPI_SUCCESS || !seg)
+        return rc;
+    rc = axon_coll_plan_shm_agree(p, seg, all_host, &all_device);
+    *agreed = rc == MPI_SUCCESS;
+    p->all_device = all_device;
+    return rc;
+}
+
+int axon_mpi_coll_plan_agree_persistent(struct axon_mpi_coll_plan *p)
+{
+    bool agreed, all_host;
+    return axon_coll_plan_agree(p, false, &agreed, &all_host);
+}
+
 static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
 {
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
@@ -538,18 +562,15 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     const struct axon_mpi_coll_plan *run = p;
     /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
-    if (!request && !c->is_inter && axon_coll_plan_needs_agreement(p, shm)) {
-        struct axon_coll_shm *seg;
-        bool all_host = false, all_device = false;
-        int rc = axon_coll_shm_of(c, &seg);
-        if (rc == MPI_SUCCESS && seg)
-            rc = axon_coll_plan_shm_agree(p, seg, &all_host, &all_device);
+    if (!request) {
+        bool agreed, all_host;
+        int rc = axon_coll_plan_agree(p, shm, &agreed, &all_host);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);
         }
-        shm = shm && seg && all_host;
-        p->all_device = all_device;
+        if (agreed)
+            shm = shm && all_host;
     }
     if (axon_cuda_watching() && !c->pt2pt.host_only) {
         int rc = axon_mpi_coll_gpu_prepare(p, shm, &st);

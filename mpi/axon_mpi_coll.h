@@ -185,6 +185,10 @@ void axon_mpi_coll_plan_fini(struct axon_mpi_coll_plan *p);
 /* Runs a plan now: blocking when request is NULL, else handing back the collective's request. Consumes
  * the plan (frees what it holds), whatever happens. */
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request);
+/* A persistent collective's _init (nonlocal, ordered with the communicator's other collectives, MPI 4.1
+ * section 6.13): the members agree once, as a blocking call of that size would, whether every buffer is
+ * GPU memory (p->all_device, for every start: the buffers stay those of the _init). */
+int axon_mpi_coll_plan_agree_persistent(struct axon_mpi_coll_plan *p);
 
 /* The plans of the calls: the checks of the standard, each error raised on the communicator. On
  * success the caller owns the plan. */

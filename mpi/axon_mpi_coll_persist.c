@@ -11,7 +11,11 @@
  * calls, so members may start them in different orders (MPICH's coll/p_order). Successive starts of one
  * request share the tag safely: a start begins only after the last completed here, and messages
  * between two ranks keep their order. The tag comes back to a new collective only after 2^31 more
- * collectives on the communicator while the request lives. */
+ * collectives on the communicator while the request lives. With CUDA support on, an _init of more than
+ * AXON_COLL_GPU_AGREE_MIN bytes a rank (the kinds a blocking call of that size agrees for) has the members
+ * agree once whether all their buffers are GPU memory, which the standard allows (the _init calls are
+ * nonlocal and ordered like other collectives): where they are, every start may take the domain
+ * algorithms, as the blocking call would, and unlike the nonblocking one, which never agrees. */
 #include "mpi/axon_mpi_coll.h"
 
 #include "coll/axon_coll_op.h"
@@ -40,6 +44,12 @@ static void axon_persist_keep_blocks(const struct axon_coll_block *blocks, int n
 int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
+    int rc = axon_mpi_coll_plan_agree_persistent(p);
+    if (rc != MPI_SUCCESS) {
+        axon_mpi_coll_plan_fini(p);
+        return axon_mpi_error(c, func, rc, "the members' agreement on where their buffers are failed: they passed "
+                                           "different collectives or counts (AXON_VERBOSE=1 says which)");
+    }
     struct axon_mpi_coll_plan *kept = malloc(sizeof(*kept));
     if (!kept) {
         axon_mpi_coll_plan_fini(p);
@@ -58,7 +68,7 @@ int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, M
     kept->seq_fixed = true;
     kept->seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
     struct axon_request *req;
-    int rc = axon_request_alloc_coll_persistent(&c->coll, kept, &req);
+    rc = axon_request_alloc_coll_persistent(&c->coll, kept, &req);
     if (rc != MPI_SUCCESS) {
         axon_mpi_coll_plan_fini(kept);
         free(kept);
