@@ -120,6 +120,7 @@ struct axon_domain {
     uint64_t settle;               /* GPUs of exported program buffers still to wait for (axon_domain_settle) */
     /* reductions */
     int kernel;
+    int dest;                      /* a reduce's root, the one result (-1: every member's) */
     int64_t esize;
     int64_t *disp;                 /* [n + 1]: slice j is elements disp[j] .. disp[j + 1] */
     char *res;                     /* this rank's slice, reduced (device scratch) */
@@ -159,9 +160,10 @@ static int axon_domain_report(void *arg)
     struct axon_domain *d = arg;
     double end = axon_domain_now();
     axon_runtime_log_debug(3,
-                           "domain allreduce of %lld bytes (%s): build %.1f us, exchange %.1f, fold %.1f, "
+                           "domain %s of %lld bytes (%s): build %.1f us, exchange %.1f, fold %.1f, "
                            "barrier %.1f, gather %.1f, barrier %.1f, total %.1f",
-                           (long long)d->bytes, d->fused ? "fused" : "not fused", d->t_built - d->t_start,
+                           d->dest < 0 ? "allreduce" : "reduce", (long long)d->bytes, d->fused ? "fused" : "not fused",
+                           d->t_built - d->t_start,
                            d->t_fold0 - d->t_built, d->t_fold1 - d->t_fold0, d->t_gather0 - d->t_fold1,
                            d->t_gather1 - d->t_gather0, end - d->t_gather1, end - d->t_start);
     return MPI_SUCCESS;
@@ -313,11 +315,17 @@ static int axon_domain_put(const struct axon_domain *d, const void *from, void *
 
 /* ---- allreduce and reduce_scatter ----------------------------------------------------------------- */
 
-/* Round 2, fused: this rank's slice of every input folded into that slice of every result, by one kernel
- * reading and writing the peers' memory in place. */
+/* Whether member j's result receives the reduced slices (every member's, or a reduce's root's). */
+static bool axon_domain_writes(const struct axon_domain *d, int j)
+{
+    return d->dest < 0 || j == d->dest;
+}
+
+/* Round 2, fused: this rank's slice of every input folded into that slice of every result (a reduce's:
+ * the root's), by one kernel reading and writing the peers' memory in place. */
 static int axon_domain_fold_slice(struct axon_domain *d)
 {
-    int n = d->n, rc = MPI_SUCCESS, mapped = 0;
+    int n = d->n, rc = MPI_SUCCESS, mapped = 0, nout = 0;
     int64_t lo = d->disp[d->me], cnt = d->disp[d->me + 1] - lo;
     const void *in[AXON_CUDA_FOLD_MAX];
     void *out[AXON_CUDA_FOLD_MAX];
@@ -325,31 +333,34 @@ static int axon_domain_fold_slice(struct axon_domain *d)
      * so both give the same bits. */
     for (int k = 0; k < n && rc == MPI_SUCCESS; k++, mapped = k) {
         int j = (d->me + k) % n;
-        void *src, *dst;
+        void *src, *dst = NULL;
         if (j == d->me) {
             src = d->dev;
-            dst = d->out;
+            dst = axon_domain_writes(d, j) ? d->out : NULL;
         } else {
             rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &src);
             if (rc != MPI_SUCCESS)
                 break;
-            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].out, d->device, &dst);
+            if (axon_domain_writes(d, j))
+                rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].out, d->device, &dst);
             if (rc != MPI_SUCCESS) {
                 axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
                 break;
             }
         }
         in[k] = (const char *)src + lo * d->esize;
-        out[k] = (char *)dst + lo * d->esize;
+        if (dst)
+            out[nout++] = (char *)dst + lo * d->esize;
     }
     if (rc == MPI_SUCCESS && cnt > 0)
-        rc = axon_cuda_fold_run(d->kernel, in, n, out, n, (uint64_t)cnt, d->device);
-    axon_runtime_log_debug(2, "allreduce slice of %lld elements folded into the %d results by one kernel",
-                           (long long)cnt, n);
+        rc = axon_cuda_fold_run(d->kernel, in, n, out, nout, (uint64_t)cnt, d->device);
+    axon_runtime_log_debug(2, "%s slice of %lld elements folded into the %d result%s by one kernel",
+                           d->dest < 0 ? "allreduce" : "reduce", (long long)cnt, nout, nout == 1 ? "" : "s");
     for (int k = 1; k < mapped; k++) {
         int j = (d->me + k) % n;
         axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
-        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].out);
+        if (axon_domain_writes(d, j))
+            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].out);
     }
     return rc;
 }
@@ -375,7 +386,7 @@ static int axon_domain_reduce_slice_run(struct axon_domain *d)
         d->t_fold0 = axon_domain_now();
     d->fused = !d->scatter && d->n <= AXON_CUDA_FOLD_MAX && axon_config.coll_domain_fused;
     for (int j = 0; j < d->n && d->fused; j++)
-        d->fused = d->all[j].out_ok != 0;
+        d->fused = !axon_domain_writes(d, j) || d->all[j].out_ok != 0;
     if (d->fused)
         return axon_domain_fold_slice(d);
     int64_t lo = d->disp[d->me], cnt = d->disp[d->me + 1] - lo;
@@ -425,7 +436,7 @@ static int axon_domain_gather_slices(void *arg)
 
 static int axon_domain_gather_slices_run(struct axon_domain *d)
 {
-    if (d->fused)
+    if (d->fused || !axon_domain_writes(d, d->me))
         return MPI_SUCCESS;
     int rc = MPI_SUCCESS;
     for (int j = 0; j < d->n && rc == MPI_SUCCESS; j++) {
@@ -447,9 +458,9 @@ static int axon_domain_gather_slices_run(struct axon_domain *d)
     return rc;
 }
 
-/* Both reductions: the slices are disp's (n + 1 positions, in elements). */
+/* The reductions: the slices are disp's (n + 1 positions, in elements); dest a reduce's root (else -1). */
 static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, void *out, const int64_t *disp,
-                                    const struct axon_dtype_layout *dt, bool scatter)
+                                    const struct axon_dtype_layout *dt, bool scatter, int dest)
 {
     struct axon_domain *d = axon_domain_new(s, -1);
     if (!d)
@@ -462,6 +473,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     axon_coll_sched_get_op(s, &op, &d->datatype, &op_dt);
     d->kernel = d->dry ? -1 : axon_coll_op_gpu_kernel(op, d->datatype, op_dt);
     d->scatter = scatter;
+    d->dest = dest;
     d->esize = dt->size;
     d->out = out;
     d->disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
@@ -475,15 +487,16 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     /* The layout is packed and contiguous (axon_coll_domain_have): the input as the peers read it. */
     axon_domain_publish(s, d, in, disp[n], dt);
     d->res = axon_domain_scratch(s, d, slice, &d->all[d->me].res);
-    /* An allreduce's result, open to the peers for the fused fold when the GPU can export it (in place,
-     * the same memory as the input). The flag travels with the descriptors: all members decide alike. */
+    /* An allreduce's result (a reduce's root's), open to the peers for the fused fold when the GPU can
+     * export it (in place, the same memory as the input). The flag travels with the descriptors: all
+     * members decide alike. */
     struct axon_domain_msg *mine = &d->all[d->me];
-    mine->out_ok = !scatter && !d->broken && d->bytes > 0 && dt->contig &&
+    mine->out_ok = !scatter && axon_domain_writes(d, d->me) && !d->broken && d->bytes > 0 && dt->contig &&
                    axon_domain_export(d, (char *)out + dt->true_lb, d->bytes, true, &mine->out) == MPI_SUCCESS;
     axon_domain_settle(d);
     if (axon_config.verbose >= 3)
         d->t_built = axon_domain_now();
-    const char *what = scatter ? "reduce_scatter" : "allreduce";
+    const char *what = scatter ? "reduce_scatter" : dest >= 0 ? "reduce" : "allreduce";
     if (d->broken)
         axon_runtime_log_error("the domain %s cannot export GPU memory through CUDA IPC", what);
     axon_runtime_log_debug(2, "%s of %lld bytes by the domain algorithm on %d ranks (GPU %d, input %s)", what,
@@ -508,7 +521,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
         axon_coll_sched_round(s);
         return;
     }
-    if (fused)
+    if (fused || !axon_domain_writes(d, d->me))
         axon_coll_sched_call(s, axon_domain_gather_slices, d, 0); /* nothing left to copy */
     else
         axon_coll_sched_call_gpu(s, axon_domain_gather_slices, d, d->bytes, n);
@@ -528,7 +541,18 @@ void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void 
     if (!disp)
         return;
     axon_coll_red_split(count, n, disp);
-    axon_coll_domain_reduce(s, in, out, disp, dt, false);
+    axon_coll_domain_reduce(s, in, out, disp, dt, false, -1);
+}
+
+void axon_coll_domain_reduce_root(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                  const struct axon_dtype_layout *dt, int root)
+{
+    int n = axon_coll_sched_size(s);
+    int64_t *disp = axon_coll_sched_alloc_meta(s, sizeof(int64_t) * (size_t)(n + 1));
+    if (!disp)
+        return;
+    axon_coll_red_split(count, n, disp);
+    axon_coll_domain_reduce(s, in, out, disp, dt, false, root);
 }
 
 void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
@@ -541,7 +565,7 @@ void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, 
     disp[0] = 0;
     for (int j = 0; j < n; j++)
         disp[j + 1] = disp[j] + counts[j];
-    axon_coll_domain_reduce(s, in, out, disp, dt, true);
+    axon_coll_domain_reduce(s, in, out, disp, dt, true, -1);
 }
 
 /* ---- bcast and allgather: copies straight from the owner's memory ---------------------------------- */

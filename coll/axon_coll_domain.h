@@ -18,6 +18,10 @@ unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s);
  * Any member's buffers may be host memory (their data goes through device scratch). */
 void axon_coll_domain_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                 const struct axon_dtype_layout *dt);
+/* Reduce: the same, but the slices reach only the root's result (fused: the one result every rank's
+ * kernel writes its slice into; else the root copies every slice from its owner). */
+void axon_coll_domain_reduce_root(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                                  const struct axon_dtype_layout *dt, int root);
 /* Reduce_scatter: the same first half, rank i's slice being its counts[i] elements; it reaches out after
  * the barrier (in place, out overlaps the input the peers read). */
 void axon_coll_domain_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,

@@ -3,25 +3,36 @@
  *    ranks starting at itself and takes in the run that follows (lower ranks on the left); a root other
  *    than 0 gets the result in one more message. log2(n) rounds of the whole vector: latency-optimal.
  *  - rabenseifner: a reduce-scatter by recursive halving, then a binomial gather of the segments to the
- *    root; each rank moves about twice the vector whatever n is: bandwidth-optimal for large vectors. */
+ *    root; each rank moves about twice the vector whatever n is: bandwidth-optimal for large vectors.
+ * (and the compositions over nodes, hier, and within one NVLink domain, domain: coll/axon_coll_domain.c) */
 #include "coll/axon_coll_reduce_internal.h"
+#include "coll/axon_coll_domain.h"
 #include "coll/axon_coll_hier.h"
 
-enum { AXON_REDUCE_BINOMIAL, AXON_REDUCE_RABENSEIFNER, AXON_REDUCE_HIER };
+enum { AXON_REDUCE_BINOMIAL, AXON_REDUCE_RABENSEIFNER, AXON_REDUCE_HIER, AXON_REDUCE_DOMAIN };
 static const struct axon_coll_alg axon_coll_reduce_algs[] = {
     [AXON_REDUCE_BINOMIAL] = {"binomial", "binomial tree to rank 0 in rank order, then to the root", 0},
     [AXON_REDUCE_RABENSEIFNER] = {"rabenseifner",
                                   "reduce-scatter by recursive halving, then a binomial gather to the root", 0},
     [AXON_REDUCE_HIER] = {"hier", "a reduce in each node to its leader, then among the leaders to the root",
                           AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_NODES},
+    [AXON_REDUCE_DOMAIN] = {"domain",
+                            "one NVLink domain: each rank's slice by one kernel reading the peers' inputs through "
+                            "CUDA IPC, written into the root's result",
+                            AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
-/* Measured on one node (see the commit that set them): the halving wins from a few tens of KiB. */
+/* Measured on one node (see the commit that set them): the halving wins from a few tens of KiB. Where
+ * every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm, the allreduce's fold writing one
+ * result instead of n (not yet timed itself: the domain allreduce took 0.23-0.45x the time of the best
+ * schedule at 2-8 ranks of the H200, bench/RESULTS.md, tenth session). */
 static const struct axon_coll_rule axon_coll_reduce_rules[] = {
+    {0, -1, AXON_REDUCE_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32 * 1024, AXON_REDUCE_BINOMIAL, 0},
     {0, -1, AXON_REDUCE_RABENSEIFNER, 0},
 };
 const struct axon_coll_desc axon_coll_reduce_desc = {
-    "reduce", "bytes of the vector", axon_coll_reduce_algs, 3, axon_coll_reduce_rules, 2};
+    "reduce", "bytes of the vector", axon_coll_reduce_algs, 4, axon_coll_reduce_rules, 3};
 
 static void axon_coll_reduce_binomial(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                       const struct axon_dtype_layout *dt, int root)
@@ -86,7 +97,11 @@ void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int6
                       const struct axon_dtype_layout *dt, int root)
 {
     switch (axon_coll_select_sched(AXON_COLL_KIND_REDUCE, s, count * dt->size,
-                             axon_coll_red_have(s) | axon_coll_hier_have(s))) {
+                                   axon_coll_red_have(s) | axon_coll_hier_have(s) | axon_coll_domain_have(s) |
+                                       axon_coll_sched_device_have(s))) {
+    case AXON_REDUCE_DOMAIN:
+        axon_coll_domain_reduce_root(s, in, out, count, dt, root);
+        break;
     case AXON_REDUCE_HIER:
         axon_coll_hier_reduce(s, in, out, count, dt, root);
         break;

@@ -425,17 +425,17 @@ static int64_t axon_coll_plan_moved_bytes(const struct axon_mpi_coll_plan *p)
 
 /* Whether the members first agree where their buffers are (axon_coll_plan_shm_agree), while CUDA
  * support is on, for a call moving more than AXON_COLL_GPU_AGREE_MIN bytes a rank:
- *  - a reduction that would take the shared-memory path: that path stages GPU buffers through its host
- *    slots, where above that size kernels on the GPU cost less than the round trip through the host;
- *  - a bcast, allgather, allreduce or reduce-scatter (and an equal-block alltoall), shared-memory path or
- *    not: when every member's buffers are GPU memory, the rules pick the domain algorithms
+ *  - a reduction (not a scan) that would take the shared-memory path: that path stages GPU buffers
+ *    through its host slots, where above that size kernels on the GPU cost less than the round trip;
+ *  - a bcast, allgather, reduce, allreduce or reduce-scatter (and an equal-block alltoall), shared-memory
+ *    path or not: when every member's buffers are GPU memory, the rules pick the domain algorithms
  *    (AXON_COLL_NEEDS_DEVICE), which read the peers' GPU memory in place. Without the agreement such a
  *    call of GPU buffers went through the shared memory staged (an allgather of 1 MiB blocks at 4 ranks
  *    of the H200 under MPS: 1139 us, the domain algorithm 26 us; bench/RESULTS.md, tenth session) or as
  *    point-to-point schedules (an alltoall of 4 KiB blocks at 8 ranks: 149 us, the domain one 34 us).
  * The cost where all buffers are host memory: one small allreduce through the shared memory (0.7 us
  * at 8 ranks, 1.7 at 16, on the H200 machine), at most a tenth of the calls above the threshold. */
-static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p, bool shm)
+static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p)
 {
     if (!axon_cuda_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)
         return false;
@@ -445,8 +445,7 @@ static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p, b
     case AXON_MPI_COLL_ALLTOALL:
         return true;
     case AXON_MPI_COLL_REDUCTION:
-        return shm || p->red == AXON_MPI_RED_ALLREDUCE || p->red == AXON_MPI_RED_SCATTER ||
-               p->red == AXON_MPI_RED_SCATTER_BLOCK;
+        return p->red != AXON_MPI_RED_SCAN && p->red != AXON_MPI_RED_EXSCAN;
     default:
         return false;
     }
@@ -465,9 +464,9 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
     /* The user's buffers of this rank (a block stands for the buffer it lies in). */
     const void *bufs[3] = {NULL, NULL, NULL};
     switch (p->kind) {
-    case AXON_MPI_COLL_REDUCTION:
+    case AXON_MPI_COLL_REDUCTION: /* a reduce's result buffer means nothing but at the root */
         bufs[0] = p->in;
-        bufs[1] = p->out;
+        bufs[1] = p->red != AXON_MPI_RED_REDUCE || axon_coll_is_root(p->c, p->root) ? p->out : NULL;
         break;
     case AXON_MPI_COLL_BCAST:
         bufs[0] = p->mine.buf;
@@ -500,12 +499,12 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
 
 /* The agreement where axon_coll_plan_needs_agreement asks for it and the communicator has the node's
  * segment: *agreed, *all_host, and p->all_device. */
-static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool shm, bool *agreed, bool *all_host)
+static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool *agreed, bool *all_host)
 {
     struct axon_coll_shm *seg = NULL;
     bool all_device = false;
     *agreed = *all_host = false;
-    if (p->c->is_inter || !axon_coll_plan_needs_agreement(p, shm))
+    if (p->c->is_inter || !axon_coll_plan_needs_agreement(p))
         return MPI_SUCCESS;
     int rc = axon_coll_shm_of(p->c, &seg);
     if (rc != MPI_SUCCESS || !seg)
@@ -519,7 +518,7 @@ static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool shm, bool *ag
 int axon_mpi_coll_plan_agree_persistent(struct axon_mpi_coll_plan *p)
 {
     bool agreed, all_host;
-    return axon_coll_plan_agree(p, false, &agreed, &all_host);
+    return axon_coll_plan_agree(p, &agreed, &all_host);
 }
 
 static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
@@ -564,7 +563,7 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
     if (!request) {
         bool agreed, all_host;
-        int rc = axon_coll_plan_agree(p, shm, &agreed, &all_host);
+        int rc = axon_coll_plan_agree(p, &agreed, &all_host);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);

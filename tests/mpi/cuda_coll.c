@@ -851,7 +851,8 @@ static void t_persist_device(void)
 static bool domain_forced(void)
 {
     static const char *const knobs[] = {"AXON_COLL_ALLREDUCE_ALG", "AXON_COLL_REDUCE_SCATTER_ALG",
-                                        "AXON_COLL_BCAST_ALG", "AXON_COLL_ALLGATHER_ALG"};
+                                        "AXON_COLL_BCAST_ALG",     "AXON_COLL_ALLGATHER_ALG",
+                                        "AXON_COLL_ALLTOALL_ALG",  "AXON_COLL_REDUCE_ALG"};
     for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
         const char *v = getenv(knobs[i]);
         if (v && strcmp(v, "domain") == 0)

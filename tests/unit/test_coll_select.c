@@ -139,13 +139,13 @@ START_TEST(alltoall_rules)
 END_TEST
 
 /* Where the members agreed that every buffer is GPU memory and they share a domain, bcast, allgather,
- * alltoall and reduce_scatter take their domain algorithms at every size and count (the agreement itself only happens
+ * alltoall, reduce_scatter and reduce take their domain algorithms at every size and count (the agreement itself only happens
  * above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c); without the agreement, or without a domain, the
  * host rules. */
 START_TEST(device_rules_pick_domain)
 {
     const enum axon_coll_kind kinds[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL,
-                                         AXON_COLL_KIND_REDUCE_SCATTER};
+                                         AXON_COLL_KIND_REDUCE_SCATTER, AXON_COLL_KIND_REDUCE};
     const int64_t sizes[] = {8, 65536, (int64_t)1 << 24};
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
         const struct axon_coll_desc *d = axon_coll_desc_of(kinds[k]);

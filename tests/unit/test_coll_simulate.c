@@ -199,7 +199,8 @@ END_TEST
 
 /* The domain algorithms on GPU buffers of one domain, with only the GPU's costs left (every message and
  * post free): their GPU operations (domain.launch each) and bytes (domain.beta each, or a share of
- * domain.capacity). A fused allreduce is one kernel over n slices; a bcast's non-root ranks copy the
+ * domain.capacity). A fused allreduce is one kernel over n slices, a fused reduce too (into the root's
+ * result alone); a bcast's non-root ranks copy the
  * vector once; an allgather's and an alltoall's ranks copy every block, their own too (not in place),
  * by one copy-list launch (16 blocks a launch). With host buffers, or a machine of two domains, the
  * algorithms do not apply. */
@@ -220,7 +221,7 @@ START_TEST(domain_gpu_closed_form)
         enum axon_coll_kind kind;
         int ops;
     } forms[] = {{AXON_COLL_KIND_ALLREDUCE, 1}, {AXON_COLL_KIND_BCAST, 1}, {AXON_COLL_KIND_ALLGATHER, 1},
-                 {AXON_COLL_KIND_ALLTOALL, 1}};
+                 {AXON_COLL_KIND_ALLTOALL, 1},  {AXON_COLL_KIND_REDUCE, 1}};
     for (int shared = 0; shared < 2; shared++) {
         /* Shared: one GPU for the four ranks at twice a rank's rate, so each gets half a rank's. */
         m.level[AXON_COLL_LEVEL_DOMAIN].capacity = shared ? 2 / Bd : 0;
@@ -257,7 +258,8 @@ START_TEST(domain_gpu_closed_form)
     struct axon_config saved = axon_config;
     unsetenv("AXON_COLL_GPU_AGREE_MIN");
     ck_assert_int_eq(axon_runtime_config_load(&axon_config, why, sizeof(why)), MPI_SUCCESS);
-    const enum axon_coll_kind moves[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL};
+    const enum axon_coll_kind moves[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL,
+                                         AXON_COLL_KIND_REDUCE};
     for (size_t k = 0; k < sizeof(moves) / sizeof(moves[0]); k++) {
         d = axon_coll_desc_of(moves[k]);
         int dom = 0;
