@@ -139,9 +139,9 @@ START_TEST(alltoall_rules)
 END_TEST
 
 /* Where the members agreed that every buffer is GPU memory and they share a domain, bcast, allgather,
- * alltoall, reduce_scatter and reduce take their domain algorithms at every size and count (the agreement itself only happens
- * above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c); without the agreement, or without a domain, the
- * host rules. */
+ * alltoall, reduce_scatter and reduce take their domain algorithms at every size and count (the
+ * agreement itself only happens above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c); without the
+ * agreement, or without a domain, the host rules. */
 START_TEST(device_rules_pick_domain)
 {
     const enum axon_coll_kind kinds[] = {AXON_COLL_KIND_BCAST, AXON_COLL_KIND_ALLGATHER, AXON_COLL_KIND_ALLTOALL,
