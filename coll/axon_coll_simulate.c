@@ -289,6 +289,7 @@ struct sim_rank {
     int64_t next;    /* its first step not yet started */
     double cpu;      /* when its CPU is free */
     double done;     /* the latest completion in the running round */
+    double ipc_free; /* when its GPU messages' copies are done (it makes them one at a time) */
     int32_t pending; /* messages of the running round not complete */
     uint8_t posting, finished;
 };
@@ -591,12 +592,21 @@ static enum axon_coll_level sim_level(const struct sim *S, const struct sim_xfer
     return l;
 }
 
-/* The transfer waits its level's latency, then starts moving bytes. */
+/* The transfer waits its level's latency, then starts moving bytes. A GPU message inside a domain is a
+ * copy its receiver makes from the sender's memory (CUDA IPC) and waits for, one at a time: it starts
+ * when the receiver's copies before it are done. */
 static void sim_launch(struct sim *S, int32_t xi, double start)
 {
     struct sim_xfer *x = &S->x[xi];
     x->level = (uint8_t)sim_level(S, x);
-    sim_push(S, EV_BEGIN, xi, start + S->m->level[x->level].alpha);
+    const struct axon_coll_model_level *lv = &S->m->level[x->level];
+    if (x->level == AXON_COLL_LEVEL_DOMAIN) {
+        struct sim_rank *R = &S->ranks[x->dst];
+        if (R->ipc_free > start)
+            start = R->ipc_free;
+        R->ipc_free = start + lv->alpha + (double)x->bytes * lv->beta;
+    }
+    sim_push(S, EV_BEGIN, xi, start + lv->alpha);
 }
 
 /* The link slot a list uses in its transfers. */

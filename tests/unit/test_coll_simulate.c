@@ -276,6 +276,31 @@ START_TEST(domain_gpu_closed_form)
 }
 END_TEST
 
+/* A GPU message inside a domain is a copy its receiver makes and waits for, one at a time: a scattered
+ * alltoall of GPU buffers on 4 ranks of one domain, every message posted at once, takes the receiver's
+ * three copies in turn (3 (A + S B)); of host buffers, the same messages through the node overlap
+ * (A + S B). Everything else is free here. */
+START_TEST(gpu_messages_serialize_at_receiver)
+{
+    struct axon_coll_model m;
+    axon_coll_model_defaults(&m);
+    for (int l = 0; l < AXON_COLL_NLEVELS; l++)
+        m.level[l] = (struct axon_coll_model_level){0};
+    m.overhead = m.copy_beta = m.call = 0;
+    const double A = 9e-6, B = 3e-12, S = 65536;
+    m.level[AXON_COLL_LEVEL_DOMAIN].alpha = m.level[AXON_COLL_LEVEL_NODE].alpha = A;
+    m.level[AXON_COLL_LEVEL_DOMAIN].beta = m.level[AXON_COLL_LEVEL_NODE].beta = B;
+    const char *one = "nodes=1,ranks_per_node=4";
+    /* (The own block's copy, S / 4 B on the GPU, runs while the messages are under way.) */
+    double gpu = simulate_in(one, &m, AXON_COLL_KIND_ALLTOALL, "scattered", (int64_t)S, AXON_COLL_SIM_DEVICE);
+    double expect = 3 * (A + S / 4 * B);
+    ck_assert_msg(fabs(gpu - expect) < 1e-12, "GPU buffers: %.15g s, closed form %.15g s", gpu, expect);
+    double host = simulate_in(one, &m, AXON_COLL_KIND_ALLTOALL, "scattered", (int64_t)S, AXON_COLL_SIM_HOST);
+    ck_assert_msg(fabs(host - (A + S / 4 * B)) < 1e-12, "host buffers: %.15g s, closed form %.15g s", host,
+                  A + S / 4 * B);
+}
+END_TEST
+
 START_TEST(doubling_shares_nics)
 {
     struct axon_coll_model m;
@@ -457,6 +482,7 @@ int main(void)
     tcase_add_loop_test(tc, agrees_with_exact_runs, 0, NKINDS);
     tcase_add_test(tc, ring_allreduce_closed_form);
     tcase_add_test(tc, domain_gpu_closed_form);
+    tcase_add_test(tc, gpu_messages_serialize_at_receiver);
     tcase_add_test(tc, doubling_shares_nics);
     tcase_add_test(tc, host_shares_memory);
     tcase_add_test(tc, staggered_sharing);
