@@ -148,6 +148,15 @@ static double simulate(const char *topo, const struct axon_coll_model *m, enum a
     return simulate_in(topo, m, kind, alg, bytes, AXON_COLL_SIM_HOST);
 }
 
+/* A model in which everything costs nothing: a test sets the figures it checks. */
+static void free_model(struct axon_coll_model *m)
+{
+    axon_coll_model_defaults(m);
+    for (int l = 0; l < AXON_COLL_NLEVELS; l++)
+        m->level[l] = (struct axon_coll_model_level){0};
+    m->overhead = m->copy_beta = m->call = 0;
+}
+
 START_TEST(ring_allreduce_closed_form)
 {
     struct axon_coll_model m;
@@ -207,10 +216,7 @@ END_TEST
 START_TEST(domain_gpu_closed_form)
 {
     struct axon_coll_model m;
-    axon_coll_model_defaults(&m);
-    for (int l = 0; l < AXON_COLL_NLEVELS; l++)
-        m.level[l] = (struct axon_coll_model_level){0};
-    m.overhead = m.copy_beta = m.call = 0;
+    free_model(&m);
     const double L = 7e-6, Bd = 2e-12, S = 4096;
     m.level[AXON_COLL_LEVEL_DOMAIN].launch = L;
     m.level[AXON_COLL_LEVEL_DOMAIN].beta = Bd;
@@ -283,10 +289,7 @@ END_TEST
 START_TEST(gpu_messages_serialize_at_receiver)
 {
     struct axon_coll_model m;
-    axon_coll_model_defaults(&m);
-    for (int l = 0; l < AXON_COLL_NLEVELS; l++)
-        m.level[l] = (struct axon_coll_model_level){0};
-    m.overhead = m.copy_beta = m.call = 0;
+    free_model(&m);
     const double A = 9e-6, B = 3e-12, S = 65536;
     m.level[AXON_COLL_LEVEL_DOMAIN].alpha = m.level[AXON_COLL_LEVEL_NODE].alpha = A;
     m.level[AXON_COLL_LEVEL_DOMAIN].beta = m.level[AXON_COLL_LEVEL_NODE].beta = B;
