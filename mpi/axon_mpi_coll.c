@@ -424,17 +424,16 @@ static int64_t axon_coll_plan_moved_bytes(const struct axon_mpi_coll_plan *p)
 }
 
 /* Whether the members first agree where their buffers are (axon_coll_plan_shm_agree), while CUDA
- * support is on, for a call moving more than AXON_COLL_GPU_AGREE_MIN bytes a rank:
- *  - a reduction (not a scan) that would take the shared-memory path: that path stages GPU buffers
- *    through its host slots, where above that size kernels on the GPU cost less than the round trip;
- *  - a bcast, allgather, reduce, allreduce or reduce-scatter (and an equal-block alltoall), shared-memory
- *    path or not: when every member's buffers are GPU memory, the rules pick the domain algorithms
- *    (AXON_COLL_NEEDS_DEVICE), which read the peers' GPU memory in place. Without the agreement such a
- *    call of GPU buffers went through the shared memory staged (an allgather of 1 MiB blocks at 4 ranks
- *    of the H200 under MPS: 1139 us, the domain algorithm 26 us; bench/RESULTS.md, tenth session) or as
- *    point-to-point schedules (an alltoall of 4 KiB blocks at 8 ranks: 149 us, the domain one 34 us).
- * The cost where all buffers are host memory: one small allreduce through the shared memory (0.7 us
- * at 8 ranks, 1.7 at 16, on the H200 machine), at most a tenth of the calls above the threshold. */
+ * support is on: a bcast, allgather, equal-block alltoall or reduction (not a scan) moving more than
+ * AXON_COLL_GPU_AGREE_MIN bytes a rank, whichever way it would go. The shared-memory path is taken only
+ * where every buffer is host memory (it would stage GPU buffers through its host slots), and where
+ * every buffer is GPU memory the rules pick the domain algorithms (AXON_COLL_NEEDS_DEVICE), which read
+ * the peers' GPU memory in place. Without the agreement such a call of GPU buffers went through the
+ * shared memory staged (an allgather of 1 MiB blocks at 4 ranks of the H200 under MPS: 1139 us, the
+ * domain algorithm 26 us; bench/RESULTS.md, tenth session) or as point-to-point schedules (an alltoall
+ * of 4 KiB blocks at 8 ranks: 149 us, the domain one 34 us). The cost where all buffers are host
+ * memory: one small allreduce through the shared memory (0.7 us at 8 ranks, 1.7 at 16, on the H200
+ * machine), at most a tenth of the calls above the threshold. */
 static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p)
 {
     if (!axon_cuda_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)
