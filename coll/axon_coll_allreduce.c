@@ -186,6 +186,12 @@ static void axon_coll_allreduce_ring(struct axon_coll_sched *s, const void *in, 
     }
 }
 
+void axon_coll_allreduce_small(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                               const struct axon_dtype_layout *dt)
+{
+    axon_coll_allreduce_recursive_doubling(s, in, out, count, dt);
+}
+
 void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt)
 {

@@ -171,6 +171,15 @@ void axon_coll_sched_discard(struct axon_coll_sched *s);
  * collective; tests record the end). */
 void axon_coll_sched_on_end(struct axon_coll_sched *s, int (*fn)(void *arg, int err), void *arg);
 
+/* Called once the schedule ends (after its end hook) with its error, which fn may change: fn returns the
+ * schedule that continues the same request, built (axon_coll_sched_built says it is sound) and not
+ * started, which the engine then runs in its place; or NULL, and the request completes with the error.
+ * For a call that learns from a round among its members (where their buffers are) how to go on; fn runs
+ * inside the progress hook, where it may build schedules. */
+void axon_coll_sched_then(struct axon_coll_sched *s, struct axon_coll_sched *(*fn)(void *arg, int *err), void *arg);
+/* Closes the last round of a built schedule and returns its building error (MPI_SUCCESS when sound). */
+int axon_coll_sched_built(struct axon_coll_sched *s);
+
 /* The progress hook: advances every outstanding schedule; non-zero when one moved. */
 int axon_coll_progress(void);
 /* Schedules outstanding (tests, MPI_Finalize diagnostics). */

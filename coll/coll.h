@@ -57,6 +57,11 @@ void axon_coll_reduce(struct axon_coll_sched *s, const void *in, void *out, int6
                       const struct axon_dtype_layout *dt, int root);
 void axon_coll_allreduce(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                          const struct axon_dtype_layout *dt);
+/* Recursive doubling, whatever the knobs and rules say: for the library's own small agreements (a
+ * forced AXON_COLL_ALLREDUCE_ALG is the program's calls', and the domain one would take these few host
+ * bytes through the GPU). */
+void axon_coll_allreduce_small(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
+                               const struct axon_dtype_layout *dt);
 /* Rank j gets counts[j] elements of the reduced vector of sum(counts) elements. */
 void axon_coll_reduce_scatter(struct axon_coll_sched *s, const void *in, void *out, const int64_t *counts,
                               const struct axon_dtype_layout *dt);

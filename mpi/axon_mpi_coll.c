@@ -226,6 +226,32 @@ static void axon_coll_blocks_release(struct axon_coll_block *blocks, int n)
             axon_dloop_release((struct axon_dloop *)blocks[j].dt.loop);
 }
 
+static void axon_coll_blocks_retain(const struct axon_coll_block *blocks, int n)
+{
+    for (int j = 0; blocks && j < n; j++)
+        if (blocks[j].dt.loop)
+            axon_dloop_retain((struct axon_dloop *)blocks[j].dt.loop);
+}
+
+struct axon_mpi_coll_plan *axon_mpi_coll_plan_keep(struct axon_mpi_coll_plan *p)
+{
+    struct axon_mpi_coll_plan *kept = malloc(sizeof(*kept));
+    if (!kept) {
+        axon_mpi_coll_plan_fini(p);
+        return NULL;
+    }
+    *kept = *p;
+    axon_coll_blocks_retain(kept->sblocks, kept->nsend);
+    axon_coll_blocks_retain(kept->rblocks, kept->nrecv);
+    axon_coll_blocks_retain(&kept->mine, 1);
+    if (kept->dt.loop)
+        axon_dloop_retain((struct axon_dloop *)kept->dt.loop);
+    if (kept->op)
+        axon_coll_op_retain(kept->op);
+    kept->kept = true;
+    return kept;
+}
+
 void axon_mpi_coll_plan_fini(struct axon_mpi_coll_plan *p)
 {
     /* A persistent request's arrays are freed with it, not handed to a communicator it may outlive. */
@@ -456,10 +482,28 @@ static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p)
  * at 16 ranks ran as a schedule at 1.34x Open MPI's time there). *all_host false when any member's
  * buffer is on a GPU; *all_device true when every member's buffers are (the schedule may then pick an
  * algorithm for device data, all members alike). */
+static void axon_coll_plan_memkinds(const struct axon_mpi_coll_plan *p, int mine[2]);
+
 static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm, bool *all_host,
                                     bool *all_device)
 {
-    int mine[2] = {1, 1}, all[2] = {0, 0}; /* host, device */
+    int mine[2], all[2] = {0, 0};
+    axon_coll_plan_memkinds(p, mine);
+    struct axon_dtype_layout dt;
+    struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
+    if (!min || !axon_mpi_datatype_get(MPI_INT, &dt))
+        return MPI_ERR_INTERN;
+    int rc = axon_coll_shm_reduce(shm, mine, all, 2, &dt, MPI_INT, min, -1);
+    *all_host = rc == MPI_SUCCESS && all[0] == 1;
+    *all_device = rc == MPI_SUCCESS && all[1] == 1;
+    return rc;
+}
+
+/* What this rank contributes to the agreement: mine[0] 1 when all its buffers are host memory, mine[1]
+ * 1 when all are GPU memory. */
+static void axon_coll_plan_memkinds(const struct axon_mpi_coll_plan *p, int mine[2])
+{
+    mine[0] = mine[1] = 1;
     /* The user's buffers of this rank (a block stands for the buffer it lies in). */
     const void *bufs[3] = {NULL, NULL, NULL};
     switch (p->kind) {
@@ -486,14 +530,6 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
         if (rc != MPI_SUCCESS || info.kind == AXON_CUDA_MEMKIND_HOST || info.device < 0)
             mine[1] = 0;
     }
-    struct axon_dtype_layout dt;
-    struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
-    if (!min || !axon_mpi_datatype_get(MPI_INT, &dt))
-        return MPI_ERR_INTERN;
-    int rc = axon_coll_shm_reduce(shm, mine, all, 2, &dt, MPI_INT, min, -1);
-    *all_host = rc == MPI_SUCCESS && all[0] == 1;
-    *all_device = rc == MPI_SUCCESS && all[1] == 1;
-    return rc;
 }
 
 /* The agreement where axon_coll_plan_needs_agreement asks for it and the communicator has the node's
@@ -552,12 +588,113 @@ static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axo
     "the collective failed: its members passed different collectives, roots or counts (AXON_VERBOSE=1 " \
     "says which)"
 
+/* ---- nonblocking calls that agree first ------------------------------------------------------------- */
+
+/* A nonblocking call asks what a blocking one of its size asks (axon_coll_plan_needs_agreement) where the
+ * answer can choose a domain algorithm: the communicator lies on one node where CUDA IPC works (known
+ * alike). It cannot wait for the answer: its request runs an allreduce of the members' two flags first,
+ * then the call's own schedule, built when the answer is in (axon_coll_sched_then, in the progress hook),
+ * under the same tag: each pair's messages of the two match in their order, as a persistent request's
+ * starts do. What host buffers pay: that allreduce of two ints, log2(n) more small messages. */
+static bool axon_coll_plan_agrees_first(const struct axon_mpi_coll_plan *p)
+{
+    return !p->c->is_inter && p->c->size > 1 && axon_coll_plan_needs_agreement(p) && axon_cuda_ipc_available() &&
+           axon_coll_one_node(p->c);
+}
+
+struct axon_coll_agreeing {
+    struct axon_mpi_coll_plan *plan; /* kept (axon_mpi_coll_plan_keep) until the call's schedule is built */
+    int mine[2], all[2];
+};
+
+/* The answer is in: the call's schedule, as a persistent start builds it (GPU way or staging). */
+static struct axon_coll_sched *axon_coll_plan_agreed(void *arg, int *err)
+{
+    struct axon_coll_agreeing *a = arg;
+    struct axon_mpi_coll_plan *p = a->plan;
+    struct axon_coll_sched *s = NULL;
+    struct axon_mpi_coll_stage *st = NULL;
+    if (*err == MPI_SUCCESS) {
+        p->all_device = a->all[1] == 1;
+        const struct axon_mpi_coll_plan *run = p;
+        if (axon_cuda_watching() && !p->c->pt2pt.host_only) {
+            *err = axon_mpi_coll_gpu_prepare(p, false, &st);
+            if (*err == MPI_SUCCESS && st)
+                run = axon_mpi_coll_stage_plan(st);
+        }
+        if (*err == MPI_SUCCESS)
+            *err = axon_mpi_coll_plan_sched(run, &s);
+        if (*err == MPI_SUCCESS && (*err = axon_coll_sched_built(s)) != MPI_SUCCESS) {
+            axon_coll_sched_discard(s);
+            s = NULL;
+        }
+        if (*err != MPI_SUCCESS) {
+            axon_mpi_coll_stage_abort(st);
+        } else {
+            if (st)
+                axon_mpi_coll_stage_attach(st, s);
+            if (axon_config.async_progress)
+                axon_coll_sched_set_handoff(s);
+        }
+    }
+    axon_mpi_coll_plan_fini(p);
+    free(p);
+    return s;
+}
+
+static int axon_coll_plan_start_agreeing(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
+{
+    struct axon_comm *c = p->c;
+    struct axon_dtype_layout dt;
+    struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
+    if (!min || !axon_mpi_datatype_get(MPI_INT, &dt)) {
+        axon_mpi_coll_plan_fini(p);
+        return axon_mpi_error(c, func, MPI_ERR_INTERN, "no MPI_MIN on MPI_INT");
+    }
+    int mine[2];
+    axon_coll_plan_memkinds(p, mine);
+    struct axon_mpi_coll_plan *kept = axon_mpi_coll_plan_keep(p);
+    if (!kept)
+        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
+    kept->seq_fixed = true;
+    kept->seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
+    struct axon_coll_sched *s = NULL;
+    struct axon_request *req = NULL;
+    int rc = axon_coll_sched_create(&c->coll, c->rank, c->size, (int)(kept->seq % (unsigned)AXON_COMM_TAG_BASE), &s);
+    struct axon_coll_agreeing *a = rc == MPI_SUCCESS ? axon_coll_sched_alloc_meta(s, sizeof(*a)) : NULL;
+    if (a) {
+        *a = (struct axon_coll_agreeing){kept, {mine[0], mine[1]}, {0, 0}};
+        axon_coll_sched_set_op(s, min, MPI_INT, &dt);
+        axon_coll_allreduce_small(s, a->mine, a->all, 2, &dt);
+        axon_coll_sched_then(s, axon_coll_plan_agreed, a);
+        if (axon_config.async_progress)
+            axon_coll_sched_set_handoff(s);
+        rc = axon_request_alloc_coll(&req);
+    }
+    if (rc == MPI_SUCCESS && a) {
+        rc = axon_coll_sched_start(s, req);
+        if (rc == MPI_SUCCESS) {
+            *request = axon_mpi_request_handle(req);
+            return MPI_SUCCESS;
+        }
+        axon_request_coll_complete(req, rc);
+        axon_request_free(req);
+    }
+    if (s)
+        axon_coll_sched_discard(s);
+    axon_mpi_coll_plan_fini(kept);
+    free(kept);
+    return axon_mpi_error(c, func, rc == MPI_SUCCESS ? MPI_ERR_NO_MEM : rc, "cannot build the collective's schedule");
+}
+
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
     /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;
+    if (request && axon_coll_plan_agrees_first(p))
+        return axon_coll_plan_start_agreeing(func, p, request);
     /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
     if (!request) {

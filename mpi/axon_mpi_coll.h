@@ -185,6 +185,10 @@ void axon_mpi_coll_plan_fini(struct axon_mpi_coll_plan *p);
 /* Runs a plan now: blocking when request is NULL, else handing back the collective's request. Consumes
  * the plan (frees what it holds), whatever happens. */
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request);
+/* A copy of p in memory of its own that holds references on its layouts and operation (kept), for a
+ * plan that outlives its call (a persistent request's, a nonblocking call's that agrees first); free it
+ * with axon_mpi_coll_plan_fini and free. p's arrays move to it. NULL when out of memory (p finished). */
+struct axon_mpi_coll_plan *axon_mpi_coll_plan_keep(struct axon_mpi_coll_plan *p);
 /* A persistent collective's _init (nonlocal, ordered with the communicator's other collectives, MPI 4.1
  * section 6.13): the members agree once, as a blocking call of that size would, whether every buffer is
  * GPU memory (p->all_device, for every start: the buffers stay those of the _init). */

@@ -34,13 +34,6 @@ int axon_mpi_coll_persist_check(const char *func, MPI_Comm comm, MPI_Info info, 
     return MPI_SUCCESS;
 }
 
-static void axon_persist_keep_blocks(const struct axon_coll_block *blocks, int n)
-{
-    for (int j = 0; blocks && j < n; j++)
-        if (blocks[j].dt.loop)
-            axon_dloop_retain((struct axon_dloop *)blocks[j].dt.loop);
-}
-
 int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
@@ -50,21 +43,10 @@ int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, M
         return axon_mpi_error(c, func, rc, "the members' agreement on where their buffers are failed: they passed "
                                            "different collectives or counts (AXON_VERBOSE=1 says which)");
     }
-    struct axon_mpi_coll_plan *kept = malloc(sizeof(*kept));
-    if (!kept) {
-        axon_mpi_coll_plan_fini(p);
+    /* The user may free the datatypes and the operation before the request. */
+    struct axon_mpi_coll_plan *kept = axon_mpi_coll_plan_keep(p);
+    if (!kept)
         return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-    }
-    *kept = *p;
-    /* The user may free the datatypes and the operation before the request: hold them. */
-    axon_persist_keep_blocks(kept->sblocks, kept->nsend);
-    axon_persist_keep_blocks(kept->rblocks, kept->nrecv);
-    axon_persist_keep_blocks(&kept->mine, 1);
-    if (kept->dt.loop)
-        axon_dloop_retain((struct axon_dloop *)kept->dt.loop);
-    if (kept->op)
-        axon_coll_op_retain(kept->op);
-    kept->kept = true;
     kept->seq_fixed = true;
     kept->seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
     struct axon_request *req;

@@ -791,27 +791,34 @@ static bool shm_on(void)
     return !v || strcmp(v, "0") != 0;
 }
 
-/* A persistent allgather of GPU buffers above AXON_COLL_GPU_AGREE_MIN (160,000-byte blocks): its _init
- * has the members agree once that every buffer is GPU memory, so each start runs the domain algorithm,
- * whose blocks come by copy-list kernels; the nonblocking form never agrees and sends them as messages,
- * copied by the driver (IPC messages above 64 KiB take no kernel). Both checked against the reference. */
+/* Allgathers of GPU buffers above AXON_COLL_GPU_AGREE_MIN (160,000-byte blocks), persistent and
+ * nonblocking: the persistent _init has the members agree once that every buffer is GPU memory, the
+ * nonblocking call runs the agreement as its request's first schedule, and both then take the domain
+ * algorithm, whose blocks come by copy-list kernels. With the receive buffers in host memory the
+ * nonblocking call moves its blocks as messages, copied by the driver (IPC messages above 64 KiB take no
+ * kernel). All checked against the reference. */
 static bool domain_forced(void);
-static void t_persist_device(void)
+static void t_agreed_device(void)
 {
     if (domain_forced() || getenv("AXON_TOPO") || getenv("AXON_COLL_GPU_AGREE_MIN") ||
         (getenv("AXON_COLL_SHM_MAX") && strcmp(getenv("AXON_COLL_SHM_MAX"), "0") == 0))
         return;
     const int blk = 40000;
+    static const char *const form_name[] = {"persistent", "nonblocking", "nonblocking into host memory"};
     size_t bytes = (size_t)blk * sizeof(int);
-    int *h = malloc(bytes * (size_t)size);
+    int *h = malloc(bytes * (size_t)size), *got = malloc(bytes * (size_t)size);
     void *s = test_cuda_malloc(bytes), *r = test_cuda_malloc(bytes * (size_t)size);
     for (int i = 0; i < blk; i++)
         h[i] = rank * 1000003 + i;
     TEST_CU(test_cuda_from_host(s, h, bytes));
-    unsigned long long launches[2];
-    for (int form = 0; form < 2; form++) {
+    unsigned long long launches[3];
+    for (int form = 0; form < 3; form++) {
         MPI_Request req;
-        TEST_CU(test_cuda_from_host(r, h, bytes)); /* stale data in the first block */
+        void *into = form == 2 ? (void *)got : r;
+        if (form == 2)
+            memset(got, 0, bytes * (size_t)size);
+        else
+            TEST_CU(test_cuda_from_host(r, h, bytes)); /* stale data in the first block */
         if (form == 0)
             OK(MPI_Allgather_init(s, blk, MPI_INT, r, blk, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         fake_reset();
@@ -819,32 +826,32 @@ static void t_persist_device(void)
             if (form == 0)
                 OK(MPI_Start(&req));
             else
-                OK(MPI_Iallgather(s, blk, MPI_INT, r, blk, MPI_INT, MPI_COMM_WORLD, &req));
+                OK(MPI_Iallgather(s, blk, MPI_INT, into, blk, MPI_INT, MPI_COMM_WORLD, &req));
             OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
         }
         launches[form] = fake_calls("cuLaunchKernel");
         if (form == 0)
             OK(MPI_Request_free(&req));
-        int *got = malloc(bytes * (size_t)size);
-        TEST_CU(test_cuda_to_host(got, r, bytes * (size_t)size));
+        if (form != 2)
+            TEST_CU(test_cuda_to_host(got, r, bytes * (size_t)size));
         for (int q = 0, bad = 0; q < size && !bad; q++)
             for (int i = 0; i < blk && !bad; i++)
                 if (got[(size_t)q * blk + (size_t)i] != q * 1000003 + i) {
                     printf("rank %d FAILED: %s allgather of GPU buffers: block %d element %d is %d\n", rank,
-                           form == 0 ? "persistent" : "nonblocking", q, i, got[(size_t)q * blk + (size_t)i]);
+                           form_name[form], q, i, got[(size_t)q * blk + (size_t)i]);
                     failures++;
                     bad = 1;
                 }
-        free(got);
     }
-    if (size > 1 && (launches[0] == 0 || launches[1] != 0)) {
-        printf("rank %d FAILED: GPU allgathers launched %llu kernels persistent (domain: some), %llu nonblocking "
-               "(none)\n", rank, launches[0], launches[1]);
+    if (size > 1 && (launches[0] == 0 || launches[1] == 0 || launches[2] != 0)) {
+        printf("rank %d FAILED: allgathers launched %llu kernels persistent, %llu nonblocking (domain: some), "
+               "%llu nonblocking into host memory (none)\n", rank, launches[0], launches[1], launches[2]);
         failures++;
     }
     test_cuda_free(s);
     test_cuda_free(r);
     free(h);
+    free(got);
 }
 
 /* Whether a knob forces a domain algorithm (coll/axon_coll_domain.c) on a collective of this test. */
@@ -1364,7 +1371,7 @@ int main(int argc, char **argv)
     if (fake_calls && fake_reset && fake_fail && fake_stats) { /* not on a real GPU */
         t_copies();
         t_copy_errors();
-        t_persist_device();
+        t_agreed_device();
     }
     t_gpu_ops(); /* on a real GPU too: the kernels themselves */
 

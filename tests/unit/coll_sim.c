@@ -33,7 +33,18 @@ static struct {
     struct coll_sim_report *rep;
     bool failed;
     int *ended, *errs;
+    int tag;
 } sim;
+
+struct axon_pt2pt_comm *coll_sim_comm(int r)
+{
+    return &sim.pcs[r];
+}
+
+int coll_sim_tag(void)
+{
+    return sim.tag;
+}
 
 static void coll_sim_fail(const char *fmt, ...)
 {
@@ -254,6 +265,7 @@ int coll_sim_run(int n, coll_sim_build_fn *build, void *arg, struct coll_sim_rep
     if (!sim.pcs || !sim.ended || !sim.errs || !scheds)
         abort();
     int tag = next_tag++ & 0xffff;
+    sim.tag = tag;
     axon_coll_sched_set_transport(&coll_sim_transport);
 
     for (int r = 0; r < n; r++) {
@@ -275,7 +287,7 @@ int coll_sim_run(int n, coll_sim_build_fn *build, void *arg, struct coll_sim_rep
         }
     }
     for (;;) {
-        int left = 0;
+        int left = axon_coll_outstanding(); /* continuations too */
         for (int r = 0; r < n; r++)
             left += !sim.ended[r];
         if (left == 0)

@@ -33,7 +33,12 @@ struct coll_sim_report {
     char why[2048];  /* what went wrong, empty on success */
 };
 
-/* Builds and runs one collective on n ranks. 0 when every schedule ended without error and the
+/* Rank r's fake engine context and the run's tag, for a schedule built while the run goes on (a
+ * continuation, axon_coll_sched_then). */
+struct axon_pt2pt_comm *coll_sim_comm(int r);
+int coll_sim_tag(void);
+
+/* Builds and runs one collective on n ranks (and the schedules that continue theirs). 0 when every schedule ended without error and the
  * transport saw nothing wrong; -1 otherwise, with rep->why saying what happened. rep may be NULL. */
 int coll_sim_run(int n, coll_sim_build_fn *build, void *arg, struct coll_sim_report *rep);
 

@@ -456,6 +456,69 @@ static void build_exchange(struct axon_coll_sched *s, int r, void *arg)
     axon_coll_sched_recv(s, &x[r][1], 4, &axon_coll_bytes, (r + n - 1) % n);
 }
 
+/* A schedule that continues another's request (axon_coll_sched_then): each rank's first schedule is an
+ * allreduce (sum) of rank + 1 through axon_coll_allreduce_small; its continuation, built when that has
+ * ended, broadcasts from the last rank the sum it learnt times ten, under the same tag. */
+struct chain {
+    int n;
+    struct axon_dtype_layout int_dt;
+    int in[8], sum[8], out[8];
+    int built[8], continued_ended[8];
+};
+static struct chain *chain_arg; /* the hook's argument is its rank's slot in built[] */
+
+static int chain_ended(void *arg, int err)
+{
+    int *slot = arg;
+    *slot = 1;
+    return err;
+}
+
+static struct axon_coll_sched *chain_then(void *arg, int *err)
+{
+    struct chain *c = chain_arg;
+    int r = (int)((int *)arg - c->built);
+    c->built[r] = 1;
+    if (*err != MPI_SUCCESS)
+        return NULL;
+    struct axon_coll_sched *s;
+    int n = c->n;
+    ck_assert_int_eq(axon_coll_sched_create(coll_sim_comm(r), r, n, coll_sim_tag(), &s), MPI_SUCCESS);
+    c->out[r] = r == n - 1 ? c->sum[r] * 10 : -1;
+    axon_coll_bcast(s, &c->out[r], 4, &axon_coll_bytes, n - 1);
+    axon_coll_sched_on_end(s, chain_ended, &c->continued_ended[r]);
+    ck_assert_int_eq(axon_coll_sched_built(s), MPI_SUCCESS);
+    return s;
+}
+
+static void build_chain(struct axon_coll_sched *s, int r, void *arg)
+{
+    struct chain *c = arg;
+    c->in[r] = r + 1;
+    axon_coll_sched_set_op(s, axon_coll_op_get(MPI_SUM), MPI_INT, &c->int_dt);
+    axon_coll_allreduce_small(s, &c->in[r], &c->sum[r], 1, &c->int_dt);
+    axon_coll_sched_then(s, chain_then, &c->built[r]);
+}
+
+START_TEST(continued_schedules)
+{
+    for (int n = 2; n <= 7; n++) {
+        struct chain c;
+        memset(&c, 0, sizeof(c));
+        c.n = n;
+        c.int_dt = elem_layout(E_INT);
+        chain_arg = &c;
+        struct coll_sim_report rep;
+        ck_assert_msg(coll_sim_run(n, build_chain, &c, &rep) == 0, "%d ranks: %s", n, rep.why);
+        for (int r = 0; r < n; r++) {
+            ck_assert_int_eq(c.sum[r], n * (n + 1) / 2);
+            ck_assert(c.built[r] && c.continued_ended[r]);
+            ck_assert_int_eq(c.out[r], 10 * n * (n + 1) / 2);
+        }
+    }
+}
+END_TEST
+
 START_TEST(simulator_checks)
 {
     struct coll_sim_report rep;
@@ -524,6 +587,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, simulator_checks);
+    tcase_add_test(tc, continued_schedules);
     tcase_add_test(tc, arena_full_empty_piece);
     tcase_add_test(tc, shm_ready_word);
     tcase_add_loop_test(tc, reduce_algs, 0, axon_coll_reduce_desc.nalgs);
