@@ -51,10 +51,11 @@ static const struct axon_config_entry axon_config_entries[] = {
      "bytes of each rank's slot in that shared memory: the chunk in which large reductions are pipelined; "
      "auto: the communicator's share of 8 MiB, between 64 KiB and 1 MiB (1 MiB up to 4 ranks)"},
     {"AXON_COLL_GPU_AGREE_MIN", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(coll_gpu_agree_min), NULL,
-     "with CUDA support on, a blocking bcast, allgather, alltoall or reduction (not a scan) of a communicator on "
-     "one node that moves more than this many bytes a rank (a persistent one: at its _init) first asks whether "
-     "all members' buffers are host memory (then the node's shared memory) or all GPU memory (then the domain "
-     "algorithms); below it GPU buffers are staged through host memory"},
+     "with CUDA support on, a bcast, allgather, alltoall or reduction (not a scan) of a communicator on one node "
+     "that moves more than this many bytes a rank first asks whether all members' buffers are host memory (then "
+     "the node's shared memory) or all GPU memory (then the domain algorithms): a blocking call at once, a "
+     "persistent one at its _init, a nonblocking one as its request's first round; below it GPU buffers are "
+     "staged through host memory"},
     /* One per collective, in the order of enum axon_coll_kind; the words after "auto" are the
      * algorithms of the collective's table, in its order (tests/unit/test_coll_select.c checks). */
     {"AXON_COLL_BARRIER_ALG", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(coll_alg[0]), "auto|dissemination|hier",
