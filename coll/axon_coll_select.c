@@ -88,3 +88,22 @@ void axon_coll_select_print(FILE *out)
         }
     }
 }
+
+bool axon_coll_agree_memo_skip(struct axon_coll_agree_memo *m)
+{
+    if (m->skip == 0)
+        return false;
+    m->skip--;
+    return true;
+}
+
+void axon_coll_agree_memo_learn(struct axon_coll_agree_memo *m, bool all_host)
+{
+    if (!all_host) {
+        m->streak = m->skip = 0;
+        return;
+    }
+    if (m->streak < 6)
+        m->streak++;
+    m->skip = (1u << m->streak) - 1;
+}

@@ -90,4 +90,18 @@ long axon_coll_select_forced(enum axon_coll_kind kind);
 /* Every kind's algorithms and rules, for axon_info. */
 void axon_coll_select_print(FILE *out);
 
+/* How often the members of a communicator ask each other where their buffers are (mpi/axon_mpi_coll.c):
+ * after k answers in a row that every buffer is host memory, the next 2^k - 1 calls that would ask
+ * (at most 63) take that answer for granted, and a program of host buffers pays for the question about
+ * once in 64 calls. Any other answer starts over. Every member sees the same answers in the same order,
+ * so all skip alike. A skipped call whose buffers are on GPUs after all is staged through host memory. */
+struct axon_coll_agree_memo {
+    unsigned streak; /* host-only answers in a row (at most 6) */
+    unsigned skip;   /* calls left that do not ask */
+};
+/* Whether the next call skips the question (and counts it). */
+bool axon_coll_agree_memo_skip(struct axon_coll_agree_memo *m);
+/* An answer came back: every buffer host memory, or not. */
+void axon_coll_agree_memo_learn(struct axon_coll_agree_memo *m, bool all_host);
+
 #endif

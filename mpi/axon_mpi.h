@@ -11,6 +11,7 @@
 #include <mpi-ext.h>
 #pragma GCC visibility pop
 
+#include "coll/axon_coll_select.h"
 #include "pt2pt/pt2pt.h"
 
 #include <pthread.h>
@@ -123,6 +124,7 @@ struct axon_comm {
     MPI_Info info;                 /* MPI_Comm_set_info's hints, or MPI_INFO_NULL */
     struct axon_comm *zombie_next; /* freed, waiting for its last request */
     atomic_uint coll_seq;          /* collectives started on it: their tags (mpi/axon_mpi_coll.c) */
+    struct axon_coll_agree_memo agree_memo; /* how often its members ask where their buffers are */
     atomic_uint idup_seq;          /* MPI_Comm_idup calls on it: their rounds' tags (axon_mpi_comm_idup.c) */
     struct axon_coll_shm *shm;     /* its node's shared segment for small blocking collectives, made at
                                     * the first that may use one (coll/axon_coll_shm.h) */

@@ -533,27 +533,36 @@ static void axon_coll_plan_memkinds(const struct axon_mpi_coll_plan *p, int mine
 }
 
 /* The agreement where axon_coll_plan_needs_agreement asks for it and the communicator has the node's
- * segment: *agreed, *all_host, and p->all_device. */
-static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool *agreed, bool *all_host)
+ * segment: *agreed, *all_host, and p->all_device. A blocking call (memo) may take an answer for granted
+ * after a run of host-only ones (struct axon_coll_agree_memo), and teaches the memo what it hears; a
+ * persistent _init always asks (once for all its starts) and teaches nothing. */
+static int axon_coll_plan_agree(struct axon_mpi_coll_plan *p, bool memo, bool *agreed, bool *all_host)
 {
+    struct axon_comm *c = p->c;
     struct axon_coll_shm *seg = NULL;
     bool all_device = false;
     *agreed = *all_host = false;
-    if (p->c->is_inter || !axon_coll_plan_needs_agreement(p))
+    if (c->is_inter || !axon_coll_plan_needs_agreement(p))
         return MPI_SUCCESS;
-    int rc = axon_coll_shm_of(p->c, &seg);
+    if (memo && axon_coll_agree_memo_skip(&c->agree_memo)) {
+        *agreed = *all_host = true;
+        return MPI_SUCCESS;
+    }
+    int rc = axon_coll_shm_of(c, &seg);
     if (rc != MPI_SUCCESS || !seg)
         return rc;
     rc = axon_coll_plan_shm_agree(p, seg, all_host, &all_device);
     *agreed = rc == MPI_SUCCESS;
     p->all_device = all_device;
+    if (memo && *agreed)
+        axon_coll_agree_memo_learn(&c->agree_memo, *all_host);
     return rc;
 }
 
 int axon_mpi_coll_plan_agree_persistent(struct axon_mpi_coll_plan *p)
 {
     bool agreed, all_host;
-    return axon_coll_plan_agree(p, &agreed, &all_host);
+    return axon_coll_plan_agree(p, false, &agreed, &all_host);
 }
 
 static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
@@ -693,13 +702,15 @@ int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_R
     /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;
-    if (request && axon_coll_plan_agrees_first(p))
+    /* (A nonblocking call's answer comes later, when members may already have made further calls: it
+     * teaches the memo nothing, but a call the memo lets skip asks nothing either.) */
+    if (request && axon_coll_plan_agrees_first(p) && !axon_coll_agree_memo_skip(&c->agree_memo))
         return axon_coll_plan_start_agreeing(func, p, request);
     /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !c->is_inter && axon_coll_plan_shm_eligible(p);
     if (!request) {
         bool agreed, all_host;
-        int rc = axon_coll_plan_agree(p, &agreed, &all_host);
+        int rc = axon_coll_plan_agree(p, true, &agreed, &all_host);
         if (rc != MPI_SUCCESS) {
             axon_mpi_coll_plan_fini(p);
             return axon_mpi_error(c, func, rc, AXON_COLL_SHM_FAILED);

@@ -848,6 +848,45 @@ static void t_agreed_device(void)
                "%llu nonblocking into host memory (none)\n", rank, launches[0], launches[1], launches[2]);
         failures++;
     }
+    /* The memo of host-only answers (coll/axon_coll_select.h), on a communicator of its own: one GPU
+     * call (answer: GPU, the memo empty), then 10 blocking allgathers of host buffers: they ask at the
+     * 1st, 3rd and 7th (1, 3, 7 calls skipped after), so 4 calls are still to skip; the next 4 GPU
+     * allgathers take host memory for granted (staged: no kernel) and the 5th asks and runs the domain
+     * algorithm. All of them against the reference. */
+    MPI_Comm mc;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &mc));
+    int *hs = malloc(bytes), *hr = malloc(bytes * (size_t)size);
+    memcpy(hs, h, bytes);
+    for (int call = 0; call < 16; call++) {
+        bool gpu = call == 0 || call >= 11;
+        if (gpu)
+            TEST_CU(test_cuda_from_host(r, h, bytes));
+        else
+            memset(hr, 0, bytes * (size_t)size);
+        fake_reset();
+        OK(MPI_Allgather(gpu ? s : (void *)hs, blk, MPI_INT, gpu ? r : (void *)hr, blk, MPI_INT, mc));
+        unsigned long long k = fake_calls("cuLaunchKernel");
+        if (gpu)
+            TEST_CU(test_cuda_to_host(got, r, bytes * (size_t)size));
+        const int *res = gpu ? got : hr;
+        for (int q = 0, bad = 0; q < size && !bad; q++)
+            for (int i = 0; i < blk && !bad; i++)
+                if (res[(size_t)q * blk + (size_t)i] != q * 1000003 + i) {
+                    printf("rank %d FAILED: allgather %d of the memo's sequence: block %d element %d is %d\n",
+                           rank, call, q, i, res[(size_t)q * blk + (size_t)i]);
+                    failures++;
+                    bad = 1;
+                }
+        bool domain = call == 0 || call == 15;
+        if (size > 1 && gpu && (k != 0) != domain) {
+            printf("rank %d FAILED: GPU allgather %d of the memo's sequence launched %llu kernels (%s expected)\n",
+                   rank, call, k, domain ? "some" : "none");
+            failures++;
+        }
+    }
+    OK(MPI_Comm_free(&mc));
+    free(hs);
+    free(hr);
     test_cuda_free(s);
     test_cuda_free(r);
     free(h);

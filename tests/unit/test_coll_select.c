@@ -167,6 +167,27 @@ START_TEST(device_rules_pick_domain)
 }
 END_TEST
 
+/* The agreement's memo: after k host-only answers in a row the next 2^k - 1 calls skip the question
+ * (at most 63), and any other answer starts over. */
+START_TEST(agree_memo_backs_off)
+{
+    struct axon_coll_agree_memo m = {0, 0};
+    ck_assert(!axon_coll_agree_memo_skip(&m));
+    for (unsigned k = 1; k <= 8; k++) {
+        axon_coll_agree_memo_learn(&m, true);
+        unsigned want = (1u << (k < 6 ? k : 6)) - 1, skipped = 0;
+        while (axon_coll_agree_memo_skip(&m))
+            skipped++;
+        ck_assert_uint_eq(skipped, want);
+    }
+    axon_coll_agree_memo_learn(&m, false);
+    ck_assert(!axon_coll_agree_memo_skip(&m));
+    axon_coll_agree_memo_learn(&m, true);
+    ck_assert(axon_coll_agree_memo_skip(&m));
+    ck_assert(!axon_coll_agree_memo_skip(&m));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_select");
@@ -176,6 +197,7 @@ int main(void)
     tcase_add_test(tc, knob_drives_select);
     tcase_add_test(tc, alltoall_rules);
     tcase_add_test(tc, device_rules_pick_domain);
+    tcase_add_test(tc, agree_memo_backs_off);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
