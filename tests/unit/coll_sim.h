@@ -38,8 +38,9 @@ struct coll_sim_report {
 struct axon_pt2pt_comm *coll_sim_comm(int r);
 int coll_sim_tag(void);
 
-/* Builds and runs one collective on n ranks (and the schedules that continue theirs). 0 when every schedule ended without error and the
- * transport saw nothing wrong; -1 otherwise, with rep->why saying what happened. rep may be NULL. */
+/* Builds and runs one collective on n ranks (and the schedules that continue theirs). 0 when every
+ * schedule ended without error and the transport saw nothing wrong; -1 otherwise, with rep->why saying
+ * what happened. rep may be NULL. */
 int coll_sim_run(int n, coll_sim_build_fn *build, void *arg, struct coll_sim_report *rep);
 
 #endif
