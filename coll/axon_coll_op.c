@@ -161,8 +161,11 @@ static bool axon_op_basic(MPI_Datatype datatype, const struct axon_dtype_layout 
 
 int axon_coll_op_check(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt)
 {
-    if (op->opi == AXON_OP_USER || op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP)
+    if (op->opi == AXON_OP_USER)
         return MPI_SUCCESS;
+    /* MPI_REPLACE and MPI_NO_OP combine one-sided accumulates (MPI 4.1 section 12.3.4), not reductions. */
+    if (op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP)
+        return MPI_ERR_OP;
     MPI_Datatype basic;
     int64_t n;
     if (!axon_op_basic(datatype, dt, 1, &basic, &n) || !axon_coll_op_predefined_loop(op->opi, basic))

@@ -22,7 +22,8 @@ struct axon_coll_op *axon_coll_op_get(MPI_Op handle);
 bool axon_coll_op_commutative(const struct axon_coll_op *op);
 /* MPI_SUCCESS if op may reduce elements of the datatype whose handle and layout are given (a predefined
  * type, a pair type for MAXLOC/MINLOC, or, for predefined ops, a derived type made of one such type:
- * the layout names it), else MPI_ERR_OP. User operations accept any datatype. */
+ * the layout names it), else MPI_ERR_OP. User operations accept any datatype; MPI_REPLACE and MPI_NO_OP
+ * none (they are for accumulates, which apply them to any type). */
 int axon_coll_op_check(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt);
 /* inout = in op inout, count elements of the datatype. Predefined operations take both buffers packed:
  * count * dt->size bytes in typemap order without gaps (for a contiguous layout, the user's buffer from

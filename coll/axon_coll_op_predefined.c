@@ -1,18 +1,24 @@
 /* The loops of the predefined reduction operations: one plain loop per (operation, element type), made
  * by macros, and the tables that pick one. A predefined datatype maps to an element kind (by its
  * builtin handle's low byte, or its pair index), and a table indexed by operation and kind gives the
- * loop or NULL where MPI 3.1 section 5.9.2 does not allow the pair:
+ * loop or NULL where the pair is refused (MPI_ERR_OP). The pairs taken are MPI 4.1 section 6.9.2's, widened
+ * to every pair that both MPICH and Open MPI reduce (a program that runs on both runs here):
  *
- *   MAX, MIN            C integer, Fortran integer, floating point (with MPIX_C_FLOAT16 and
- *                       MPIX_BFLOAT16), multi-language (AINT, OFFSET, COUNT)
+ *   MAX, MIN            integers (C, Fortran, multi-language AINT, OFFSET, COUNT, and characters),
+ *                       floating point (with MPIX_C_FLOAT16 and MPIX_BFLOAT16)
  *   SUM, PROD           the same and complex
- *   LAND, LOR, LXOR     C integer, logical (C_BOOL, CXX_BOOL, LOGICAL), and multi-language (an
- *                       extension, as in MPICH: they are C integers, and MPICH's tests use them so)
- *   BAND, BOR, BXOR     C integer, Fortran integer, byte, multi-language
+ *   LAND, LOR, LXOR     integers, logical (C_BOOL, CXX_BOOL, LOGICAL and its sized forms)
+ *   BAND, BOR, BXOR     integers, byte
  *   MAXLOC, MINLOC      the pair types
  *
- * Fortran integers share the C integers' loops but have kinds of their own, so the table refuses them
- * the logical operations; the multi-language types are C integers here. Sums, products, bitwise and logical
+ * The standard's extensions: MPI_CHAR (a printable character to MPI) is the C char it is, signed or not
+ * as the compiler has it, under every integer operation, as in both; MPI_CHARACTER is an unsigned 8-bit
+ * integer (Fortran's character codes, as Open MPI orders them; MPICH orders them as signed chars);
+ * logical operations take Fortran and multi-language integers (MPICH takes them all, Open MPI
+ * INTEGER1, 2 and 8). What only one of the two takes stays refused: MPI_BYTE's arithmetic (Open MPI),
+ * logical operations on floating point (MPICH, which takes them and then fails in its loop), the
+ * sized logicals' arithmetic (Open MPI). MPI_REPLACE and MPI_NO_OP are accumulate operations:
+ * coll/axon_coll_op.c refuses them to reductions, as both do. Sums, products, bitwise and logical
  * operations on integers run on the unsigned type of the same width: the bits are the same in two's
  * complement and there is no signed overflow. Pairs are packed (value then index, no padding), so their
  * loops load and store through memcpy, which the compiler turns into plain moves. */
@@ -20,15 +26,14 @@
 #include "cuda_support/cuda_support.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <string.h>
 
 enum axon_op_kind {
     AXON_KIND_NONE, /* not reducible by predefined operations */
-    /* C integers */
+    /* integers of every language */
     AXON_KIND_I8, AXON_KIND_U8, AXON_KIND_I16, AXON_KIND_U16,
     AXON_KIND_I32, AXON_KIND_U32, AXON_KIND_I64, AXON_KIND_U64,
-    /* Fortran integers and multi-language types */
-    AXON_KIND_FI8, AXON_KIND_FI16, AXON_KIND_FI32, AXON_KIND_FI64,
     /* floating point, complex */
     AXON_KIND_F16, AXON_KIND_BF16, AXON_KIND_F32, AXON_KIND_F64, AXON_KIND_FLD, AXON_KIND_F128,
     AXON_KIND_C32, AXON_KIND_C64, AXON_KIND_CLD, AXON_KIND_C128,
@@ -213,9 +218,8 @@ AXON_OP_PAIRS(2double, double, double)
     [AXON_OPI_BAND][K] = M(band, u), [AXON_OPI_BOR][K] = M(bor, u), [AXON_OPI_BXOR][K] = M(bxor, u)
 #define AXON_ROW_LOGIC(M, K, u)                                                                      \
     [AXON_OPI_LAND][K] = M(land, u), [AXON_OPI_LOR][K] = M(lor, u), [AXON_OPI_LXOR][K] = M(lxor, u)
-#define AXON_ROW_CINT(M, K, s, u)                                                                    \
+#define AXON_ROW_INT(M, K, s, u)                                                                     \
     AXON_ROW_ORDERED(M, K, s), AXON_ROW_ARITH(M, K, u), AXON_ROW_BITS(M, K, u), AXON_ROW_LOGIC(M, K, u)
-#define AXON_ROW_FINT(M, K, s, u) AXON_ROW_ORDERED(M, K, s), AXON_ROW_ARITH(M, K, u), AXON_ROW_BITS(M, K, u)
 #define AXON_ROW_PAIR(M, K, s) [AXON_OPI_MAXLOC][K] = M(maxloc, s), [AXON_OPI_MINLOC][K] = M(minloc, s)
 
 #ifdef AXON_OP_HAVE_F16
@@ -233,12 +237,10 @@ AXON_OP_PAIRS(2double, double, double)
 #endif
 
 #define AXON_ROWS(M)                                                                                 \
-    AXON_ROW_CINT(M, AXON_KIND_I8, i8, u8), AXON_ROW_CINT(M, AXON_KIND_U8, u8, u8),                  \
-    AXON_ROW_CINT(M, AXON_KIND_I16, i16, u16), AXON_ROW_CINT(M, AXON_KIND_U16, u16, u16),            \
-    AXON_ROW_CINT(M, AXON_KIND_I32, i32, u32), AXON_ROW_CINT(M, AXON_KIND_U32, u32, u32),            \
-    AXON_ROW_CINT(M, AXON_KIND_I64, i64, u64), AXON_ROW_CINT(M, AXON_KIND_U64, u64, u64),            \
-    AXON_ROW_FINT(M, AXON_KIND_FI8, i8, u8), AXON_ROW_FINT(M, AXON_KIND_FI16, i16, u16),             \
-    AXON_ROW_FINT(M, AXON_KIND_FI32, i32, u32), AXON_ROW_FINT(M, AXON_KIND_FI64, i64, u64),          \
+    AXON_ROW_INT(M, AXON_KIND_I8, i8, u8), AXON_ROW_INT(M, AXON_KIND_U8, u8, u8),                    \
+    AXON_ROW_INT(M, AXON_KIND_I16, i16, u16), AXON_ROW_INT(M, AXON_KIND_U16, u16, u16),              \
+    AXON_ROW_INT(M, AXON_KIND_I32, i32, u32), AXON_ROW_INT(M, AXON_KIND_U32, u32, u32),              \
+    AXON_ROW_INT(M, AXON_KIND_I64, i64, u64), AXON_ROW_INT(M, AXON_KIND_U64, u64, u64),              \
     AXON_ROWS_F16(M)                                                                                 \
     AXON_ROW_ORDERED(M, AXON_KIND_BF16, bf16), AXON_ROW_ARITH(M, AXON_KIND_BF16, bf16),              \
     AXON_ROW_ORDERED(M, AXON_KIND_F32, f32), AXON_ROW_ARITH(M, AXON_KIND_F32, f32),                  \
@@ -268,8 +270,6 @@ _Static_assert(sizeof(long) == 8, "MPI_LONG_INT's GPU kernel takes a 64-bit valu
 /* The kind of a C integer type of size n bytes. */
 #define AXON_SKIND(n) ((n) == 1 ? AXON_KIND_I8 : (n) == 2 ? AXON_KIND_I16 : (n) == 4 ? AXON_KIND_I32 : AXON_KIND_I64)
 #define AXON_UKIND(n) ((n) == 1 ? AXON_KIND_U8 : (n) == 2 ? AXON_KIND_U16 : (n) == 4 ? AXON_KIND_U32 : AXON_KIND_U64)
-#define AXON_FKIND(n)                                                                                \
-    ((n) == 1 ? AXON_KIND_FI8 : (n) == 2 ? AXON_KIND_FI16 : (n) == 4 ? AXON_KIND_FI32 : AXON_KIND_FI64)
 
 struct axon_op_type {
     MPI_Datatype handle; /* the whole handle, so another value with the same low byte is refused */
@@ -278,9 +278,11 @@ struct axon_op_type {
 
 #define AXON_OP_TYPE(h, k) [(unsigned)(h) & 0xffu] = {(h), (k)}
 
-/* MPICH's builtin handles differ in their low byte. MPI_CHAR, MPI_WCHAR, MPI_CHARACTER, MPI_PACKED and
- * the markers are not reducible: they have no entry. */
+/* MPICH's builtin handles differ in their low byte. MPI_WCHAR, MPI_PACKED and the markers are not
+ * reducible: they have no entry. */
 static const struct axon_op_type axon_op_builtin_kinds[256] = {
+    AXON_OP_TYPE(MPI_CHAR, CHAR_MIN < 0 ? AXON_KIND_I8 : AXON_KIND_U8),
+    AXON_OP_TYPE(MPI_CHARACTER, AXON_KIND_U8),
     AXON_OP_TYPE(MPI_SIGNED_CHAR, AXON_KIND_I8),
     AXON_OP_TYPE(MPI_UNSIGNED_CHAR, AXON_KIND_U8),
     AXON_OP_TYPE(MPI_SHORT, AXON_SKIND(sizeof(short))),
@@ -302,11 +304,11 @@ static const struct axon_op_type axon_op_builtin_kinds[256] = {
     AXON_OP_TYPE(MPI_AINT, AXON_SKIND(sizeof(MPI_Aint))),
     AXON_OP_TYPE(MPI_OFFSET, AXON_SKIND(sizeof(MPI_Offset))),
     AXON_OP_TYPE(MPI_COUNT, AXON_SKIND(sizeof(MPI_Count))),
-    AXON_OP_TYPE(MPI_INTEGER, AXON_KIND_FI32),
-    AXON_OP_TYPE(MPI_INTEGER1, AXON_KIND_FI8),
-    AXON_OP_TYPE(MPI_INTEGER2, AXON_KIND_FI16),
-    AXON_OP_TYPE(MPI_INTEGER4, AXON_KIND_FI32),
-    AXON_OP_TYPE(MPI_INTEGER8, AXON_KIND_FI64),
+    AXON_OP_TYPE(MPI_INTEGER, AXON_KIND_I32),
+    AXON_OP_TYPE(MPI_INTEGER1, AXON_KIND_I8),
+    AXON_OP_TYPE(MPI_INTEGER2, AXON_KIND_I16),
+    AXON_OP_TYPE(MPI_INTEGER4, AXON_KIND_I32),
+    AXON_OP_TYPE(MPI_INTEGER8, AXON_KIND_I64),
     AXON_OP_TYPE(MPIX_C_FLOAT16, AXON_KIND_F16),
     AXON_OP_TYPE(MPI_REAL2, AXON_KIND_F16),
     AXON_OP_TYPE(MPIX_BFLOAT16, AXON_KIND_BF16),

@@ -247,13 +247,22 @@ void axon_mpi_error_dynamic_text(int code, char *out, size_t size);
 /* The value of the MPI_LASTUSEDCODE attribute (axon_mpi_comm_attr.c). */
 void axon_mpi_attr_lastusedcode_set(int code);
 
+/* A handle of any kind in words for a message (axon_mpi_handle_name.c): "MPI_SUM", "MPI_COMM_NULL",
+ * "MPI_DOUBLE_INT", "\"halo\" (0x8c000003)" for a datatype or communicator the program named, else
+ * its number "0x98000001". Written into buf, which it returns. AXON_MPI_HANDLE_NAME(h) gives one a
+ * buffer of its own that lives to the end of the enclosing statement: use it for arguments. */
+const char *axon_mpi_handle_name(int handle, char *buf, size_t len);
+#define AXON_MPI_HANDLE_NAME_MAX (MPI_MAX_OBJECT_NAME + 16)
+#define AXON_MPI_HANDLE_NAME(h)                                                                      \
+    axon_mpi_handle_name((int)(h), (char[AXON_MPI_HANDLE_NAME_MAX]){0}, AXON_MPI_HANDLE_NAME_MAX)
+
 /* The check that every function taking a communicator starts with. */
 #define AXON_MPI_COMM_CHECK(func, handle, comm_var)                                                 \
     do {                                                                                             \
         (comm_var) = axon_mpi_comm_get(handle);                                                      \
         if (__builtin_expect((comm_var) == NULL, 0))                                                 \
-            return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator 0x%x",             \
-                                  (unsigned)(handle));                                               \
+            return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator %s",               \
+                                  AXON_MPI_HANDLE_NAME(handle));                                     \
     } while (0)
 
 #endif

@@ -1086,10 +1086,10 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
     AXON_COLL_CHECK_TYPE(func, c, datatype, dt, "datatype");
     struct axon_coll_op *o = axon_coll_op_get(op);
     if (!o)
-        return axon_mpi_error(c, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)op);
-    if (axon_coll_op_check(o, datatype, &dt) != MPI_SUCCESS)
-        return axon_mpi_error(c, func, MPI_ERR_OP, "operation 0x%x is not defined for datatype 0x%x",
-                              (unsigned)op, (unsigned)datatype);
+        return axon_mpi_error(c, func, MPI_ERR_OP, "invalid operation %s", AXON_MPI_HANDLE_NAME(op));
+    int rc = axon_mpi_op_check(c, func, op, o, datatype, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
 
     /* in: the contribution (count elements), out: the result (outcount elements). */
     int64_t incount = count, outcount = count;
@@ -1116,7 +1116,6 @@ int axon_mpi_reduction_plan(const char *func, enum axon_mpi_red_kind kind, const
     } else {
         AXON_COLL_CHECK_COUNT(func, c, count, "count");
     }
-    int rc;
     const void *in = in_place ? recvbuf : sendbuf;
     if ((contributes && axon_coll_bad_buffer(in, incount, &dt)) ||
         (is_root && axon_coll_bad_buffer(recvbuf, outcount, &dt))) {

@@ -38,8 +38,8 @@
 #define AXON_COLL_CHECK_TYPE(func, c, type, dt, what)                                                \
     do {                                                                                             \
         if (!axon_mpi_datatype_get(type, &(dt)))                                                     \
-            return axon_mpi_error(c, func, MPI_ERR_TYPE, "%s 0x%x is not a valid committed datatype", \
-                                  what, (unsigned)(type));                                           \
+            return axon_mpi_error(c, func, MPI_ERR_TYPE, "%s %s is not a valid committed datatype", \
+                                  what, AXON_MPI_HANDLE_NAME((type)));                                           \
     } while (0)
 
 /* A rooted call's root: a rank of the communicator; on an intercommunicator MPI_ROOT (the root itself),
@@ -377,6 +377,11 @@ int axon_mpi_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype
  * ones are replaced by host copies, and *st is set (end it with axon_mpi_coll_stage_end), else NULL. */
 int axon_mpi_coll_stage_local(const void **in, void **inout, int64_t count, const struct axon_dtype_layout *dt,
                               struct axon_mpi_coll_stage **st);
+
+/* Checks that op may reduce datatype (coll/axon_coll_op.h's table); if not, raises MPI_ERR_OP from func
+ * on c (NULL: on no object) with the pair in words: "MPI_BAND is not defined on MPI_DOUBLE". */
+int axon_mpi_op_check(struct axon_comm *c, const char *func, MPI_Op op, const struct axon_coll_op *o,
+                      MPI_Datatype datatype, const struct axon_dtype_layout *dt);
 
 /* ---- neighborhood collectives (axon_mpi_neighbor.c) ---------------------------------------------- */
 

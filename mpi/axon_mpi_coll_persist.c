@@ -29,8 +29,8 @@ int axon_mpi_coll_persist_check(const char *func, MPI_Comm comm, MPI_Info info, 
 {
     AXON_ICOLL_CHECK_REQUEST(func, comm, request);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_INFO, "invalid info object 0x%x",
-                              (unsigned)info);
+        return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_INFO, "invalid info object %s",
+                              AXON_MPI_HANDLE_NAME(info));
     return MPI_SUCCESS;
 }
 

@@ -104,10 +104,10 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
     if (!comm_keyval)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "comm_keyval is a NULL pointer");
     if (axon_attr_is_predefined(*comm_keyval))
-        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "keyval 0x%x is predefined and cannot be freed",
-                              (unsigned)*comm_keyval);
+        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "keyval %s is predefined and cannot be freed",
+                              AXON_MPI_HANDLE_NAME(*comm_keyval));
     if (axon_attr_keyval_free(AXON_ATTR_COMM, *comm_keyval) != MPI_SUCCESS)
-        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid keyval 0x%x", (unsigned)*comm_keyval);
+        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid keyval %s", AXON_MPI_HANDLE_NAME(*comm_keyval));
     *comm_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -120,11 +120,11 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (axon_attr_is_predefined(comm_keyval))
-        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "keyval 0x%x is predefined and cannot be set",
-                              (unsigned)comm_keyval);
+        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "keyval %s is predefined and cannot be set",
+                              AXON_MPI_HANDLE_NAME(comm_keyval));
     int rc = axon_attr_set(AXON_ATTR_COMM, &c->attrs, c->handle, comm_keyval, attribute_val);
     if (rc == MPI_ERR_KEYVAL)
-        return axon_mpi_error(c, func, rc, "invalid keyval 0x%x", (unsigned)comm_keyval);
+        return axon_mpi_error(c, func, rc, "invalid keyval %s", AXON_MPI_HANDLE_NAME(comm_keyval));
     if (rc == MPI_ERR_NO_MEM)
         return axon_mpi_error(c, func, rc, "out of memory for an attribute");
     if (rc != MPI_SUCCESS)
@@ -152,7 +152,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
     void *value = NULL;
     int found = 0;
     if (axon_attr_get(AXON_ATTR_COMM, &c->attrs, comm_keyval, &value, &found) != MPI_SUCCESS)
-        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "invalid keyval 0x%x", (unsigned)comm_keyval);
+        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "invalid keyval %s", AXON_MPI_HANDLE_NAME(comm_keyval));
     *flag = found;
     if (found)
         *(void **)attribute_val = value;
@@ -167,11 +167,11 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (axon_attr_is_predefined(comm_keyval))
-        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "keyval 0x%x is predefined and cannot be deleted",
-                              (unsigned)comm_keyval);
+        return axon_mpi_error(c, func, MPI_ERR_KEYVAL, "keyval %s is predefined and cannot be deleted",
+                              AXON_MPI_HANDLE_NAME(comm_keyval));
     int rc = axon_attr_delete(AXON_ATTR_COMM, &c->attrs, c->handle, comm_keyval);
     if (rc == MPI_ERR_KEYVAL)
-        return axon_mpi_error(c, func, rc, "invalid keyval 0x%x", (unsigned)comm_keyval);
+        return axon_mpi_error(c, func, rc, "invalid keyval %s", AXON_MPI_HANDLE_NAME(comm_keyval));
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(c, func, rc, "the delete callback returned %d", rc);
     return MPI_SUCCESS;

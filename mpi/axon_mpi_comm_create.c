@@ -111,7 +111,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     *newcomm = MPI_COMM_NULL; /* what an error below leaves */
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     return axon_comm_dup_info(func, c, info, newcomm);
 }
 
@@ -234,7 +234,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     AXON_MPI_COMM_CHECK(func, comm, c);
     struct axon_group *g = axon_mpi_group_get(group);
     if (!g)
-        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group %s", AXON_MPI_HANDLE_NAME(group));
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     *newcomm = MPI_COMM_NULL; /* what an error below leaves */
@@ -274,7 +274,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return axon_mpi_error(c, func, MPI_ERR_COMM, "the communicator is an intercommunicator");
     struct axon_group *g = axon_mpi_group_get(group);
     if (!g)
-        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
+        return axon_mpi_error(c, func, MPI_ERR_GROUP, "invalid group %s", AXON_MPI_HANDLE_NAME(group));
     if (!newcomm)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     *newcomm = MPI_COMM_NULL; /* what an error below leaves */
@@ -431,7 +431,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (info == MPI_INFO_NULL || !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     MPI_Info copy;
     int rc = axon_mpi_info_dup_handle(info, &copy);
     if (rc != MPI_SUCCESS)

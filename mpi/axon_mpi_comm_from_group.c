@@ -84,7 +84,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
      * communicator gets then too). */
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
-        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
     if (!newcomm)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_ARG, "newcomm is a NULL pointer");
     *newcomm = MPI_COMM_NULL; /* what an error below leaves */
@@ -113,7 +114,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     AXON_MPI_REQUIRE_ACTIVE(func);
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
-        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
     if (!newintercomm)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_ARG, "newintercomm is a NULL pointer");
     *newintercomm = MPI_COMM_NULL; /* what an error below leaves */
@@ -126,8 +128,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_GROUP,
                                    "the calling process is not a member of local_group");
     if (!rg)
-        return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_GROUP, "invalid remote_group 0x%x",
-                                   (unsigned)remote_group);
+        return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_GROUP, "invalid remote_group %s",
+                                   AXON_MPI_HANDLE_NAME(remote_group));
     if (local_leader < 0 || local_leader >= lg->size)
         return axon_mpi_error_with(eh, MPI_COMM_NULL, NULL, func, MPI_ERR_RANK,
                                    "local_leader %d is not a rank of local_group (size %d)", local_leader, lg->size);

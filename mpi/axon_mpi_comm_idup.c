@@ -270,6 +270,6 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
     if (!newcomm || !request)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "newcomm or request is a NULL pointer");
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     return axon_comm_idup_start(func, c, true, info, newcomm, request);
 }

@@ -55,7 +55,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         /* peer_comm and remote_leader mean something at the leaders only. */
         pc = axon_mpi_comm_get(peer_comm);
         if (!pc)
-            return axon_mpi_error(lc, func, MPI_ERR_COMM, "invalid peer_comm 0x%x", (unsigned)peer_comm);
+            return axon_mpi_error(lc, func, MPI_ERR_COMM, "invalid peer_comm %s", AXON_MPI_HANDLE_NAME(peer_comm));
         if (remote_leader < 0 || remote_leader >= pc->pt2pt.size || (!pc->is_inter && remote_leader == pc->rank))
             return axon_mpi_error(lc, func, MPI_ERR_RANK,
                                   "remote_leader %d is not another rank of peer_comm (size %d, this leader %d)",

@@ -138,7 +138,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
                               "MPI_COMM_TYPE_HW_UNGUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED and MPI_UNDEFINED",
                               split_type);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     int64_t color = MPI_UNDEFINED;
     char value[MPI_MAX_INFO_VAL + 1];
     switch (split_type) {

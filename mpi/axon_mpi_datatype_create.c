@@ -219,7 +219,7 @@ static int axon_dt_oldtype(const char *func, MPI_Datatype handle, struct axon_dt
     if (handle == MPI_DATATYPE_NULL)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "the old datatype is MPI_DATATYPE_NULL");
     if (handle == MPI_LB || handle == MPI_UB || !axon_mpi_datatype_describe(handle, desc))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)handle);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(handle));
     return MPI_SUCCESS;
 }
 
@@ -598,8 +598,8 @@ static int axon_dt_struct(const char *func, int64_t count, const int64_t *blockl
             continue;
         }
         if (t == MPI_DATATYPE_NULL || !axon_mpi_datatype_describe(t, &descs[i])) {
-            rc = axon_mpi_error(NULL, func, MPI_ERR_TYPE, "array_of_types[%lld] = 0x%x is not a valid datatype",
-                                (long long)i, (unsigned)t);
+            rc = axon_mpi_error(NULL, func, MPI_ERR_TYPE, "array_of_types[%lld] = %s is not a valid datatype",
+                                (long long)i, AXON_MPI_HANDLE_NAME(t));
             goto out;
         }
         blocks[nblocks++] = (struct axon_dtype_block){.blocklen = bl, .disp = displs[i], .child = &descs[i]};

@@ -35,7 +35,7 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
     if (incount < 0)
         return axon_mpi_error(c, func, MPI_ERR_COUNT, "incount %lld is negative", (long long)incount);
     if (!axon_mpi_datatype_describe(datatype, &d))
-        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(datatype));
     if (!size)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "size is a NULL pointer");
     if (d.size > 0 && incount > INT64_MAX / d.size)
@@ -244,7 +244,8 @@ static int axon_external_check(const char *func, const char *datarep, MPI_Count 
         return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld: Axon takes counts up to INT_MAX",
                               (long long)count);
     if (!axon_mpi_datatype_get(datatype, &x->dt))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype %s",
+                              AXON_MPI_HANDLE_NAME(datatype));
     x->count = (int)count;
     x->native = count * x->dt.size;
     x->nparts = 0;
@@ -254,8 +255,8 @@ static int axon_external_check(const char *func, const char *datarep, MPI_Count 
         x->nparts = axon_external_parts(x->dt.basic, x->parts);
         if (x->nparts == 0)
             return axon_mpi_error(NULL, func, MPI_ERR_UNSUPPORTED_OPERATION,
-                                  "external32 of datatype 0x%x (of mixed members) is not implemented in Axon",
-                                  (unsigned)datatype);
+                                  "external32 of datatype %s (of mixed members) is not implemented in Axon",
+                                  AXON_MPI_HANDLE_NAME(datatype));
         int64_t native, ext;
         axon_external_sizes(x->parts, x->nparts, &native, &ext);
         x->elements = x->native / native;
@@ -298,7 +299,7 @@ static int axon_pack_external(const char *func, const char *datarep, const void 
     if (rc == MPI_SUCCESS &&
         !axon_external_convert(x.parts, x.nparts, x.elements, native, (unsigned char *)outbuf + *position, true))
         rc = axon_mpi_error(NULL, func, MPI_ERR_CONVERSION,
-                            "a value of datatype 0x%x does not fit its external32 size", (unsigned)datatype);
+                            "a value of datatype %s does not fit its external32 size", AXON_MPI_HANDLE_NAME(datatype));
     free(native);
     if (rc == MPI_SUCCESS)
         *position += x.ext;

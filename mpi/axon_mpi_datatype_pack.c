@@ -48,7 +48,8 @@ static int axon_dt_pack(const char *func, bool pack, void *typed, int64_t count,
     if (count < 0)
         return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     if (!axon_mpi_datatype_get(datatype, &dt))
-        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid or uncommitted datatype %s",
+                              AXON_MPI_HANDLE_NAME(datatype));
     if (!position)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "position is a NULL pointer");
     if (packed_size < 0)
@@ -121,7 +122,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     if (incount < 0)
         return axon_mpi_error(c, func, MPI_ERR_COUNT, "incount %d is negative", incount);
     if (!axon_mpi_datatype_describe(datatype, &d))
-        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(datatype));
     if (!size)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "size is a NULL pointer");
     int64_t bytes = (int64_t)incount * d.size;

@@ -15,7 +15,7 @@
         if ((handle) == MPI_DATATYPE_NULL)                                                           \
             return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "the datatype is MPI_DATATYPE_NULL");    \
         if (!axon_mpi_datatype_describe(handle, &(desc)))                                            \
-            return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(handle)); \
+            return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME((handle))); \
     } while (0)
 
 #define AXON_DT_NONNULL(func, ptr, what)                                                             \
@@ -196,8 +196,8 @@ static int axon_dt_envelope(const char *func, MPI_Datatype datatype, MPI_Count *
     }
     if (t->nlarge && !large)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
-                              "datatype 0x%x was made by a large-count constructor: only %s_c describes it",
-                              (unsigned)datatype, func);
+                              "datatype %s was made by a large-count constructor: only %s_c describes it",
+                              AXON_MPI_HANDLE_NAME(datatype), func);
     *ni = t->nints;
     *na = t->naddrs;
     *nc = t->nlarge;
@@ -242,12 +242,12 @@ static int axon_dt_contents(const char *func, MPI_Datatype datatype, MPI_Count m
     AXON_DT_DESCRIBE(func, datatype, d);
     struct axon_datatype *t = axon_mpi_datatype_lookup(datatype);
     if (!t)
-        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "predefined datatype 0x%x has no contents (MPI_COMBINER_NAMED)",
-                              (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "predefined datatype %s has no contents (MPI_COMBINER_NAMED)",
+                              AXON_MPI_HANDLE_NAME(datatype));
     if (t->nlarge && !large)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
-                              "datatype 0x%x was made by a large-count constructor: only %s_c describes it",
-                              (unsigned)datatype, func);
+                              "datatype %s was made by a large-count constructor: only %s_c describes it",
+                              AXON_MPI_HANDLE_NAME(datatype), func);
     if (max_integers < t->nints || max_addresses < t->naddrs || max_large < t->nlarge || max_datatypes < t->ntypes)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG,
                               "the arrays are too small: %d integers, %d addresses, %d large counts and %d datatypes "
@@ -347,7 +347,8 @@ static int axon_dt_elements_of(const char *func, const MPI_Status *status, MPI_D
     if (!status || status == MPI_STATUS_IGNORE)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "status is a NULL pointer or MPI_STATUS_IGNORE");
     if (!axon_mpi_datatype_get(datatype, &layout))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype %s",
+                              AXON_MPI_HANDLE_NAME(datatype));
     /* The status counts bytes: count_lo and the high bits above the cancelled flag. */
     int64_t bytes = (int64_t)(uint32_t)status->count_lo |
                     ((int64_t)((uint32_t)status->count_hi_and_cancelled >> 1) << 32);

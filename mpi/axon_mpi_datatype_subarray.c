@@ -103,7 +103,7 @@ static int axon_array_oldtype(const char *func, MPI_Datatype oldtype, struct axo
 {
     if (oldtype == MPI_DATATYPE_NULL || oldtype == MPI_LB || oldtype == MPI_UB ||
         !axon_mpi_datatype_describe(oldtype, old))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid old datatype 0x%x", (unsigned)oldtype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid old datatype %s", AXON_MPI_HANDLE_NAME(oldtype));
     return MPI_SUCCESS;
 }
 

@@ -291,7 +291,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "datatype is a NULL pointer");
     struct axon_dtype_desc desc;
     if (!axon_mpi_datatype_describe(*datatype, &desc) || *datatype == MPI_LB || *datatype == MPI_UB)
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)*datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(*datatype));
     /* Predefined types are committed already; a derived type's layout was built with it, so committing
      * only makes it usable for communication. */
     struct axon_datatype *t = axon_mpi_datatype_lookup(*datatype);
@@ -308,18 +308,18 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (!datatype)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "datatype is a NULL pointer");
     if (axon_mpi_datatype_is_predefined(*datatype))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "predefined datatype 0x%x cannot be freed",
-                              (unsigned)*datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "predefined datatype %s cannot be freed",
+                              AXON_MPI_HANDLE_NAME(*datatype));
     struct axon_datatype *t = axon_mpi_datatype_lookup(*datatype);
     if (!t)
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)*datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(*datatype));
     /* The standard calls the types of MPI_Type_create_f90_* predefined; a later call hands the same one
      * out again. */
     if (axon_mpi_datatype_f90_base(*datatype) != MPI_DATATYPE_NULL)
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE,
-                              "datatype 0x%x comes from MPI_Type_create_f90_*: such types are predefined and "
+                              "datatype %s comes from MPI_Type_create_f90_*: such types are predefined and "
                               "cannot be freed",
-                              (unsigned)*datatype);
+                              AXON_MPI_HANDLE_NAME(*datatype));
     /* The last reference: the delete callbacks run here, so a failing one fails the call and leaves the
      * type as it was. A type still named by others keeps its attributes until they let it go. */
     if (atomic_load_explicit(&t->refs, memory_order_acquire) == 1 && axon_attr_any(&t->attrs)) {

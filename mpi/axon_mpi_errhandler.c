@@ -114,7 +114,8 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (!errhandler)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errhandler is a NULL pointer");
     if (!axon_mpi_errhandler_get(*errhandler))
-        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)*errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(*errhandler));
     /* Communicators that use it hold their own reference: it lives until the last of them lets go. */
     axon_mpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
@@ -129,7 +130,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_mpi_error(c, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(c, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = c->errhandler;
     c->errhandler = errhandler;

@@ -56,8 +56,14 @@ int axon_mpi_error(struct axon_comm *comm, const char *func, int errclass, const
             target = axon_mpi_comm_get(MPI_COMM_WORLD);
     }
     struct axon_errhandler *eh = target ? axon_mpi_errhandler_get(target->errhandler) : NULL;
-    return axon_mpi_error_dispatch(eh, target ? target->handle : MPI_COMM_NULL, comm ? comm->name : NULL, func,
-                                   errclass, detail);
+    /* "on MPI_COMM_WORLD", "on communicator \"halo\" (0x84000002)", "on communicator 0x84000003". */
+    char on[AXON_MPI_HANDLE_NAME_MAX + 16] = "";
+    if (comm) {
+        const char *name = AXON_MPI_HANDLE_NAME(comm->handle);
+        snprintf(on, sizeof(on), "%s%s", name[0] == '"' || name[0] == '0' ? "communicator " : "", name);
+    }
+    return axon_mpi_error_dispatch(eh, target ? target->handle : MPI_COMM_NULL, comm ? on : NULL, func, errclass,
+                                   detail);
 }
 
 int axon_mpi_error_with(MPI_Errhandler errhandler, int handle, const char *on, const char *func, int errclass,

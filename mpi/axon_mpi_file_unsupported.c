@@ -38,7 +38,8 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     if (file != MPI_FILE_NULL)
         return axon_mpi_file_unsupported(func);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
+        return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     axon_mpi_errhandler_release(atomic_exchange(&axon_file_errhandler, errhandler));
     return MPI_SUCCESS;

@@ -102,10 +102,11 @@ int PMPI_Grequest_complete(MPI_Request request)
     AXON_MPI_REQUIRE_ACTIVE(func);
     struct axon_request *req = axon_mpi_request_get(request);
     if (!req || req->kind != AXON_REQUEST_USER)
-        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "0x%x is not a generalized request", (unsigned)request);
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "%s is not a generalized request",
+                              AXON_MPI_HANDLE_NAME(request));
     if (atomic_load_explicit(&req->complete, memory_order_acquire))
-        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "generalized request 0x%x is complete already",
-                              (unsigned)request);
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "generalized request %s is complete already",
+                              AXON_MPI_HANDLE_NAME(request));
     axon_request_user_complete(req);
     return MPI_SUCCESS;
 }

@@ -162,7 +162,7 @@ void axon_mpi_group_table_finalize(void)
     do {                                                                                             \
         (var) = axon_mpi_group_get(handle);                                                          \
         if (!(var))                                                                                  \
-            return axon_mpi_error(NULL, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)(handle)); \
+            return axon_mpi_error(NULL, func, MPI_ERR_GROUP, "invalid group %s", AXON_MPI_HANDLE_NAME((handle))); \
     } while (0)
 
 /* A handle for the members in world[0..n), derived from session (0: the world model): the way every
@@ -387,7 +387,7 @@ int PMPI_Group_free(MPI_Group *group)
     }
     struct axon_group *g = axon_mpi_group_handle_take(*group);
     if (!g)
-        return axon_mpi_error(NULL, func, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)*group);
+        return axon_mpi_error(NULL, func, MPI_ERR_GROUP, "invalid group %s", AXON_MPI_HANDLE_NAME(*group));
     axon_group_release(g);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

@@ -227,7 +227,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         return axon_mpi_error(NULL, func, MPI_ERR_INFO, "info is MPI_INFO_NULL");
     int rc = axon_mpi_info_dup_handle(info, newinfo);
     if (rc == MPI_ERR_INFO)
-        return axon_mpi_error(NULL, func, rc, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, rc, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "cannot copy the info object");
     return MPI_SUCCESS;
@@ -242,7 +242,7 @@ int PMPI_Info_free(MPI_Info *info)
     if (*info == MPI_INFO_ENV)
         return axon_mpi_error(NULL, func, MPI_ERR_INFO, "MPI_INFO_ENV is predefined and cannot be freed");
     if (!axon_mpi_info_valid(*info))
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)*info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(*info));
     axon_mpi_info_release(*info);
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;
@@ -263,7 +263,8 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     int rc = !obj || obj == &axon_info_env ? MPI_ERR_INFO : axon_info_put(obj, k, klen, value);
     pthread_mutex_unlock(&axon_info_lock);
     if (rc == MPI_ERR_INFO)
-        return axon_mpi_error(NULL, func, rc, "invalid (or predefined, read-only) info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, rc, "invalid (or predefined, read-only) info object %s",
+                              AXON_MPI_HANDLE_NAME(info));
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "out of memory");
     return MPI_SUCCESS;
@@ -294,7 +295,8 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     }
     pthread_mutex_unlock(&axon_info_lock);
     if (rc == MPI_ERR_INFO)
-        return axon_mpi_error(NULL, func, rc, "invalid (or predefined, read-only) info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, rc, "invalid (or predefined, read-only) info object %s",
+                              AXON_MPI_HANDLE_NAME(info));
     if (rc == MPI_ERR_INFO_NOKEY)
         return axon_mpi_error(NULL, func, rc, "the key \"%.*s\" is not set", (int)klen, k);
     return MPI_SUCCESS;
@@ -328,7 +330,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     }
     pthread_mutex_unlock(&axon_info_lock);
     if (!obj)
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     *flag = found;
     return MPI_SUCCESS;
 }
@@ -367,7 +369,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     }
     pthread_mutex_unlock(&axon_info_lock);
     if (!obj)
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     *flag = found;
     if (found)
         *buflen = len + 1;
@@ -395,7 +397,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     }
     pthread_mutex_unlock(&axon_info_lock);
     if (!obj)
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     *flag = found;
     if (found)
         *valuelen = len;
@@ -413,7 +415,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     int n = obj ? obj->n : 0;
     pthread_mutex_unlock(&axon_info_lock);
     if (!obj)
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     *nkeys = n;
     return MPI_SUCCESS;
 }
@@ -431,7 +433,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
         strcpy(key, obj->items[n].key); /* at most MPI_MAX_INFO_KEY characters: the set checked */
     pthread_mutex_unlock(&axon_info_lock);
     if (!obj)
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     if (n < 0 || n >= nkeys)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "n = %d is not in 0..%d (the number of keys - 1)", n, nkeys - 1);
     return MPI_SUCCESS;

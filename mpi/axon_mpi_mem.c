@@ -100,7 +100,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     if (size < 0)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "size %ld is negative", (long)size);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info 0x%x", (unsigned)info);
+        return axon_mpi_error(NULL, func, MPI_ERR_INFO, "invalid info %s", AXON_MPI_HANDLE_NAME(info));
     if (!baseptr)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "baseptr is a NULL pointer");
     /* Size 0 still gets a block of its own, so the pointer can be freed like any other. */

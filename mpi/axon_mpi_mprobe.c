@@ -112,8 +112,8 @@ static int axon_mpi_imrecv_common(const char *func, void *buf, int64_t count, MP
     }
     unsigned h = (unsigned)*message;
     if ((h & 0xfc000000u) != AXON_MESSAGE_HANDLE_BASE || !axon_pt2pt_message_valid(h & 0x03ffffffu))
-        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "0x%x is not a message from MPI_Mprobe or MPI_Improbe",
-                              h);
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "%s is not a message from MPI_Mprobe or MPI_Improbe",
+                              AXON_MPI_HANDLE_NAME(h));
     int rc = axon_pt2pt_imrecv(buf, count, &dt, h & 0x03ffffffu, req);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "the receive of the probed message could not start");

@@ -55,11 +55,12 @@ int PMPI_Op_free(MPI_Op *op)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "op is a NULL pointer");
     struct axon_coll_op *o = axon_coll_op_get(*op);
     if (!o)
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)*op);
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation %s", AXON_MPI_HANDLE_NAME(*op));
     if (axon_coll_op_is_predefined(o))
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "predefined operation 0x%x cannot be freed", (unsigned)*op);
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "predefined operation %s cannot be freed",
+                              AXON_MPI_HANDLE_NAME(*op));
     if (axon_coll_op_free(*op) != MPI_SUCCESS) /* freed by another thread meanwhile */
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)*op);
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation %s", AXON_MPI_HANDLE_NAME(*op));
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
@@ -71,7 +72,7 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     AXON_MPI_REQUIRE_ACTIVE(func);
     struct axon_coll_op *o = axon_coll_op_get(op);
     if (!o)
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)op);
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation %s", AXON_MPI_HANDLE_NAME(op));
     if (!commute)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "commute is a NULL pointer");
     *commute = axon_coll_op_commutative(o);
@@ -126,6 +127,26 @@ static int axon_op_reduce_strided(const struct axon_coll_op *op, const void *inb
     return rc;
 }
 
+int axon_mpi_op_check(struct axon_comm *c, const char *func, MPI_Op op, const struct axon_coll_op *o,
+                      MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+{
+    if (axon_coll_op_check(o, datatype, dt) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return axon_mpi_error(c, func, MPI_ERR_OP, "%s combines one-sided accumulates only, not reductions",
+                              AXON_MPI_HANDLE_NAME(op));
+    if (axon_mpi_datatype_is_predefined(datatype))
+        return axon_mpi_error(c, func, MPI_ERR_OP, "%s is not defined on %s", AXON_MPI_HANDLE_NAME(op),
+                              AXON_MPI_HANDLE_NAME(datatype));
+    /* A derived type: what it is made of says why. */
+    if (dt->basic == MPI_DATATYPE_NULL)
+        return axon_mpi_error(c, func, MPI_ERR_OP,
+                              "%s is not defined on datatype %s, whose members are of different types",
+                              AXON_MPI_HANDLE_NAME(op), AXON_MPI_HANDLE_NAME(datatype));
+    return axon_mpi_error(c, func, MPI_ERR_OP, "%s is not defined on datatype %s, made of %s",
+                          AXON_MPI_HANDLE_NAME(op), AXON_MPI_HANDLE_NAME(datatype), AXON_MPI_HANDLE_NAME(dt->basic));
+}
+
 /* MPI_Reduce_local and MPI_Reduce_local_c: the int call widens its count, and both share the rest. */
 static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inoutbuf, int64_t count,
                                  MPI_Datatype datatype, MPI_Op op)
@@ -135,16 +156,14 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
         return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     struct axon_dtype_layout dt;
     if (!axon_mpi_datatype_get(datatype, &dt))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid or uncommitted datatype %s",
+                              AXON_MPI_HANDLE_NAME(datatype));
     struct axon_coll_op *o = axon_coll_op_get(op);
     if (!o)
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation 0x%x", (unsigned)op);
-    if (axon_coll_op_check(o, datatype, &dt) != MPI_SUCCESS) {
-        char name[MPI_MAX_OBJECT_NAME];
-        axon_mpi_datatype_name_get(datatype, name);
-        return axon_mpi_error(NULL, func, MPI_ERR_OP, "operation 0x%x is not defined on datatype %s (0x%x)",
-                              (unsigned)op, name[0] ? name : "(derived)", (unsigned)datatype);
-    }
+        return axon_mpi_error(NULL, func, MPI_ERR_OP, "invalid operation %s", AXON_MPI_HANDLE_NAME(op));
+    int rc = axon_mpi_op_check(NULL, func, op, o, datatype, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
         return axon_mpi_error(NULL, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed here");
     if (count == 0 || dt.size == 0)
@@ -157,7 +176,6 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
     /* A result on a GPU: reduced there by a kernel when the operation has one for the datatype; other
      * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_mpi_coll_stage *st = NULL;
-    int rc;
     bool host = axon_pt2pt_data_surely_host(inbuf, &dt) && axon_pt2pt_data_surely_host(inoutbuf, &dt);
     if (axon_cuda_watching() && !host) {
         bool done;
@@ -177,8 +195,8 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
         rc = axon_op_reduce_strided(o, inbuf, inoutbuf, count, &dt);
     if (rc != MPI_SUCCESS) {
         axon_mpi_coll_stage_abort(st);
-        return axon_mpi_error(NULL, func, rc, "cannot reduce %lld elements of datatype 0x%x", (long long)count,
-                              (unsigned)datatype);
+        return axon_mpi_error(NULL, func, rc, "cannot reduce %lld elements of datatype %s", (long long)count,
+                              AXON_MPI_HANDLE_NAME(datatype));
     }
     if (st && (rc = axon_mpi_coll_stage_end(st, MPI_SUCCESS)) != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "cannot copy the result to the GPU");

@@ -141,7 +141,7 @@ static int axon_part_init(const char *func, enum axon_request_kind kind, const v
         return axon_mpi_error(c, func, MPI_ERR_TAG, "tag %d is negative%s", tag,
                               tag == MPI_ANY_TAG ? " (MPI_ANY_TAG is not allowed)" : "");
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
 
     struct axon_part *part = calloc(1, sizeof(*part) + sizeof(atomic_uchar) * (size_t)partitions);
     if (!part)
@@ -210,7 +210,8 @@ static struct axon_request *axon_part_send_of(const char *func, MPI_Request hand
     struct axon_request *req = axon_mpi_request_get(handle);
     *rc = MPI_SUCCESS;
     if (!req || !req->partitioned || req->kind != AXON_REQUEST_SEND)
-        *rc = axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request 0x%x is not a partitioned send", (unsigned)handle);
+        *rc = axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request %s is not a partitioned send",
+                             AXON_MPI_HANDLE_NAME(handle));
     else if (!req->active)
         *rc = axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "the partitioned send is not started");
     return *rc == MPI_SUCCESS ? req : NULL;
@@ -283,8 +284,8 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     AXON_MPI_REQUIRE_ACTIVE(func);
     struct axon_request *req = axon_mpi_request_get(request);
     if (!req || !req->partitioned || req->kind != AXON_REQUEST_RECV)
-        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request 0x%x is not a partitioned receive",
-                              (unsigned)request);
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request %s is not a partitioned receive",
+                              AXON_MPI_HANDLE_NAME(request));
     struct axon_part *part = req->scratch;
     if (partition < 0 || partition >= part->partitions)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "partition %d is not one of 0..%d", partition,

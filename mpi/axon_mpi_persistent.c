@@ -154,7 +154,8 @@ static int axon_mpi_start_lookup(const char *func, MPI_Request handle, int i, st
 {
     *req = axon_mpi_request_get(handle);
     if (!*req)
-        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request[%d] 0x%x is not a request", i, (unsigned)handle);
+        return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request[%d] %s is not a request", i,
+                              AXON_MPI_HANDLE_NAME(handle));
     if (!(*req)->persistent)
         return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "request[%d] is not a persistent request", i);
     if ((*req)->active)

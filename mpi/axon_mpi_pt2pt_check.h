@@ -22,7 +22,7 @@
             return axon_mpi_error(c, func, MPI_ERR_COUNT, "count %lld is negative", (long long)(count)); \
         if (!axon_mpi_datatype_get(datatype, &(dt_out))) {                                           \
             if ((datatype) != MPI_DATATYPE_NULL || ((peer) != MPI_PROC_NULL && (count) != 0))        \
-                return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(datatype)); \
+                return axon_mpi_error(c, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME((datatype))); \
             (dt_out) = axon_mpi_layout_nothing;                                                      \
         }                                                                                            \
         int64_t bytes_;                                                                              \

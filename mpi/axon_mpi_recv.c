@@ -199,7 +199,7 @@ static int axon_mpi_probe_check(const char *func, int source, int tag, MPI_Comm 
 {
     *c = axon_mpi_comm_get(comm);
     if (!*c)
-        return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator 0x%x", (unsigned)comm);
+        return axon_mpi_error(NULL, func, MPI_ERR_COMM, "invalid communicator %s", AXON_MPI_HANDLE_NAME(comm));
     AXON_MPI_CHECK_SOURCE(func, *c, source);
     AXON_MPI_CHECK_RECV_TAG(func, *c, tag);
     return MPI_SUCCESS;

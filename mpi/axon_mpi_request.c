@@ -80,7 +80,7 @@ static void axon_mpi_status_empty(MPI_Status *status)
     do {                                                                                             \
         (req) = axon_mpi_request_get(handle);                                                        \
         if (!(req))                                                                                  \
-            return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "invalid request 0x%x", (unsigned)(handle)); \
+            return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "invalid request %s", AXON_MPI_HANDLE_NAME((handle))); \
     } while (0)
 
 AXON_MPI_WEAK(Wait)
@@ -144,8 +144,8 @@ static int axon_mpi_requests_lookup(const char *func, int count, MPI_Request han
             continue;
         reqs[i] = axon_mpi_request_get(handles[i]);
         if (!reqs[i])
-            return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "requests[%d] = 0x%x is not a request", i,
-                                  (unsigned)handles[i]);
+            return axon_mpi_error(NULL, func, MPI_ERR_REQUEST, "requests[%d] = %s is not a request", i,
+                                  AXON_MPI_HANDLE_NAME(handles[i]));
         if (axon_mpi_request_inactive(reqs[i]))
             reqs[i] = NULL;
     }
@@ -451,7 +451,7 @@ static int axon_mpi_count_of(const char *func, const MPI_Status *status, MPI_Dat
     if (!status || status == MPI_STATUS_IGNORE || !count)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "status or count is a NULL pointer");
     if (!axon_mpi_datatype_get(datatype, &dt))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(datatype));
     int64_t bytes = axon_mpi_status_bytes(status);
     if (dt.size == 0)
         *count = bytes == 0 ? 0 : MPI_UNDEFINED;

@@ -81,8 +81,8 @@ static int axon_session_error(const struct axon_session *s, MPI_Session handle, 
     do {                                                                                             \
         AXON_MPI_REQUIRE_ACTIVE(func);                                                               \
         if (!((s) = axon_session_get((handle), NULL)))                                               \
-            return axon_session_error(NULL, (handle), (func), MPI_ERR_SESSION, "invalid session 0x%x", \
-                                      (unsigned)(handle));                                           \
+            return axon_session_error(NULL, (handle), (func), MPI_ERR_SESSION, "invalid session %s",  \
+                                      AXON_MPI_HANDLE_NAME(handle));                                 \
     } while (0)
 
 /* The index of a process set's name, or -1. */
@@ -126,13 +126,13 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     MPI_Errhandler eh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
     if (!axon_mpi_errhandler_get(eh))
         return axon_mpi_error_with(MPI_ERRORS_ARE_FATAL, MPI_SESSION_NULL, NULL, func, MPI_ERR_ERRHANDLER,
-                                   "invalid error handler 0x%x", (unsigned)errhandler);
+                                   "invalid error handler %s", AXON_MPI_HANDLE_NAME(errhandler));
     if (!session)
         return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_ARG, "session is a NULL pointer");
     *session = MPI_SESSION_NULL; /* what an error below leaves */
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_INFO, "invalid info object 0x%x",
-                                   (unsigned)info);
+        return axon_mpi_error_with(eh, MPI_SESSION_NULL, NULL, func, MPI_ERR_INFO, "invalid info object %s",
+                                   AXON_MPI_HANDLE_NAME(info));
     /* The thread level asked for (the info key "thread_level"); without one, the library's when it is
      * up (a program that asked MPI_Init_thread for MULTIPLE has it in its sessions too, as in MPICH),
      * else single. */
@@ -222,7 +222,8 @@ int PMPI_Session_finalize(MPI_Session *session)
     unsigned index;
     struct axon_session *s = axon_session_get(*session, &index);
     if (!s)
-        return axon_session_error(NULL, *session, func, MPI_ERR_SESSION, "invalid session 0x%x", (unsigned)*session);
+        return axon_session_error(NULL, *session, func, MPI_ERR_SESSION, "invalid session %s",
+                                  AXON_MPI_HANDLE_NAME(*session));
     /* A buffer still attached has its messages sent and is forgotten (as detach would), before the session
      * it hangs on goes. */
     axon_mpi_bsend_session_free(s);
@@ -253,7 +254,7 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_session_error(s, session, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_session_error(s, session, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     if (!npset_names)
         return axon_session_error(s, session, func, MPI_ERR_ARG, "npset_names is a NULL pointer");
     *npset_names = AXON_PSETS;
@@ -267,7 +268,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
-        return axon_session_error(s, session, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+        return axon_session_error(s, session, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
     if (n < 0 || n >= AXON_PSETS)
         return axon_session_error(s, session, func, MPI_ERR_ARG, "n %d is not the number of a process set (0 to %d)",
                                   n, AXON_PSETS - 1);
@@ -334,8 +335,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     struct axon_session *s;
     AXON_SESSION_CHECK(func, session, s);
     if (!axon_mpi_errhandler_get(errhandler))
-        return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x",
-                                  (unsigned)errhandler);
+        return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                                  AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = s->errhandler;
     s->errhandler = errhandler;

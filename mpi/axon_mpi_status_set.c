@@ -40,15 +40,15 @@ static int axon_status_set_count(const char *func, MPI_Status *status, MPI_Datat
     if (!status || status == MPI_STATUS_IGNORE)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "status is a NULL pointer or MPI_STATUS_IGNORE");
     if (datatype == MPI_DATATYPE_NULL || !axon_mpi_datatype_describe(datatype, &d))
-        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
+        return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME(datatype));
     if (count < 0)
         return axon_mpi_error(NULL, func, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     int64_t bytes = axon_status_bytes_of(datatype, &d, count);
     /* 31 bits above the flag and the 32 of count_lo: 63 bits of bytes. */
     if (bytes < 0)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG,
-                              "%lld basic elements of datatype 0x%x are no whole number of its members, or too many",
-                              (long long)count, (unsigned)datatype);
+                              "%lld basic elements of datatype %s are no whole number of its members, or too many",
+                              (long long)count, AXON_MPI_HANDLE_NAME(datatype));
     status->count_lo = (int)(uint32_t)(bytes & 0xffffffff);
     status->count_hi_and_cancelled =
         (int)((uint32_t)(bytes >> 32) << 1 | ((uint32_t)status->count_hi_and_cancelled & 1u));

@@ -100,7 +100,7 @@ static int axon_dist_graph_attach(const char *func, struct axon_comm *c, MPI_Com
             return axon_mpi_error(c, func, MPI_ERR_ARG, "comm_dist_graph is a NULL pointer");        \
         *(out) = MPI_COMM_NULL; /* what an error below leaves */                                     \
         if ((info) != MPI_INFO_NULL && !axon_mpi_info_valid(info))                                   \
-            return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)(info)); \
+            return axon_mpi_error(c, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME((info))); \
     } while (0)
 
 /* n ranks of c, and their weights when given: every rank in the communicator, every weight >= 0. */

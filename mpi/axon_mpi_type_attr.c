@@ -29,7 +29,7 @@ int axon_mpi_type_attr_delete_all(MPI_Datatype handle)
     do {                                                                                             \
         (list) = (handle) == MPI_DATATYPE_NULL ? NULL : axon_mpi_datatype_attrs(handle);             \
         if (!(list))                                                                                 \
-            return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(handle)); \
+            return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid datatype %s", AXON_MPI_HANDLE_NAME((handle))); \
     } while (0)
 
 AXON_MPI_WEAK(Type_create_keyval)
@@ -53,7 +53,8 @@ int PMPI_Type_free_keyval(int *type_keyval)
     if (!type_keyval)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "type_keyval is a NULL pointer");
     if (axon_attr_keyval_free(AXON_ATTR_TYPE, *type_keyval) != MPI_SUCCESS)
-        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid datatype keyval 0x%x", (unsigned)*type_keyval);
+        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid datatype keyval %s",
+                              AXON_MPI_HANDLE_NAME(*type_keyval));
     *type_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -67,7 +68,7 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     AXON_TYPE_ATTRS(func, datatype, list);
     int rc = axon_attr_set(AXON_ATTR_TYPE, list, datatype, type_keyval, attribute_val);
     if (rc == MPI_ERR_KEYVAL)
-        return axon_mpi_error(NULL, func, rc, "invalid datatype keyval 0x%x", (unsigned)type_keyval);
+        return axon_mpi_error(NULL, func, rc, "invalid datatype keyval %s", AXON_MPI_HANDLE_NAME(type_keyval));
     if (rc == MPI_ERR_NO_MEM)
         return axon_mpi_error(NULL, func, rc, "out of memory for an attribute");
     if (rc != MPI_SUCCESS)
@@ -87,7 +88,8 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     void *value = NULL;
     int found = 0;
     if (axon_attr_get(AXON_ATTR_TYPE, list, type_keyval, &value, &found) != MPI_SUCCESS)
-        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid datatype keyval 0x%x", (unsigned)type_keyval);
+        return axon_mpi_error(NULL, func, MPI_ERR_KEYVAL, "invalid datatype keyval %s",
+                              AXON_MPI_HANDLE_NAME(type_keyval));
     *flag = found;
     if (found)
         *(void **)attribute_val = value;
@@ -103,7 +105,7 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
     AXON_TYPE_ATTRS(func, datatype, list);
     int rc = axon_attr_delete(AXON_ATTR_TYPE, list, datatype, type_keyval);
     if (rc == MPI_ERR_KEYVAL)
-        return axon_mpi_error(NULL, func, rc, "invalid datatype keyval 0x%x", (unsigned)type_keyval);
+        return axon_mpi_error(NULL, func, rc, "invalid datatype keyval %s", AXON_MPI_HANDLE_NAME(type_keyval));
     if (rc != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "the delete callback returned %d", rc);
     return MPI_SUCCESS;

@@ -24,6 +24,7 @@
 #include "axon_test_cuda.h"
 #include "tests/fakecuda/fakecuda.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -1140,6 +1141,7 @@ static void gpu_fill_pair(MPI_Datatype type, unsigned char *b, int n, int salt)
 static void t_gpu_ops(void)
 {
     static const struct gpu_type types[] = {
+        {MPI_CHAR, "MPI_CHAR", 1, CHAR_MIN < 0 ? 'i' : 'u'}, {MPI_CHARACTER, "MPI_CHARACTER", 1, 'u'},
         {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", 1, 'i'}, {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", 1, 'u'},
         {MPI_SHORT, "MPI_SHORT", 2, 'i'}, {MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", 2, 'u'},
         {MPI_INT, "MPI_INT", 4, 'i'}, {MPI_UNSIGNED, "MPI_UNSIGNED", 4, 'u'}, {MPI_LONG, "MPI_LONG", 8, 'i'},

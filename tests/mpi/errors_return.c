@@ -80,10 +80,33 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     EXPECT(MPI_Wtick() > 0 && MPI_Wtick() < 1e-3 && MPI_Wtime() >= t0);
 
-    if (argc > 1) {
+    /* An error in a call that takes a communicator goes to that communicator's handler, though the
+     * world's and self's are fatal: a window constructor's (no window exists) and a reduction's. */
+    MPI_Comm mine;
+    EXPECT(MPI_Comm_dup(MPI_COMM_WORLD, &mine) == MPI_SUCCESS);
+    EXPECT(MPI_Comm_set_errhandler(mine, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+    EXPECT(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL) == MPI_SUCCESS);
+    MPI_Win win;
+    int cell;
+    rc = MPI_Win_create(&cell, sizeof(cell), 1, MPI_INFO_NULL, mine, &win);
+    EXPECT(rc == MPI_ERR_UNSUPPORTED_OPERATION && win == MPI_WIN_NULL);
+    int two[4] = {0};
+    rc = MPI_Allreduce(two, two + 2, 1, MPI_2INT, MPI_SUM, mine);
+    EXPECT(rc == MPI_ERR_OP);
+    MPI_Comm_free(&mine);
+
+    if (argc > 1 && !strcmp(argv[1], "fatal")) {
         /* Back to the default: this error ends the job, naming the function and the rank. */
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
         MPI_Comm_rank(MPI_COMM_NULL, &rank);
+        printf("FAILED: still running after a fatal error\n");
+    }
+    if (argc > 1 && !strcmp(argv[1], "fatal-op")) {
+        /* The message names the handles: the operation, the datatype and the communicator. */
+        MPI_Allreduce(two, two + 2, 1, MPI_2INT, MPI_SUM, MPI_COMM_WORLD);
+        printf("FAILED: still running after a fatal error\n");
+    }
+    if (argc > 1 && !strcmp(argv[1], "fatal-type")) {
+        MPI_Send(&cell, 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
         printf("FAILED: still running after a fatal error\n");
     }
     printf("rank %d: %s\n", rank, failures ? "FAILED" : "ok");

@@ -3,10 +3,12 @@
  * MPI_Op_commutative; the errors the standard names (MPI_ERR_OP for an operation a type does not allow,
  * or for freeing a predefined one). Then a user operation on a struct type with padding (its packed
  * form is not its layout) in MPI_Allreduce and MPI_Reduce, small and large, against a local reference.
- * Any number of ranks. */
+ * MPI_CHAR reduced as the C char it is (as MPICH and Open MPI do: OSU's benchmarks reduce it) by every
+ * reduction call; MPI_REPLACE and MPI_NO_OP refused to reductions, as both do. Any number of ranks. */
 #include "axon_test.h"
 
 #include <mpi.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -103,6 +105,75 @@ static void test_local(void)
           "MPI_Allreduce with MPI_SUM on MPI_2INT");
     MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK(out == size, "the world still reduces: %d", out);
+}
+
+/* Rank r's k-th char: negative, zero and positive, small enough that sums over 7 ranks stay in range. */
+static char char_of(int r, int k)
+{
+    return (char)((r * 5 + k * 3) % 17 - 8);
+}
+
+/* MPI_CHAR through every kind of reduction call, against sums, minima and maxima computed here. */
+static void test_char(void)
+{
+    enum { K = 6 };
+    static const MPI_Op ops[] = {MPI_SUM, MPI_MIN, MPI_MAX, MPI_BXOR, MPI_LOR};
+    static const char *const names[] = {"MPI_SUM", "MPI_MIN", "MPI_MAX", "MPI_BXOR", "MPI_LOR"};
+    char in[K * 8], out[K * 8], want[K * 8];
+    if (size > 8)
+        return;
+    for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+        int n = K * size; /* reduce_scatter_block gives each rank K */
+        for (int k = 0; k < n; k++) {
+            in[k] = char_of(rank, k);
+            int w = char_of(0, k);
+            for (int r = 1; r < size; r++) {
+                int x = char_of(r, k);
+                w = o == 0 ? w + x : o == 1 ? (x < w ? x : w) : o == 2 ? (x > w ? x : w) : o == 3 ? w ^ x : (w || x);
+            }
+            want[k] = (char)w;
+        }
+        for (int call = 0; call < 4; call++) {
+            static const char *const calls[] = {"MPI_Allreduce", "MPI_Reduce", "MPI_Iallreduce",
+                                                "MPI_Reduce_scatter_block"};
+            memset(out, 0x55, sizeof(out));
+            int rc, off = 0, len = n;
+            MPI_Request req;
+            if (call == 0) {
+                rc = MPI_Allreduce(in, out, n, MPI_CHAR, ops[o], MPI_COMM_WORLD);
+            } else if (call == 1) {
+                rc = MPI_Reduce(in, out, n, MPI_CHAR, ops[o], size - 1, MPI_COMM_WORLD);
+                if (rank != size - 1)
+                    len = 0;
+            } else if (call == 2) {
+                rc = MPI_Iallreduce(in, out, n, MPI_CHAR, ops[o], MPI_COMM_WORLD, &req);
+                if (rc == MPI_SUCCESS)
+                    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+            } else {
+                rc = MPI_Reduce_scatter_block(in, out, K, MPI_CHAR, ops[o], MPI_COMM_WORLD);
+                off = rank * K;
+                len = K;
+            }
+            CHECK(rc == MPI_SUCCESS, "%s with %s on MPI_CHAR: error class %d", calls[call], names[o], error_class(rc));
+            for (int k = 0; rc == MPI_SUCCESS && k < len; k++)
+                if (out[k] != want[off + k]) {
+                    CHECK(0, "%s with %s on MPI_CHAR, element %d: %d, expected %d", calls[call], names[o], off + k,
+                          out[k], want[off + k]);
+                    break;
+                }
+        }
+    }
+    /* The local form, and the char's sign: -5 is less than 5 where char is signed. */
+    char a[2] = {-5, 5}, b[2] = {5, -5};
+    CHECK(MPI_Reduce_local(a, b, 2, MPI_CHAR, MPI_MAX) == MPI_SUCCESS, "MPI_Reduce_local with MPI_MAX on MPI_CHAR");
+    CHECK(b[0] == (CHAR_MIN < 0 ? 5 : -5) && b[1] == b[0], "MPI_MAX on MPI_CHAR: %d %d", b[0], b[1]);
+
+    /* The accumulate operations are not reductions. */
+    int x = 1, y = 2;
+    CHECK(error_class(MPI_Reduce_local(&x, &y, 1, MPI_INT, MPI_REPLACE)) == MPI_ERR_OP, "MPI_REPLACE reduced");
+    CHECK(error_class(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_NO_OP, MPI_COMM_WORLD)) == MPI_ERR_OP,
+          "MPI_NO_OP reduced");
+    CHECK(y == 2, "a refused reduction wrote its result: %d", y);
 }
 
 /* Rank r's element k: values that tie across ranks at some k, so the lower-index rule matters. */
@@ -221,6 +292,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     test_local();
+    test_char();
     test_struct_op();
     test_op_c();
     int all = 0;

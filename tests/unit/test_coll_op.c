@@ -1,6 +1,7 @@
 /* Reduction operations (coll/axon_coll_op.h) without MPI_Init: every predefined operation on every
  * predefined type it allows, against a reference computed here; the whole (operation, type) matrix of
- * what is allowed (MPI_ERR_OP otherwise); the tie rule of MAXLOC/MINLOC on packed pairs; derived
+ * what is allowed (MPI_ERR_OP otherwise: the pairs both MPICH and Open MPI refuse, and those only one
+ * of them takes); the tie rule of MAXLOC/MINLOC on packed pairs; derived
  * layouts made of one basic type; user operations (order of the operands, pieces of INT_MAX elements,
  * lifetime after free). */
 #include "coll/axon_coll_op.h"
@@ -57,7 +58,7 @@ static void teardown(void)
 
 /* ---- what is allowed ----------------------------------------------------------------------------------- */
 
-enum cls { C_INT, F_INT, MULTI, FLOATING, COMPLEX, LOGICAL, BYTE, PAIR, NONE };
+enum cls { C_INT, F_INT, MULTI, CHARS, FLOATING, COMPLEX, LOGICAL, BYTE, PAIR, NONE };
 
 static const struct {
     MPI_Datatype t;
@@ -96,29 +97,30 @@ static const struct {
     {MPI_LOGICAL1, LOGICAL},         {MPI_LOGICAL2, LOGICAL},
     {MPI_LOGICAL4, LOGICAL},         {MPI_LOGICAL8, LOGICAL},
     {MPI_LOGICAL16, NONE},           {MPI_COMPLEX4, NONE},
-    {MPI_CHAR, NONE},                {MPI_WCHAR, NONE},
-    {MPI_CHARACTER, NONE},           {MPI_PACKED, NONE},
+    {MPI_CHAR, CHARS},               {MPI_WCHAR, NONE},
+    {MPI_CHARACTER, CHARS},          {MPI_PACKED, NONE},
 #ifdef __SIZEOF_FLOAT128__
     {MPI_REAL16, FLOATING},          {MPI_COMPLEX32, COMPLEX},
 #endif
 };
 
-/* MPI 3.1 section 5.9.2, by operation: which classes it takes. */
+/* MPI 4.1 section 6.9.2, by operation: which classes it takes; with what both MPICH 4.0 and Open MPI 4.1
+ * take beyond it (characters as integers, logical operations on Fortran and multi-language integers). */
 static bool allowed(MPI_Op op, enum cls c)
 {
     unsigned m = 1u << c;
-    unsigned ints = 1u << C_INT | 1u << F_INT | 1u << MULTI;
+    unsigned ints = 1u << C_INT | 1u << F_INT | 1u << MULTI | 1u << CHARS;
     if (op == MPI_MAX || op == MPI_MIN)
         return m & (ints | 1u << FLOATING);
     if (op == MPI_SUM || op == MPI_PROD)
         return m & (ints | 1u << FLOATING | 1u << COMPLEX);
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return m & (1u << C_INT | 1u << LOGICAL | 1u << MULTI); /* MULTI: MPICH's extension */
+        return m & (ints | 1u << LOGICAL);
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return m & (ints | 1u << BYTE);
     if (op == MPI_MAXLOC || op == MPI_MINLOC)
         return c == PAIR;
-    return true; /* MPI_REPLACE, MPI_NO_OP */
+    return false; /* MPI_REPLACE, MPI_NO_OP: accumulates only */
 }
 
 START_TEST(matrix_of_allowed_pairs)
@@ -190,7 +192,7 @@ END_TEST
                           (unsigned)(op), (unsigned)(t), i, (long long)b[i], (long long)want[i]);    \
     } while (0)
 
-#define CHECK_INT(T, t, logical)                                                                     \
+#define CHECK_INT(T, t)                                                                              \
     do {                                                                                             \
         CHECK_INT_OP(T, t, MPI_MAX, x > y ? x : y);                                                  \
         CHECK_INT_OP(T, t, MPI_MIN, x < y ? x : y);                                                  \
@@ -199,43 +201,42 @@ END_TEST
         CHECK_INT_OP(T, t, MPI_BAND, x & y);                                                         \
         CHECK_INT_OP(T, t, MPI_BOR, x | y);                                                          \
         CHECK_INT_OP(T, t, MPI_BXOR, x ^ y);                                                         \
-        CHECK_INT_OP(T, t, MPI_REPLACE, x);                                                          \
-        CHECK_INT_OP(T, t, MPI_NO_OP, y);                                                            \
-        if (logical) {                                                                               \
-            CHECK_INT_OP(T, t, MPI_LAND, x && y);                                                    \
-            CHECK_INT_OP(T, t, MPI_LOR, x || y);                                                     \
-            CHECK_INT_OP(T, t, MPI_LXOR, !x != !y);                                                  \
-        }                                                                                            \
+        CHECK_INT_OP(T, t, MPI_LAND, x && y);                                                        \
+        CHECK_INT_OP(T, t, MPI_LOR, x || y);                                                         \
+        CHECK_INT_OP(T, t, MPI_LXOR, !x != !y);                                                      \
     } while (0)
 
 START_TEST(integers)
 {
-    CHECK_INT(signed char, MPI_SIGNED_CHAR, true);
-    CHECK_INT(unsigned char, MPI_UNSIGNED_CHAR, true);
-    CHECK_INT(short, MPI_SHORT, true);
-    CHECK_INT(unsigned short, MPI_UNSIGNED_SHORT, true);
-    CHECK_INT(int, MPI_INT, true);
-    CHECK_INT(unsigned, MPI_UNSIGNED, true);
-    CHECK_INT(long, MPI_LONG, true);
-    CHECK_INT(unsigned long, MPI_UNSIGNED_LONG, true);
-    CHECK_INT(long long, MPI_LONG_LONG, true);
-    CHECK_INT(unsigned long long, MPI_UNSIGNED_LONG_LONG, true);
-    CHECK_INT(int8_t, MPI_INT8_T, true);
-    CHECK_INT(int16_t, MPI_INT16_T, true);
-    CHECK_INT(int32_t, MPI_INT32_T, true);
-    CHECK_INT(int64_t, MPI_INT64_T, true);
-    CHECK_INT(uint8_t, MPI_UINT8_T, true);
-    CHECK_INT(uint16_t, MPI_UINT16_T, true);
-    CHECK_INT(uint32_t, MPI_UINT32_T, true);
-    CHECK_INT(uint64_t, MPI_UINT64_T, true);
-    CHECK_INT(int32_t, MPI_INTEGER, false);
-    CHECK_INT(int8_t, MPI_INTEGER1, false);
-    CHECK_INT(int16_t, MPI_INTEGER2, false);
-    CHECK_INT(int32_t, MPI_INTEGER4, false);
-    CHECK_INT(int64_t, MPI_INTEGER8, false);
-    CHECK_INT(MPI_Aint, MPI_AINT, true);
-    CHECK_INT(MPI_Offset, MPI_OFFSET, true);
-    CHECK_INT(MPI_Count, MPI_COUNT, true);
+    /* MPI_CHAR is the compiler's char, signed or not; MPI_CHARACTER Fortran's unsigned codes. */
+    CHECK_INT(char, MPI_CHAR);
+    CHECK_INT(unsigned char, MPI_CHARACTER);
+    CHECK_INT(signed char, MPI_SIGNED_CHAR);
+    CHECK_INT(unsigned char, MPI_UNSIGNED_CHAR);
+    CHECK_INT(short, MPI_SHORT);
+    CHECK_INT(unsigned short, MPI_UNSIGNED_SHORT);
+    CHECK_INT(int, MPI_INT);
+    CHECK_INT(unsigned, MPI_UNSIGNED);
+    CHECK_INT(long, MPI_LONG);
+    CHECK_INT(unsigned long, MPI_UNSIGNED_LONG);
+    CHECK_INT(long long, MPI_LONG_LONG);
+    CHECK_INT(unsigned long long, MPI_UNSIGNED_LONG_LONG);
+    CHECK_INT(int8_t, MPI_INT8_T);
+    CHECK_INT(int16_t, MPI_INT16_T);
+    CHECK_INT(int32_t, MPI_INT32_T);
+    CHECK_INT(int64_t, MPI_INT64_T);
+    CHECK_INT(uint8_t, MPI_UINT8_T);
+    CHECK_INT(uint16_t, MPI_UINT16_T);
+    CHECK_INT(uint32_t, MPI_UINT32_T);
+    CHECK_INT(uint64_t, MPI_UINT64_T);
+    CHECK_INT(int32_t, MPI_INTEGER);
+    CHECK_INT(int8_t, MPI_INTEGER1);
+    CHECK_INT(int16_t, MPI_INTEGER2);
+    CHECK_INT(int32_t, MPI_INTEGER4);
+    CHECK_INT(int64_t, MPI_INTEGER8);
+    CHECK_INT(MPI_Aint, MPI_AINT);
+    CHECK_INT(MPI_Offset, MPI_OFFSET);
+    CHECK_INT(MPI_Count, MPI_COUNT);
 }
 END_TEST
 
@@ -257,6 +258,20 @@ START_TEST(logical_and_byte)
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BAND, x & y);
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BOR, x | y);
     CHECK_INT_OP(unsigned char, MPI_BYTE, MPI_BXOR, x ^ y);
+}
+END_TEST
+
+/* MPI_REPLACE and MPI_NO_OP: refused to reductions, applied as accumulates do (any type, by bytes). */
+START_TEST(accumulate_operations)
+{
+    ck_assert_int_eq(check_pair(MPI_REPLACE, MPI_INT), MPI_ERR_OP);
+    ck_assert_int_eq(check_pair(MPI_NO_OP, MPI_DOUBLE_INT), MPI_ERR_OP);
+    struct axon_dtype_layout dt = layout_of(MPI_INT);
+    int a[3] = {1, -2, 3}, b[3] = {7, 8, 9};
+    ck_assert_int_eq(axon_coll_op_apply(op_of(MPI_NO_OP), a, b, 3, MPI_INT, &dt), MPI_SUCCESS);
+    ck_assert(b[0] == 7 && b[1] == 8 && b[2] == 9);
+    ck_assert_int_eq(axon_coll_op_apply(op_of(MPI_REPLACE), a, b, 3, MPI_INT, &dt), MPI_SUCCESS);
+    ck_assert(b[0] == 1 && b[1] == -2 && b[2] == 3);
 }
 END_TEST
 
@@ -285,7 +300,6 @@ END_TEST
         CHECK_REAL_OP(T, t, MPI_MIN, x < y ? x : y);                                                 \
         CHECK_REAL_OP(T, t, MPI_SUM, x + y);                                                         \
         CHECK_REAL_OP(T, t, MPI_PROD, x * y);                                                        \
-        CHECK_REAL_OP(T, t, MPI_REPLACE, x);                                                         \
     } while (0)
 
 #define CHECK_COMPLEX_OP(T, R, t, op, expr)                                                          \
@@ -488,12 +502,12 @@ START_TEST(derived_of_one_basic_type)
     ck_assert_int_eq(pb[2], 4);
     ck_assert_int_eq(pb[3], 3);
 
-    /* Mixed members: only MPI_REPLACE and MPI_NO_OP. */
+    /* Mixed members: no predefined reduction. */
     struct axon_dtype_layout mixed = {.size = 12, .extent = 16, .contig = false, .basic = MPI_DATATYPE_NULL};
     ck_assert_int_eq(axon_coll_op_check(op_of(MPI_SUM), derived, &mixed), MPI_ERR_OP);
     ck_assert_int_eq(axon_coll_op_check(op_of(MPI_MAX), derived, &mixed), MPI_ERR_OP);
-    ck_assert_int_eq(axon_coll_op_check(op_of(MPI_REPLACE), derived, &mixed), MPI_SUCCESS);
-    ck_assert_int_eq(axon_coll_op_check(op_of(MPI_NO_OP), derived, &mixed), MPI_SUCCESS);
+    ck_assert_int_eq(axon_coll_op_check(op_of(MPI_REPLACE), derived, &mixed), MPI_ERR_OP);
+    ck_assert_int_eq(axon_coll_op_check(op_of(MPI_NO_OP), derived, &mixed), MPI_ERR_OP);
 }
 END_TEST
 
@@ -578,6 +592,7 @@ int main(void)
     tcase_add_test(tc, handles);
     tcase_add_test(tc, integers);
     tcase_add_test(tc, logical_and_byte);
+    tcase_add_test(tc, accumulate_operations);
     tcase_add_test(tc, floating_and_complex);
     tcase_add_test(tc, half_and_bfloat16);
     tcase_add_test(tc, maxloc_minloc);
