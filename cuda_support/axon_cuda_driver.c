@@ -273,7 +273,7 @@ int axon_cuda_init(long mode, const char *library, char *err, size_t errlen)
     if (rc != MPI_SUCCESS) {
         snprintf(axon_cuda_why, sizeof(axon_cuda_why), "%s", why);
         if (mode == AXON_CUDA_MODE_ON) {
-            snprintf(err, errlen, "AXON_CUDA=1 asks for CUDA support, but there is %s", why);
+            snprintf(err, errlen, "AXON_CUDA=1 asks for CUDA support, which this process cannot have: %s", why);
             return MPI_ERR_OTHER;
         }
         axon_runtime_log_debug(1, "CUDA support off: %s", why);

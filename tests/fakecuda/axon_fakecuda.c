@@ -32,7 +32,8 @@
  *     imported; pageable host memory is CUDA_ERROR_ILLEGAL_ADDRESS).
  *
  * Environment: FAKECUDA_DEVICES (GPUs, default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE),
- * FAKECUDA_VERSION (cuDriverGetVersion's answer, default 12080), FAKECUDA_GET_PROC_ADDRESS=0
+ * FAKECUDA_INIT_ERROR (a CUresult cuInit returns, as a machine with a driver but no working GPU does:
+ * 999 is CUDA_ERROR_UNKNOWN), FAKECUDA_VERSION (cuDriverGetVersion's answer, default 12080), FAKECUDA_GET_PROC_ADDRESS=0
  * (cuGetProcAddress finds nothing, so callers fall back to dlsym), FAKECUDA_LOG=1 (each call on stderr),
  * FAKECUDA_STATS=1 (the counts on stderr at exit). tests/fakecuda/README.md says more. */
 #include <cuda.h>
@@ -205,6 +206,7 @@ static size_t fk_nreserves, fk_reserves_cap;
 
 /* Set from the environment when the library is loaded. */
 static int fk_ndevices = 1;
+static int fk_init_error; /* FAKECUDA_INIT_ERROR: cuInit's answer when not 0 */
 static int fk_peer_group = FK_MAX_DEVICES; /* GPUs that are each other's peers: ordinals / group alike */
 static int fk_version = 12080;
 static bool fk_log, fk_stats_at_exit, fk_proc_address = true;
@@ -295,6 +297,7 @@ __attribute__((constructor)) static void fk_load(void)
     if (page > 0)
         fk_page = (size_t)page;
     fk_ndevices = fk_env_int("FAKECUDA_DEVICES", 1, 0, FK_MAX_DEVICES);
+    fk_init_error = fk_env_int("FAKECUDA_INIT_ERROR", 0, 0, 999);
     fk_peer_group = fk_env_int("FAKECUDA_PEER_GROUP", FK_MAX_DEVICES, 1, FK_MAX_DEVICES);
     fk_version = fk_env_int("FAKECUDA_VERSION", 12080, 1000, 99990);
     fk_proc_address = fk_env_flag("FAKECUDA_GET_PROC_ADDRESS", true);
@@ -490,6 +493,8 @@ CUresult CUDAAPI cuInit(unsigned int Flags)
     CUresult rc = CUDA_SUCCESS;
     if (Flags != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
+    else if (fk_init_error)
+        rc = (CUresult)fk_init_error;
     else if (fk_ndevices == 0)
         rc = CUDA_ERROR_NO_DEVICE;
     else
