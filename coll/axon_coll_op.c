@@ -219,16 +219,21 @@ int axon_coll_op_apply(const struct axon_coll_op *op, const void *in, void *inou
 
 /* ---- on the GPU ----------------------------------------------------------------------------------- */
 
-int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+int axon_coll_op_gpu_kernel_built(const struct axon_coll_op *op, MPI_Datatype datatype,
+                                  const struct axon_dtype_layout *dt)
 {
-    if (op->opi == AXON_OP_USER || op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP ||
-        !axon_cuda_reduce_available())
+    if (op->opi == AXON_OP_USER || op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP)
         return -1;
     MPI_Datatype basic;
     int64_t n;
     if (!axon_op_basic(datatype, dt, 1, &basic, &n))
         return -1;
     return axon_coll_op_predefined_kernel(op->opi, basic);
+}
+
+int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+{
+    return axon_cuda_reduce_available() ? axon_coll_op_gpu_kernel_built(op, datatype, dt) : -1;
 }
 
 int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,

@@ -60,6 +60,9 @@ int axon_coll_op_predefined_kernel(unsigned opi, MPI_Datatype basic);
  * -1: a user operation, MPI_REPLACE or MPI_NO_OP, a type the GPU has no arithmetic for (long double),
  * a datatype that mixes types, or a build or driver without kernels. */
 int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt);
+/* The kernel this build has for the pair, whether or not a driver is there to run it (axon_info's table). */
+int axon_coll_op_gpu_kernel_built(const struct axon_coll_op *op, MPI_Datatype datatype,
+                                  const struct axon_dtype_layout *dt);
 /* inout = in op inout over count packed elements in GPU memory of device, by that kernel. */
 int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,
                            const struct axon_dtype_layout *dt, int device);

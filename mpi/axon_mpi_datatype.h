@@ -79,6 +79,9 @@ static inline bool axon_mpi_datatype_is_predefined(MPI_Datatype handle)
 
 /* The description of a predefined type (loop NULL for builtins); false if handle is not one. */
 bool axon_mpi_datatype_predefined_desc(MPI_Datatype handle, struct axon_dtype_desc *desc);
+/* The i-th predefined type (the builtins in mpi.h's order, MPI_LB and MPI_UB among them, then the pairs
+ * MPI_FLOAT_INT ...), MPI_DATATYPE_NULL past the last: for listing them all. */
+MPI_Datatype axon_mpi_datatype_predefined_at(int i);
 /* The standard name of a predefined type ("MPI_INT"), or NULL for an unknown handle. */
 const char *axon_mpi_datatype_predefined_name(MPI_Datatype handle);
 /* Basic elements in the first bytes (0 < bytes < size) of a predefined type: 1 when bytes ends the

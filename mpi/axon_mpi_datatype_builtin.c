@@ -262,6 +262,16 @@ bool axon_mpi_datatype_predefined_desc(MPI_Datatype handle, struct axon_dtype_de
     return true;
 }
 
+MPI_Datatype axon_mpi_datatype_predefined_at(int i)
+{
+    int nbuiltin = (int)(sizeof(axon_builtin_list) / sizeof(axon_builtin_list[0]));
+    if (i >= 0 && i < nbuiltin)
+        return axon_builtin_list[i].handle;
+    if (i >= nbuiltin && i < nbuiltin + AXON_DATATYPE_NPAIRS)
+        return (MPI_Datatype)(AXON_DATATYPE_DIRECT | (unsigned)(i - nbuiltin));
+    return MPI_DATATYPE_NULL;
+}
+
 const char *axon_mpi_datatype_predefined_name(MPI_Datatype handle)
 {
     if (axon_mpi_datatype_is_pair(handle))

@@ -4,7 +4,8 @@
  * its current value and one line of help, and the collectives' algorithms with the rules that choose
  * among them. With --topo, run under mpirun as a job, it prints instead what the job sees of the
  * machine: each rank's host, node, local rank, NVLink domain, cores and NUMA nodes (AXON_TOPO's
- * synthetic nodes and domains when it is set). */
+ * synthetic nodes and domains when it is set). With --ops, the table of which predefined operations
+ * reduce which predefined datatypes (tools/axon_info_ops.c). */
 #include "config.h"
 #include "coll/axon_coll_explain.h"
 #include "coll/axon_coll_select.h"
@@ -12,6 +13,7 @@
 #include "cuda_support/cuda_support.h"
 #include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
+#include "tools/axon_info_ops.h"
 
 #include <mpi.h>
 
@@ -141,9 +143,10 @@ static void axon_info_knobs(void)
 
 static void axon_info_usage(FILE *out)
 {
-    fprintf(out, "Usage: axon_info [--help|--version|--topo|--explain COLLECTIVE BYTES]\n"
+    fprintf(out, "Usage: axon_info [--help|--version|--ops|--topo|--explain COLLECTIVE BYTES]\n"
                  "Prints Axon MPI's version, build options, the UCX transports and CUDA driver found on this\n"
                  "machine, and every AXON_* environment variable with its default, value and meaning.\n"
+                 "  --ops   which predefined operations reduce which predefined datatypes (host, GPU)\n"
                  "  --topo  (as a job: mpirun -n N axon_info --topo) each rank's host, node, local rank,\n"
                  "          domain, cores and NUMA nodes, as the job sees them (AXON_TOPO included)\n"
                  "  --explain COLLECTIVE BYTES [--machine SPEC] [--model FILE] [--memory host|device]\n"
@@ -285,6 +288,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[1], "--topo") == 0)
             return axon_info_topo(argc, argv);
+        if (strcmp(argv[1], "--ops") == 0)
+            return axon_info_ops();
         if (strcmp(argv[1], "--explain") == 0)
             return axon_info_explain(argc, argv);
         if (strcmp(argv[1], "--version") == 0) {
@@ -295,7 +300,8 @@ int main(int argc, char **argv)
         axon_info_usage(stderr);
         return 1;
     }
-    printf("Axon MPI:         %s (MPI %d.%d subset, MPICH ABI, libmpi.so.12)\n", PACKAGE_VERSION, 3, 1);
+    printf("Axon MPI:         %s (MPI %d.%d, MPICH ABI, libmpi.so.12)\n", PACKAGE_VERSION, MPI_VERSION,
+           MPI_SUBVERSION);
     printf("Configured with:  %s\n", AXON_CONFIGURE_ARGS[0] ? AXON_CONFIGURE_ARGS : "(no options)");
     printf("PMIx:             built against %s\n", AXON_PMIX_BUILD_VERSION);
     axon_info_ucx();
