@@ -84,17 +84,12 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
 static int axon_op_reduce_strided(const struct axon_coll_op *op, const void *inbuf, void *inoutbuf, int64_t count,
                                   const struct axon_dtype_layout *dt)
 {
+    /* The operation passed axon_coll_op_check, so the type is made of one predefined type. */
     MPI_Datatype basic = dt->basic;
     struct axon_dtype_layout piece_dt;
-    int64_t unit;
-    if (basic != MPI_DATATYPE_NULL && dt->basic_count > 0 && axon_mpi_datatype_get(basic, &piece_dt)) {
-        unit = piece_dt.size;
-    } else {
-        /* MPI_REPLACE or MPI_NO_OP on a type of mixed members: bytes are enough. */
-        basic = MPI_BYTE;
-        axon_mpi_datatype_get(basic, &piece_dt);
-        unit = 1;
-    }
+    if (basic == MPI_DATATYPE_NULL || !axon_mpi_datatype_get(basic, &piece_dt))
+        return MPI_ERR_OP;
+    int64_t unit = piece_dt.size;
     int64_t total = count * dt->size;
     int64_t piece = AXON_OP_PIECE / unit * unit;
     if (piece > total)
