@@ -358,6 +358,17 @@ noreturn void axon_runtime_bootstrap_abort(int code, const char *message)
     _exit(code);
 }
 
+noreturn void axon_runtime_bootstrap_abort_lost(const char *message)
+{
+    if (strcmp(axon_runtime_job.launcher, "mpirun") == 0)
+        axon_runtime_bootstrap_abort(1, message);
+    fflush(stdout);
+    fflush(stderr);
+    if (axon_bootstrap_pmix_up)
+        PMIx_Abort(0, message, NULL, 0);
+    _exit(1); /* this rank did not finish either */
+}
+
 void axon_runtime_bootstrap_finalize(void)
 {
     if (axon_bootstrap_pmix_up) {

@@ -43,6 +43,10 @@ static const struct axon_config_entry axon_config_entries[] = {
      "that ends without MPI_Finalize ends the job: those on other machines; nodes: on other nodes, AXON_TOPO's "
      "included (UCX then leaves out its shared-memory transports for them); off: none (ranks of this node "
      "are watched through their processes whatever this says)"},
+    {"AXON_PEER_LEAVE_GRACE", AXON_CONFIG_INT, "10", AXON_CONFIG_FIELD(peer_leave_grace), NULL,
+     "seconds that a watched peer's error, heard while MPI_Finalize's first barrier waits, is held: a peer past "
+     "that barrier closes its endpoints while others still wait in it; the error ends the job only if the "
+     "barrier has not ended by then"},
     {"AXON_COLL_SHM_MAX", AXON_CONFIG_SIZE, "8k", AXON_CONFIG_FIELD(coll_shm_max), NULL,
      "blocking collectives run through the node's shared memory when the communicator's ranks share it: "
      "barrier, and bcast, reduce, allreduce, gather, allgather of any size (in chunks beyond a slot); "

@@ -52,6 +52,7 @@ struct axon_config {
                            * reads the other half */
     long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
     long peer_watch;     /* enum axon_peer_watch */
+    long peer_leave_grace; /* seconds a watched peer's error in MPI_Finalize's barrier waits for its end */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
     long coll_shm_chunk; /* bytes of a rank's slot in that memory: the chunk of large reductions */
     long coll_gpu_agree_min; /* larger blocking calls first agree where the members' buffers are (CUDA on) */
@@ -148,6 +149,11 @@ int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *
 int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg);
 /* Ends the whole job with code; message goes to the launcher. Never returns. */
 noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
+/* Ends the whole job because another rank is gone (message names it). The lost rank's own end is the
+ * job's cause: under our mpirun, which judges causes and returns that rank's code, with code 1; under
+ * any other launcher with code 0, which Slurm's PMIx plugin does not put in place of its tasks' codes,
+ * so srun's exit status is the lost rank's, as it would be without MPI (139 for a SIGSEGV). */
+noreturn void axon_runtime_bootstrap_abort_lost(const char *message);
 /* Disconnects from the PMIx server. */
 void axon_runtime_bootstrap_finalize(void);
 

@@ -42,7 +42,7 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     axon_ucx.thread_multiple = thread_multiple;
     axon_ucx.yield_when_idle = axon_ucx_decide_yield();
     axon_ucx.nranks = axon_runtime_job.size;
-    atomic_store(&axon_ucx.leaving, false);
+    atomic_store(&axon_ucx.leaving, AXON_UCX_RUNNING);
     axon_ucx_ep_watch_init();
     axon_ucx.eps = calloc((size_t)axon_ucx.nranks, sizeof(ucp_ep_h));
     if (!axon_ucx.eps) {
@@ -143,6 +143,7 @@ static void axon_ucx_progress_cb(void *arg)
     (void)arg;
     ucp_worker_progress(axon_ucx.worker);
     axon_ucx_watch_tick(); /* a peer that died without MPI_Finalize would hold the fence forever */
+    axon_ucx_ep_fence_check();
 }
 
 int axon_ucx_finalize(void)
@@ -158,13 +159,17 @@ int axon_ucx_finalize(void)
         axon_runtime_log_error("flushing the UCX worker at MPI_Finalize failed: %s", ucs_status_string(st));
         rc = MPI_ERR_OTHER;
     }
-    /* 2. ... and every other rank's traffic has reached us: nobody closes while a peer still sends. */
+    /* 2. ... and every other rank's traffic has reached us: nobody closes while a peer still sends. The
+     * barrier ends at each rank in its own time (on each node when the node's PMIx server hears): a peer
+     * that passed it first may already close its endpoints towards us, so its error now waits for our
+     * barrier's end before it counts. */
+    atomic_store(&axon_ucx.leaving, AXON_UCX_FENCING);
     if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
         rc = MPI_ERR_OTHER;
 
     /* 3. Close the endpoints, all at once, and wait for them while progressing. From here on a peer
      * that is gone has finished: its endpoint's error is no news. */
-    atomic_store(&axon_ucx.leaving, true);
+    atomic_store(&axon_ucx.leaving, AXON_UCX_LEAVING);
     ucs_status_ptr_t *closing = calloc((size_t)axon_ucx.nranks, sizeof(*closing));
     for (int r = 0; r < axon_ucx.nranks; r++) {
         if (!axon_ucx.eps[r])

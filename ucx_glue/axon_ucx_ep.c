@@ -9,8 +9,10 @@
  * the same machine went through TCP: 4.4 us for 8 bytes instead of 0.14). AXON_PEER_WATCH=nodes watches
  * those too, for tests. A receive from a named source makes the endpoint to a watched peer if it is not
  * made yet (a gather's root never sends to its children); a receive from MPI_ANY_SOURCE watches the
- * peers this rank has endpoints to. Once MPI_Finalize has passed its last barrier, peers leave as they
- * please: their endpoints' errors are expected then and ignored. */
+ * peers this rank has endpoints to. MPI_Finalize's first barrier ends at each rank in its own time, and a
+ * peer past it closes its endpoints: an error heard while this rank still waits there is held for
+ * AXON_PEER_LEAVE_GRACE seconds, and counts only if the barrier has not ended here by then (a peer that
+ * died in it). Past the barrier, peers leave as they please: their endpoints' errors are ignored. */
 #include "ucx_glue/ucx_glue.h"
 
 #include "runtime/runtime.h"
@@ -19,21 +21,54 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static pthread_mutex_t axon_ucx_ep_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Ends the job for a watched peer that is gone (why: UCX's word), unless MPI_Finalize has passed its
- * last barrier, after which peers leave as they please. */
-static void axon_ucx_peer_lost(int rank, const char *why)
+/* The first peer error heard in MPI_Finalize's first barrier (AXON_UCX_FENCING), held back; rank -1:
+ * none. Only the finalizing thread runs the worker then. */
+static struct {
+    int rank;
+    const char *why;
+    struct timespec at;
+} axon_ucx_ep_held = {.rank = -1};
+
+/* Ends the job for a watched peer that is gone (why: UCX's word; when: what it had not done). */
+static void axon_ucx_peer_lost_now(int rank, const char *why, const char *when)
 {
-    if (atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed))
-        return;
     const struct axon_runtime_job *job = &axon_runtime_job;
     char message[256];
-    snprintf(message, sizeof(message), "lost rank %d (node %d) before it finished MPI: %s (it ended, or its node "
-             "or the network failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1, why);
+    snprintf(message, sizeof(message), "lost rank %d (node %d) %s: %s (it ended, or its node or the network "
+             "failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1, when, why);
     axon_runtime_log_error("%s; ending the job", message);
-    axon_runtime_bootstrap_abort(1, message);
+    axon_runtime_bootstrap_abort_lost(message);
+}
+
+static void axon_ucx_peer_lost(int rank, const char *why)
+{
+    switch (atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed)) {
+    case AXON_UCX_RUNNING: axon_ucx_peer_lost_now(rank, why, "before it finished MPI"); return;
+    case AXON_UCX_FENCING:
+        if (axon_ucx_ep_held.rank < 0) {
+            axon_ucx_ep_held.rank = rank;
+            axon_ucx_ep_held.why = why;
+            clock_gettime(CLOCK_MONOTONIC, &axon_ucx_ep_held.at);
+        }
+        return;
+    default: return; /* past the barrier: peers leave */
+    }
+}
+
+void axon_ucx_ep_fence_check(void)
+{
+    if (axon_ucx_ep_held.rank < 0 ||
+        atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed) != AXON_UCX_FENCING)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - axon_ucx_ep_held.at.tv_sec >= axon_config.peer_leave_grace)
+        axon_ucx_peer_lost_now(axon_ucx_ep_held.rank, axon_ucx_ep_held.why,
+                               "while MPI_Finalize waited for every rank to arrive");
 }
 
 /* The error handler of a watched endpoint (arg: the peer's rank), called from the worker's progress. */

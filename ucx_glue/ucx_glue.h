@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <ucp/api/ucp.h>
 
+/* How far this rank's MPI_Finalize is, for the errors of watched peers (axon_ucx_ep.c). */
+enum axon_ucx_leaving {
+    AXON_UCX_RUNNING,  /* a peer's error is its loss: the job ends */
+    AXON_UCX_FENCING,  /* in the barrier before the endpoints close: a peer that has passed it may
+                        * already close towards us, so an error waits AXON_PEER_LEAVE_GRACE seconds for
+                        * the barrier to end here too before it counts */
+    AXON_UCX_LEAVING,  /* past that barrier: peers leave as they please */
+};
+
 struct axon_ucx {
     ucp_context_h context;
     ucp_worker_h worker;
@@ -20,7 +29,7 @@ struct axon_ucx {
                              * progress thread */
     bool async_progress;    /* AXON_ASYNC_PROGRESS: a progress thread runs (axon_ucx_progress_thread.c) */
     bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
-    atomic_bool leaving;    /* MPI_Finalize passed its last barrier: peers may go (axon_ucx_ep.c) */
+    atomic_int leaving;     /* enum axon_ucx_leaving: how far MPI_Finalize is (axon_ucx_ep.c) */
     bool watch_any;         /* some peer's endpoint is made in UCX's peer error mode (AXON_PEER_WATCH) */
 };
 
@@ -45,6 +54,9 @@ static inline void axon_ucx_ep_watch(int rank)
     if (!__atomic_load_n(&axon_ucx.eps[rank], __ATOMIC_RELAXED))
         axon_ucx_ep_watch_make(rank);
 }
+/* Called while MPI_Finalize's first barrier waits (AXON_UCX_FENCING): a peer error held back longer
+ * than the grace ends the job naming the rank. */
+void axon_ucx_ep_fence_check(void);
 /* Registers the handler of one active-message id on the worker. */
 int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 

@@ -2,6 +2,11 @@
 # exit code, output and time. Sourced by every tests/mpi/*.test script.
 set -u
 MPIRUN="$AXON_TOP_BUILDDIR/runtime/mpirun/mpirun"
+# make check-cluster: every job through srun --mpi=pmix on AXON_TEST_NODES nodes of the namespace
+# cluster (tests/cluster); tests of what only mpirun does call need_mpirun and skip there.
+if [ -n "${AXON_TEST_NODES:-}" ]; then
+  MPIRUN="$AXON_TOP_SRCDIR/tests/cluster/srun-mpirun"
+fi
 BIN="$AXON_TOP_BUILDDIR/tests/mpi"
 AXON_INFO="$AXON_TOP_BUILDDIR/tools/axon_info"
 # Each test runs as if the job may oversubscribe (CI has 2 cores); nothing else of the caller leaks in.
@@ -10,6 +15,10 @@ unset PMIX_NAMESPACE PMIX_RANK PMIX_SERVER_URI41 PMIX_SERVER_URI4 PMIX_SERVER_UR
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
+
+need_mpirun() {
+  [ -z "${AXON_TEST_NODES:-}" ] || skip "this test is of mpirun's own behaviour (one node)"
+}
 
 # The fake CUDA driver (tests/fakecuda): tests that need it call need_fakecuda and load it through
 # AXON_CUDA_LIBRARY="$FAKECUDA". It is built only where configure found cuda.h.
