@@ -326,7 +326,15 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
     struct axon_bootstrap_fence_state state = {.done = 0, .status = PMIX_SUCCESS};
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, axon_bootstrap_self.nspace, PMIX_RANK_WILDCARD);
-    pmix_status_t rc = PMIx_Fence_nb(&all, 1, NULL, 0, axon_bootstrap_fence_done, &state);
+    /* With PMIX_COLLECT_DATA: Slurm's PMIx plugin (22.05) completes a fence that collects nothing on each
+     * node as soon as that node's ranks are in, without waiting for the other nodes (a rank then left
+     * MPI_Finalize's barriers while peers elsewhere still computed, and closed its endpoints under
+     * them). Collecting makes every node wait for all; there is nothing new to collect, so it costs one
+     * round of the fence's tree. */
+    pmix_info_t info;
+    bool collect = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence_nb(&all, 1, &info, 1, axon_bootstrap_fence_done, &state);
     if (rc != PMIX_SUCCESS) {
         axon_runtime_log_error("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
         return MPI_ERR_OTHER;
@@ -341,6 +349,7 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
             nanosleep(&ts, NULL);
         }
     }
+    PMIX_INFO_DESTRUCT(&info); /* the info lives until the fence is done */
     if (state.status != PMIX_SUCCESS) {
         axon_runtime_log_error("PMIx fence failed: %s", PMIx_Error_string(state.status));
         return MPI_ERR_OTHER;

@@ -165,20 +165,28 @@ static double measure_device_call(const struct axon_coll_model *m, double measur
 static void measure_level(char *buf, int peer, double overhead, int mid_bytes, int large_bytes,
                           struct axon_coll_model_level *l)
 {
-    enum { SMALL = 8 };
+    enum { SMALL = 8, TRIES = 3 };
     double s[REPS], m[REPS], g[REPS];
-    for (int r = 0; r < REPS; r++) {
-        s[r] = pingpong(buf, SMALL, peer, 2000) / 2;
-        m[r] = pingpong(buf, mid_bytes, peer, 200) / 2;
-        /* 10 round trips of the large size: 4 MiB of host memory, 64 MiB of a GPU's, a few ms each. */
-        g[r] = pingpong(buf, large_bytes, peer, 10) / 2;
+    /* On a loaded machine a slice lost in the mid-size runs can make the slope come out flat or
+     * negative: measure again (rank 0's figure decides, for every rank), and keep the default after
+     * TRIES. */
+    for (int t = 0; t < TRIES; t++) {
+        for (int r = 0; r < REPS; r++) {
+            s[r] = pingpong(buf, SMALL, peer, 2000) / 2;
+            m[r] = pingpong(buf, mid_bytes, peer, 200) / 2;
+            /* 10 round trips of the large size: 4 MiB of host memory, 64 MiB of a GPU's, a few ms each. */
+            g[r] = pingpong(buf, large_bytes, peer, 10) / 2;
+        }
+        double small = median(s, REPS), mid = median(m, REPS), large = median(g, REPS);
+        double alpha = small - 2 * overhead;
+        l->alpha = alpha > 1e-9 ? alpha : small / 2;
+        double beta = (large - mid) / (double)(large_bytes - mid_bytes);
+        MPI_Bcast(&beta, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (beta > 0) {
+            l->beta = beta;
+            return;
+        }
     }
-    double small = median(s, REPS), mid = median(m, REPS), large = median(g, REPS);
-    double alpha = small - 2 * overhead;
-    l->alpha = alpha > 1e-9 ? alpha : small / 2;
-    double beta = (large - mid) / (double)(large_bytes - mid_bytes);
-    if (beta > 0)
-        l->beta = beta;
 }
 
 /* The sender's cost of a send in a window of 64 small ones to peer, whose receives keep up. */

@@ -44,6 +44,7 @@ struct axon_mpirun_env_var {
 
 struct axon_mpirun_options {
     int nranks;           /* -n; 0 while not given (axon_mpirun_args_parse resolves it to >= 1) */
+    bool nranks_given;    /* -n or -N was given (else a Slurm allocation's task count decides) */
     int ppn;              /* -N / --npernode; 0 when not given */
     int timeout;          /* seconds; 0 = no limit (--timeout, else MPIEXEC_TIMEOUT) */
     bool tag_output;      /* --tag-output */
@@ -78,6 +79,35 @@ void axon_mpirun_args_free(struct axon_mpirun_options *opts);
 const char *axon_mpirun_args_usage(void);
 /* Is this host name this machine (localhost, 127.0.0.1, our name or its short form)? */
 bool axon_mpirun_args_host_is_local(const char *host);
+
+/* ---- inside a Slurm allocation (axon_mpirun_slurm.c) ------------------------------------------------ */
+
+struct axon_mpirun_slurm {
+    bool inside;         /* SLURM_JOB_ID is set: salloc's shell, an sbatch script */
+    int slots;           /* the tasks it holds (SLURM_TASKS_PER_NODE summed, else SLURM_NTASKS); 0: unknown */
+    int nodes;           /* SLURM_JOB_NUM_NODES */
+    char nodelist[256];  /* SLURM_JOB_NODELIST */
+};
+/* The sum of a SLURM_TASKS_PER_NODE value ("2(x3),1" is 7); -1 when malformed. */
+int axon_mpirun_slurm_tasks_sum(const char *spec);
+/* Reads the allocation from the environment. */
+void axon_mpirun_slurm_read(struct axon_mpirun_slurm *s);
+/* The job's size within the allocation: its tasks without -n; more than it holds refused (1, message in
+ * err) unless --oversubscribe. 0 when the size stands. */
+int axon_mpirun_slurm_size(const struct axon_mpirun_slurm *s, struct axon_mpirun_options *opts, char *err,
+                           size_t errlen);
+/* Whether the allocation puts the job beyond this machine (hostname: ours), so srun must start it. */
+bool axon_mpirun_slurm_remote(const struct axon_mpirun_slurm *s, const char *hostname);
+/* srun's command line for the job (srun --mpi=pmix ... -- program args); notes gets the flags srun takes
+ * otherwise or not at all, comma-separated ("" when none). -1 when out of memory. */
+struct axon_mpirun_slurm_cmd {
+    char **argv;        /* NULL-terminated */
+    char *words[8];     /* the formatted ones, owned */
+    int nwords;
+};
+int axon_mpirun_slurm_cmd_make(const struct axon_mpirun_options *opts, struct axon_mpirun_slurm_cmd *cmd,
+                               char *notes, size_t noteslen);
+void axon_mpirun_slurm_cmd_free(struct axon_mpirun_slurm_cmd *cmd);
 
 /* ---- binding ranks to CPUs (axon_mpirun_bind.c) -------------------------------------------------- */
 

@@ -511,6 +511,7 @@ static enum axon_mpirun_args_result axon_mpirun_args_resolve_size(struct axon_mp
                                      "mpirun: -n %d and %d ranks per node disagree; on one machine all ranks "
                                      "are on the one node",
                                      opts->nranks, opts->ppn);
+    opts->nranks_given = opts->nranks > 0 || opts->ppn > 0;
     if (opts->nranks == 0)
         opts->nranks = opts->ppn > 0 ? opts->ppn : 1;
     return AXON_MPIRUN_ARGS_RUN;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,6 +97,40 @@ static int axon_mpirun_main_run(const struct axon_mpirun_options *opts, const st
     return code;
 }
 
+/* Inside a Slurm allocation: the job's size from it, and a job beyond this machine handed to srun (this
+ * process becomes srun). 0 to run the job here. */
+static int axon_mpirun_main_slurm(struct axon_mpirun_options *opts)
+{
+    struct axon_mpirun_slurm s;
+    axon_mpirun_slurm_read(&s);
+    char err[512];
+    if (axon_mpirun_slurm_size(&s, opts, err, sizeof(err)) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    if (!axon_mpirun_slurm_remote(&s, host))
+        return 0;
+    struct axon_mpirun_slurm_cmd cmd;
+    char notes[512];
+    if (axon_mpirun_slurm_cmd_make(opts, &cmd, notes, sizeof(notes)) != 0) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        return 1;
+    }
+    if (notes[0])
+        fprintf(stderr, "mpirun: this Slurm allocation's job runs through srun --mpi=pmix: %s\n", notes);
+    for (size_t i = 0; i < opts->nenv; i++)
+        setenv(opts->env[i].name, opts->env[i].value, 1); /* srun passes the environment on */
+    fflush(stdout);
+    fflush(stderr);
+    execvp(cmd.argv[0], cmd.argv);
+    fprintf(stderr, "mpirun: cannot run srun for this Slurm allocation's job (%s nodes %s): %s\n",
+            s.nodes > 1 ? "the" : "the node", s.nodelist, strerror(errno));
+    axon_mpirun_slurm_cmd_free(&cmd);
+    return 127;
+}
+
 int main(int argc, char **argv)
 {
     axon_mpirun_main_std_fds();
@@ -117,6 +152,8 @@ int main(int argc, char **argv)
         break;
     case AXON_MPIRUN_ARGS_RUN:
         code = axon_mpirun_main_check(&opts);
+        if (code == 0)
+            code = axon_mpirun_main_slurm(&opts);
         if (code != 0)
             break;
         axon_mpirun_bind_plan(&binding, &opts, err, sizeof(err));

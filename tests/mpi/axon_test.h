@@ -57,4 +57,33 @@ static inline int axon_test_verdict_p2p(const char *name, int rank, int size)
     return all == 0;
 }
 
+/* Whether every rank of MPI_COMM_WORLD shares this one's node (a machine, or an AXON_TOPO node): the
+ * checks of what only happens within a node (IPC, shared memory, GPU domains) hold only then; across the
+ * nodes of make check-cluster the same traffic goes through UCX. Collective over MPI_COMM_WORLD. */
+static inline int axon_test_one_node(void)
+{
+    MPI_Comm node;
+    int size, wsize;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &size);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm_free(&node);
+    return size == wsize;
+}
+
+/* Whether ranks a and b of MPI_COMM_WORLD share a node. Collective over MPI_COMM_WORLD. */
+static inline int axon_test_same_node(int a, int b)
+{
+    MPI_Comm node;
+    int wrank, first, fa, fb;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Allreduce(&wrank, &first, 1, MPI_INT, MPI_MIN, node); /* the node's name: its lowest rank */
+    MPI_Comm_free(&node);
+    fa = fb = first;
+    MPI_Bcast(&fa, 1, MPI_INT, a, MPI_COMM_WORLD);
+    MPI_Bcast(&fb, 1, MPI_INT, b, MPI_COMM_WORLD);
+    return fa == fb;
+}
+
 #endif

@@ -12,12 +12,18 @@ AXON_INFO="$AXON_TOP_BUILDDIR/tools/axon_info"
 # Each test runs as if the job may oversubscribe (CI has 2 cores); nothing else of the caller leaks in.
 unset PMIX_NAMESPACE PMIX_RANK PMIX_SERVER_URI41 PMIX_SERVER_URI4 PMIX_SERVER_URI3 PMIX_SERVER_URI2 \
   PMIX_SERVER_URI21 OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE
+# Nor a Slurm allocation the tests run in: mpirun would take its size and nodes (tests/cluster/mpirun_salloc
+# checks that).
+unset SLURM_JOB_ID SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_NUM_NODES SLURM_NNODES SLURM_JOB_NODELIST
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
-need_mpirun() {
-  [ -z "${AXON_TEST_NODES:-}" ] || skip "this test is of mpirun's own behaviour (one node)"
+# on_cluster: true under make check-cluster. one_node_only WHY: skips the test there (what it checks is
+# mpirun's own behaviour, or happens only within one node).
+on_cluster() { [ -n "${AXON_TEST_NODES:-}" ]; }
+one_node_only() {
+  ! on_cluster || skip "one node only: $*"
 }
 
 # The fake CUDA driver (tests/fakecuda): tests that need it call need_fakecuda and load it through
