@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-static pthread_mutex_t axon_ucx_ep_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* The first peer error heard in MPI_Finalize's first barrier (AXON_UCX_FENCING), held back; rank -1:
  * none. Only the finalizing thread runs the worker then. */
 static struct {
@@ -140,9 +138,14 @@ int axon_ucx_ep_get(int rank, ucp_ep_h *ep)
         *ep = cached;
         return MPI_SUCCESS;
     }
-    /* Threads may race to the first use of the same peer: one creates, the others see it. */
+    /* Threads may race to the first use of the same peer: one creates, the others see it. The creation
+     * runs under the transport lock, the one that progress holds while UCX runs our callbacks with its
+     * worker lock held: a lock of our own here would be taken in the other order by a callback that
+     * needs an endpoint (an acknowledgement's), while ucp_ep_create waited for the worker lock under
+     * it (threaded ranks over TCP hung so, about 6 runs in 100 on a loaded machine). The transport
+     * lock nests, so a callback that makes an endpoint takes it again. */
     int rc = MPI_SUCCESS;
-    pthread_mutex_lock(&axon_ucx_ep_lock);
+    axon_ucx_lock();
     if (!axon_ucx.eps[rank]) {
         ucp_ep_h created;
         rc = axon_ucx_ep_create(rank, &created);
@@ -151,6 +154,6 @@ int axon_ucx_ep_get(int rank, ucp_ep_h *ep)
     }
     if (rc == MPI_SUCCESS)
         *ep = axon_ucx.eps[rank];
-    pthread_mutex_unlock(&axon_ucx_ep_lock);
+    axon_ucx_unlock();
     return rc;
 }
