@@ -327,10 +327,10 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, axon_bootstrap_self.nspace, PMIX_RANK_WILDCARD);
     /* With PMIX_COLLECT_DATA: Slurm's PMIx plugin (22.05) completes a fence that collects nothing on each
-     * node as soon as that node's ranks are in, without waiting for the other nodes (a rank then left
-     * MPI_Finalize's barriers while peers elsewhere still computed, and closed its endpoints under
-     * them). Collecting makes every node wait for all; there is nothing new to collect, so it costs one
-     * round of the fence's tree. */
+     * node as soon as that node's ranks are in, without waiting for the other nodes, which is no
+     * barrier (a rank could leave MPI_Finalize and close its endpoints under peers still computing).
+     * Collecting makes every node wait for all; there is nothing new to collect, so it costs one round
+     * of the fence's tree. */
     pmix_info_t info;
     bool collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
@@ -357,25 +357,26 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
     return MPI_SUCCESS;
 }
 
-noreturn void axon_runtime_bootstrap_abort(int code, const char *message)
+/* Asks the launcher to end the job with launcher_code; PMIx_Abort normally ends us from its side, and
+ * without a launcher (or if it returns) we end ourselves with exit_code. */
+static noreturn void axon_bootstrap_abort_with(int launcher_code, int exit_code, const char *message)
 {
     fflush(stdout);
     fflush(stderr);
     if (axon_bootstrap_pmix_up)
-        PMIx_Abort(code, message, NULL, 0);
-    /* PMIx_Abort normally ends us from the launcher's side; without a launcher we end ourselves. */
-    _exit(code);
+        PMIx_Abort(launcher_code, message, NULL, 0);
+    _exit(exit_code);
+}
+
+noreturn void axon_runtime_bootstrap_abort(int code, const char *message)
+{
+    axon_bootstrap_abort_with(code, code, message);
 }
 
 noreturn void axon_runtime_bootstrap_abort_lost(const char *message)
 {
-    if (strcmp(axon_runtime_job.launcher, "mpirun") == 0)
-        axon_runtime_bootstrap_abort(1, message);
-    fflush(stdout);
-    fflush(stderr);
-    if (axon_bootstrap_pmix_up)
-        PMIx_Abort(0, message, NULL, 0);
-    _exit(1); /* this rank did not finish either */
+    /* This rank did not finish either: it never exits 0. */
+    axon_bootstrap_abort_with(strcmp(axon_runtime_job.launcher, "mpirun") == 0 ? 1 : 0, 1, message);
 }
 
 void axon_runtime_bootstrap_finalize(void)

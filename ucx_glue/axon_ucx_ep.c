@@ -18,7 +18,6 @@
 #include "runtime/runtime.h"
 
 #include <mpi.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -142,8 +141,7 @@ int axon_ucx_ep_get(int rank, ucp_ep_h *ep)
      * runs under the transport lock, the one that progress holds while UCX runs our callbacks with its
      * worker lock held: a lock of our own here would be taken in the other order by a callback that
      * needs an endpoint (an acknowledgement's), while ucp_ep_create waited for the worker lock under
-     * it (threaded ranks over TCP hung so, about 6 runs in 100 on a loaded machine). The transport
-     * lock nests, so a callback that makes an endpoint takes it again. */
+     * it: a deadlock. The transport lock nests, so a callback that makes an endpoint takes it again. */
     int rc = MPI_SUCCESS;
     axon_ucx_lock();
     if (!axon_ucx.eps[rank]) {
