@@ -125,8 +125,8 @@ static int axon_mpirun_main_slurm(struct axon_mpirun_options *opts)
     fflush(stdout);
     fflush(stderr);
     execvp(cmd.argv[0], cmd.argv);
-    fprintf(stderr, "mpirun: cannot run srun for this Slurm allocation's job (%s nodes %s): %s\n",
-            s.nodes > 1 ? "the" : "the node", s.nodelist, strerror(errno));
+    fprintf(stderr, "mpirun: cannot run srun for this Slurm allocation's job (%s %s): %s\n",
+            s.nodes > 1 ? "nodes" : "node", s.nodelist, strerror(errno));
     axon_mpirun_slurm_cmd_free(&cmd);
     return 127;
 }
