@@ -14,19 +14,6 @@ struct axon_ucx axon_ucx;
 
 #define AXON_UCX_ADDRESS_KEY "axon.ucx.worker"
 
-static bool axon_ucx_decide_yield(void)
-{
-    switch (axon_config.wait_mode) {
-    case AXON_WAIT_SPIN: return false;
-    case AXON_WAIT_YIELD: return true;
-    default: break;
-    }
-    if (axon_config.oversubscribed >= 0)
-        return axon_config.oversubscribed != 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 && axon_runtime_job.host_local_size > cores; /* the machine's ranks, not AXON_TOPO's */
-}
-
 int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
 {
     ucp_config_t *config = NULL;
@@ -40,7 +27,10 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     axon_ucx.async_progress = axon_config.async_progress != 0;
     thread_multiple = thread_multiple || axon_ucx.async_progress;
     axon_ucx.thread_multiple = thread_multiple;
-    axon_ucx.yield_when_idle = axon_ucx_decide_yield();
+    /* The machine's ranks, not AXON_TOPO's. */
+    axon_ucx.wait = axon_ucx_wait_policy_decide(axon_config.wait_mode, axon_config.oversubscribed,
+                                                sysconf(_SC_NPROCESSORS_ONLN), axon_runtime_job.host_local_size,
+                                                thread_multiple);
     axon_ucx.nranks = axon_runtime_job.size;
     atomic_store(&axon_ucx.leaving, AXON_UCX_RUNNING);
     axon_ucx_ep_watch_init();
@@ -100,9 +90,11 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
         snprintf(err, errlen, "could not publish the UCX worker address");
         goto err_worker;
     }
-    axon_runtime_log_debug(1, "UCX worker ready (%zu-byte address, thread mode %s, %s when idle%s)",
+    axon_runtime_log_debug(1,
+                           "UCX worker ready (%zu-byte address, thread mode %s, %s when idle, threads yield "
+                           "beyond %d waiting%s)",
                            address_len, thread_multiple ? "multi" : "single",
-                           axon_ucx.yield_when_idle ? "yield" : "spin",
+                           axon_ucx.wait.yield_when_idle ? "yield" : "spin", axon_ucx.wait.spin_threads_max,
                            axon_ucx.async_progress ? ", progress thread" : "");
     return MPI_SUCCESS;
 

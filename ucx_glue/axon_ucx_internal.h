@@ -4,8 +4,9 @@
 
 #include <stdatomic.h>
 
-/* Application threads inside axon_ucx_wait, counted while the progress thread runs: it stands back
- * while one of them polls (axon_ucx_progress.c counts, axon_ucx_progress_thread.c reads). */
+/* Application threads inside axon_ucx_wait, counted where several threads may wait: the progress
+ * thread stands back while one of them polls, and many of them yield their cores (axon_ucx_progress.c
+ * counts, axon_ucx_progress_thread.c reads). */
 extern atomic_int axon_ucx_waiters;
 
 #endif

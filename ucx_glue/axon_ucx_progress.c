@@ -150,7 +150,8 @@ static void axon_ucx_wait_loop(bool (*done)(void *), void *arg)
             idle = 0;
             continue;
         }
-        if (!axon_ucx.yield_when_idle || ++idle < axon_config.spin_count)
+        if (++idle < axon_config.spin_count ||
+            !axon_ucx_wait_policy_yields(&axon_ucx.wait, atomic_load_explicit(&axon_ucx_waiters, memory_order_relaxed)))
             continue;
         /* Long idle: yield first; once idle for much longer, sleep briefly so that ranks which share a
          * core with many others do not keep it busy with yields alone. */
@@ -165,11 +166,12 @@ static void axon_ucx_wait_loop(bool (*done)(void *), void *arg)
 
 void axon_ucx_wait(bool (*done)(void *), void *arg)
 {
-    if (!axon_ucx.async_progress) {
+    if (!axon_ucx.thread_multiple) {
         axon_ucx_wait_loop(done, arg);
         return;
     }
-    /* The progress thread naps while we poll: two threads taking turns at one lock only slow down. */
+    /* Counted for the yield decision, and the progress thread naps while any thread polls: two threads
+     * taking turns at one lock only slow down. */
     atomic_fetch_add_explicit(&axon_ucx_waiters, 1, memory_order_relaxed);
     axon_ucx_wait_loop(done, arg);
     atomic_fetch_sub_explicit(&axon_ucx_waiters, 1, memory_order_relaxed);

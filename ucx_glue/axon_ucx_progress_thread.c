@@ -127,7 +127,7 @@ static void *axon_ucx_pt_main(void *arg)
             continue;
         if (atomic_load_explicit(&axon_ucx_pt.outstanding, memory_order_relaxed) > 0) {
             /* In flight but quiet: keep polling, and let the application's threads have the core. */
-            if (axon_ucx.yield_when_idle && idle >= 64 * spin)
+            if (axon_ucx.wait.yield_when_idle && idle >= 64 * spin)
                 axon_ucx_pt_nap(AXON_UCX_PT_NAP_NS);
             else if (!atomic_load_explicit(&axon_ucx_pt_placed, memory_order_relaxed))
                 axon_ucx_pt_nap(AXON_UCX_PT_SHARED_NAP_NS);

@@ -20,6 +20,17 @@ enum axon_ucx_leaving {
     AXON_UCX_LEAVING,  /* past that barrier: peers leave as they please */
 };
 
+/* When an idle waiter yields its core (axon_ucx_wait_policy.c): always (yield_when_idle: the node's
+ * ranks outnumber its cores, or AXON_WAIT_MODE=yield), or while more than spin_threads_max threads of
+ * the process wait at once (0: no such limit). */
+struct axon_ucx_wait_policy {
+    bool yield_when_idle;
+    int spin_threads_max;
+};
+struct axon_ucx_wait_policy axon_ucx_wait_policy_decide(long wait_mode, long oversubscribed, long cores,
+                                                        long local_ranks, bool thread_multiple);
+bool axon_ucx_wait_policy_yields(const struct axon_ucx_wait_policy *p, int waiting_threads);
+
 struct axon_ucx {
     ucp_context_h context;
     ucp_worker_h worker;
@@ -28,7 +39,7 @@ struct axon_ucx {
     bool thread_multiple;   /* the worker and the locks are thread-safe: MPI_THREAD_MULTIPLE, or the
                              * progress thread */
     bool async_progress;    /* AXON_ASYNC_PROGRESS: a progress thread runs (axon_ucx_progress_thread.c) */
-    bool yield_when_idle;   /* decided from AXON_WAIT_MODE and oversubscription */
+    struct axon_ucx_wait_policy wait; /* when an idle waiter yields its core */
     atomic_int leaving;     /* enum axon_ucx_leaving: how far MPI_Finalize is (axon_ucx_ep.c) */
     bool watch_any;         /* some peer's endpoint is made in UCX's peer error mode (AXON_PEER_WATCH) */
 };
@@ -101,7 +112,8 @@ unsigned axon_ucx_progress(void);
  * the lock is progressing anyway); 0 when it was not. */
 unsigned axon_ucx_progress_try(void);
 /* Progresses until done(arg) is true. A rank that finds nothing to do for AXON_SPIN_COUNT polls yields
- * its core between polls when the machine is oversubscribed (or AXON_WAIT_MODE=yield). */
+ * its core between polls when the machine is oversubscribed (or AXON_WAIT_MODE=yield), and so does a
+ * thread while the threads waiting in the node's ranks outnumber its cores. */
 void axon_ucx_wait(bool (*done)(void *), void *arg);
 /* Waits for a UCX request (or status pointer) returned by a _nbx call and frees it. */
 ucs_status_t axon_ucx_request_wait(ucs_status_ptr_t request);
