@@ -20,15 +20,20 @@
 /* The PMIx key of a rank's GPU (struct axon_runtime_gpu_ident). */
 #define AXON_MPI_GPU_KEY "axon.gpu"
 
-/* Every rank's GPU, after the exchange, makes the job's NVLink domains (unless AXON_TOPO drew them). */
-static int axon_mpi_init_domains(void)
+/* Every rank's GPU, after the exchange, makes the job's NVLink domains (unless AXON_TOPO drew them).
+ * With AXON_MODEX=direct only the node's ranks are asked: asking every rank would fetch every node's
+ * values after all, one request at a time. */
+static int axon_mpi_init_domains(bool node_only)
 {
-    int n = axon_runtime_job.size;
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    int n = job->size;
     struct axon_runtime_gpu_ident *ids = calloc((size_t)n, sizeof(*ids));
     if (!ids)
         return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
     for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+        if (node_only && job->host_of_rank[r] != job->host_of_rank[job->rank])
+            continue; /* on another machine: its values stay there */
         void *v = NULL;
         size_t len = 0;
         rc = axon_runtime_bootstrap_get(r, AXON_MPI_GPU_KEY, &v, &len);
@@ -37,7 +42,7 @@ static int axon_mpi_init_domains(void)
         free(v);
     }
     if (rc == MPI_SUCCESS)
-        rc = axon_runtime_topo_set_gpus(ids);
+        rc = axon_runtime_topo_set_gpus(ids, node_only);
     free(ids);
     return rc;
 }
@@ -86,9 +91,10 @@ int axon_mpi_library_up(const char *func, int required)
     axon_cuda_gpu_ident(axon_runtime_job.host_local_rank, &gpu);
     if (axon_runtime_bootstrap_put(AXON_MPI_GPU_KEY, &gpu, sizeof(gpu)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot publish this rank's GPU through PMIx");
-    if (axon_runtime_bootstrap_exchange() != MPI_SUCCESS)
+    bool collect = axon_config.modex == AXON_MODEX_COLLECT;
+    if (axon_runtime_bootstrap_exchange(collect) != MPI_SUCCESS)
         axon_mpi_init_fail(func, "the exchange of UCX addresses through PMIx failed");
-    if (axon_mpi_init_domains() != MPI_SUCCESS)
+    if (axon_mpi_init_domains(!collect) != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot learn the other ranks' GPUs through PMIx");
     if (axon_pt2pt_connect() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot connect the point-to-point engine to the node's other ranks");

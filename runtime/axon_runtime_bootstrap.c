@@ -245,7 +245,7 @@ int axon_runtime_bootstrap_put(const char *key, const void *value, size_t len)
     return MPI_SUCCESS;
 }
 
-int axon_runtime_bootstrap_exchange(void)
+int axon_runtime_bootstrap_exchange(bool collect)
 {
     if (!axon_bootstrap_pmix_up)
         return MPI_SUCCESS;
@@ -254,9 +254,13 @@ int axon_runtime_bootstrap_exchange(void)
         axon_runtime_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
         return MPI_ERR_OTHER;
     }
+    if (!collect) {
+        axon_runtime_log_debug(1, "published values committed, no fence: each is fetched when first needed "
+                                  "(AXON_MODEX=direct)");
+        return MPI_SUCCESS;
+    }
     pmix_proc_t all;
     pmix_info_t info;
-    bool collect = true;
     PMIX_LOAD_PROCID(&all, axon_bootstrap_self.nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(&all, 1, &info, 1);

@@ -299,7 +299,7 @@ static bool axon_topo_has_clique(const struct axon_runtime_gpu_ident *a)
     return false;
 }
 
-int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids)
+int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids, bool node_only)
 {
     struct axon_runtime_job *job = &axon_runtime_job;
     int n = job->size;
@@ -330,6 +330,8 @@ int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids)
     for (int r = 0; r < n; r++) {
         const struct axon_runtime_gpu_ident *a = &ids[r];
         int node = job->node_of_rank[r];
+        if (node_only && node != job->node)
+            continue;
         if (!a->present) {
             if (first_plain[node] < 0)
                 first_plain[node] = r;
@@ -341,11 +343,23 @@ int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids)
             const struct axon_runtime_gpu_ident *b = &ids[q];
             if (!b->present)
                 continue;
+            if (node_only && job->node_of_rank[q] != node)
+                continue;
             bool same_node = job->node_of_rank[q] == node;
             if ((same_node && (a->pci == b->pci || (axon_topo_reaches(a, b->pci) && axon_topo_reaches(b, a->pci)))) ||
                 (axon_topo_has_clique(a) && memcmp(a->clique, b->clique, sizeof(a->clique)) == 0))
                 axon_topo_union(parent, q, r);
         }
+    }
+    if (node_only) {
+        /* Named by their lowest rank: dense numbers would need every node's domains. */
+        for (int r = 0; r < n; r++)
+            job->domain_of_rank[r] = job->node_of_rank[r] == job->node ? axon_topo_find(parent, r) : -1;
+        job->num_domains = -1;
+        job->domain = job->domain_of_rank[job->rank];
+        free(parent);
+        free(first_plain);
+        return MPI_SUCCESS;
     }
     /* Dense numbers, by lowest rank: each root is its domain's lowest rank, numbered before the rest. */
     int count = 0;

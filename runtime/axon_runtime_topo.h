@@ -12,6 +12,7 @@
 #ifndef AXON_RUNTIME_TOPO_H
 #define AXON_RUNTIME_TOPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,8 +73,11 @@ struct axon_runtime_gpu_ident {
 /* The job's domains from every rank's GPU (ids[size]), unless AXON_TOPO set synthetic ones: ranks of one
  * node whose GPUs are the same or reach each other both ways by P2P, and ranks anywhere whose GPUs share
  * an NVML fabric clique, are one domain (closed transitively); ranks without a GPU form one domain per
- * node. Domains are numbered by their lowest rank. Also keeps each rank's GPU for axon_info. */
-int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids);
+ * node. Domains are numbered by their lowest rank. Also keeps each rank's GPU for axon_info.
+ * node_only (AXON_MODEX=direct): only the ranks of this rank's node are in ids; their domains are
+ * found among them alone (no clique reaches beyond the node) and named by their lowest rank, which every
+ * rank of the node computes alike; the other ranks' domains are -1 and num_domains is -1 (unknown). */
+int axon_runtime_topo_set_gpus(const struct axon_runtime_gpu_ident *ids, bool node_only);
 /* The GPU a rank announced (PCI id), or -1 for none or before axon_runtime_topo_set_gpus. */
 long axon_runtime_topo_gpu_of(int rank);
 

@@ -38,6 +38,12 @@ enum axon_peer_watch {
     AXON_PEER_WATCH_NODES, /* ranks on other nodes, AXON_TOPO's synthetic ones included (tests) */
 };
 
+/* AXON_MODEX: how the ranks' published values (UCX addresses, GPUs, segment names) travel. */
+enum axon_modex {
+    AXON_MODEX_COLLECT, /* MPI_Init's fence collects them all onto every node */
+    AXON_MODEX_DIRECT,  /* no fence: a rank's values are fetched from its node when first asked for */
+};
+
 /* Every knob's value after MPI_Init. Tests may set fields directly; no knob is cached elsewhere. */
 struct axon_config {
     long wait_mode;     /* enum axon_wait_mode */
@@ -51,6 +57,7 @@ struct axon_config {
     long pt2pt_cma_split; /* from this size, the sender writes half of such a message while the receiver
                            * reads the other half */
     long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
+    long modex;          /* enum axon_modex */
     long peer_watch;     /* enum axon_peer_watch */
     long peer_leave_grace; /* seconds a watched peer's error in MPI_Finalize's barrier waits for its end */
     long coll_shm_max;   /* largest blocking collective through node shared memory (reductions: any) */
@@ -141,8 +148,10 @@ extern struct axon_runtime_job axon_runtime_job;
 int axon_runtime_bootstrap_init(char *err, size_t errlen);
 /* Publishes a value under key for every other rank; visible after bootstrap_exchange. */
 int axon_runtime_bootstrap_put(const char *key, const void *value, size_t len);
-/* Commits what was put and waits until every rank has (a fence that collects the data). */
-int axon_runtime_bootstrap_exchange(void);
+/* Commits what was put; with collect, also waits until every rank has (a fence that collects the data
+ * onto every node). Without, a get of a rank's value waits for that rank's commit, and PMIx fetches it
+ * from the rank's node (direct modex). */
+int axon_runtime_bootstrap_exchange(bool collect);
 /* What rank published under key; *value is malloc'ed and the caller frees it. */
 int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *len);
 /* A barrier of every rank; calls progress(arg) while waiting, so the transport keeps moving. */

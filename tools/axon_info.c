@@ -261,7 +261,10 @@ static int axon_info_topo(int argc, char **argv)
     }
     MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (job->rank == 0) {
-        printf("# %d rank(s) on %d node(s), %d domain(s)", job->size, job->num_nodes, job->num_domains);
+        if (job->num_domains >= 0)
+            printf("# %d rank(s) on %d node(s), %d domain(s)", job->size, job->num_nodes, job->num_domains);
+        else /* AXON_MODEX=direct: each node knows its own, named by their lowest rank */
+            printf("# %d rank(s) on %d node(s), domains by node", job->size, job->num_nodes);
         if (job->topo[0])
             printf(", synthetic: AXON_TOPO=%s", job->topo);
         else
