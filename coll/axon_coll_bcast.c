@@ -48,15 +48,19 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
  * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size. On the H200 machine
  * under MPS, 2/4/8 ranks sharing its GPU, messages of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
  * cuda, tenth session of 2026-11-26), it was the fastest at 4 and 8 ranks (8 ranks, 1 MiB: 26 us against
- * binomial's 44), level at 2 (1 MiB: 16.0 against binomial's 14.9, scatter_doubling's 29.7). */
+ * binomial's 44), level at 2 (1 MiB: 16.0 against binomial's 14.9, scatter_doubling's 29.7).
+ * Across nodes with several ranks on some, the message crosses the network once a node: on 2 namespace
+ * nodes of 2 ranks (bench/validate-model, thirteenth session) hier took 20 us at 8 B against binomial's
+ * 25, the same at 64 KiB, and 320 us at 1 MiB against 581-1164 for the flat ones. */
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, -1, AXON_BCAST_DOMAIN, AXON_COLL_NEEDS_DEVICE},
+    {0, -1, AXON_BCAST_HIER, AXON_COLL_NEEDS_NODES},
     {0, 16384, AXON_BCAST_BINOMIAL, 0},
     {0, 1 << 20, AXON_BCAST_SCATTER_DOUBLING, 0},
     {0, -1, AXON_BCAST_SCATTER_RING, 0},
 };
 const struct axon_coll_desc axon_coll_bcast_desc = {
-    "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 4};
+    "bcast", "bytes of the message", axon_coll_bcast_algs, 6, axon_coll_bcast_rules, 5};
 
 static void axon_coll_bcast_binomial(struct axon_coll_sched *s, void *buf, int64_t count,
                                      const struct axon_dtype_layout *dt, int root)

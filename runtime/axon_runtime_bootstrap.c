@@ -254,17 +254,21 @@ int axon_runtime_bootstrap_exchange(bool collect)
         axon_runtime_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
         return MPI_ERR_OTHER;
     }
-    if (!collect) {
-        axon_runtime_log_debug(1, "published values committed, no fence: each is fetched when first needed "
-                                  "(AXON_MODEX=direct)");
-        return MPI_SUCCESS;
-    }
+    /* Direct: the fence collects nothing. Slurm's PMIx plugin then ends it on each node once the node's
+     * ranks are in (libpmix's server in mpirun, once all are), so each rank's node has the values of its
+     * own ranks in the node's server; another node's are fetched from there when first asked for. Without
+     * any fence a get of a rank of this node that has not committed yet is not always answered once it
+     * commits (libpmix's server, in mpirun, left 15 of 32 ranks waiting), nor is a fence over an explicit
+     * list of this node's ranks ended (8 ranks and more). */
     pmix_proc_t all;
     pmix_info_t info;
     PMIX_LOAD_PROCID(&all, axon_bootstrap_self.nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(&all, 1, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
+    if (!collect && rc == PMIX_SUCCESS)
+        axon_runtime_log_debug(1, "values committed, none collected: other nodes' are fetched when first needed "
+                                  "(AXON_MODEX=direct)");
     if (rc != PMIX_SUCCESS) {
         axon_runtime_log_error("PMIx_Fence (address exchange) failed: %s", PMIx_Error_string(rc));
         return MPI_ERR_OTHER;

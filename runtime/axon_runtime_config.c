@@ -40,8 +40,9 @@ static const struct axon_config_entry axon_config_entries[] = {
      "milliseconds a buffered send waits for room that earlier buffered messages hold, then MPI_ERR_BUFFER"},
     {"AXON_MODEX", AXON_CONFIG_ENUM, "collect", AXON_CONFIG_FIELD(modex), "collect|direct",
      "how ranks learn each other's addresses: collect: MPI_Init's fence hands every rank's to every node; "
-     "direct: no fence, each rank asks PMIx for a peer's address when it first talks to it (the server fetches "
-     "it from the peer's node), and GPU domains are found among the node's own ranks only"},
+     "direct: the fence collects nothing, a rank asks PMIx for another node's rank's address when it first "
+     "talks to it (the server fetches it from that node), and GPU domains are found among the node's own ranks "
+     "only"},
     {"AXON_PEER_WATCH", AXON_CONFIG_ENUM, "hosts", AXON_CONFIG_FIELD(peer_watch), "off|hosts|nodes",
      "which peers' endpoints UCX watches (a closed connection, unanswered keepalives), so that a rank there "
      "that ends without MPI_Finalize ends the job: those on other machines; nodes: on other nodes, AXON_TOPO's "

@@ -41,7 +41,8 @@ enum axon_peer_watch {
 /* AXON_MODEX: how the ranks' published values (UCX addresses, GPUs, segment names) travel. */
 enum axon_modex {
     AXON_MODEX_COLLECT, /* MPI_Init's fence collects them all onto every node */
-    AXON_MODEX_DIRECT,  /* no fence: a rank's values are fetched from its node when first asked for */
+    AXON_MODEX_DIRECT,  /* the fence collects nothing: a rank's values are fetched from its node when
+                         * another node first asks for them */
 };
 
 /* Every knob's value after MPI_Init. Tests may set fields directly; no knob is cached elsewhere. */
@@ -148,9 +149,9 @@ extern struct axon_runtime_job axon_runtime_job;
 int axon_runtime_bootstrap_init(char *err, size_t errlen);
 /* Publishes a value under key for every other rank; visible after bootstrap_exchange. */
 int axon_runtime_bootstrap_put(const char *key, const void *value, size_t len);
-/* Commits what was put; with collect, also waits until every rank has (a fence that collects the data
- * onto every node). Without, a get of a rank's value waits for that rank's commit, and PMIx fetches it
- * from the rank's node (direct modex). */
+/* Commits what was put and waits until every rank has (a fence that collects the data onto every
+ * node); without collect the fence collects nothing, and a get of another node's rank is fetched from
+ * that node's server when first made (direct modex). */
 int axon_runtime_bootstrap_exchange(bool collect);
 /* What rank published under key; *value is malloc'ed and the caller frees it. */
 int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *len);

@@ -169,6 +169,40 @@ END_TEST
 
 /* The agreement's memo: after k host-only answers in a row the next 2^k - 1 calls skip the question
  * (at most 63), and any other answer starts over. */
+/* Across nodes of several ranks (the call offers AXON_COLL_NEEDS_NODES) the rules pick the hierarchical
+ * compositions where they measured faster on real nodes, and the flat ones elsewhere; on one node the
+ * flat ones always. */
+START_TEST(node_rules_pick_hier)
+{
+    const unsigned flat = AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM;
+    const unsigned nodes = flat | AXON_COLL_NEEDS_NODES;
+    const struct {
+        const struct axon_coll_desc *d;
+        int64_t bytes;
+        const char *across, *within;
+    } cases[] = {
+        {&axon_coll_barrier_desc, 0, "hier", "dissemination"},
+        {&axon_coll_bcast_desc, 8, "hier", "binomial"},
+        {&axon_coll_bcast_desc, 1 << 20, "hier", "scatter_doubling"},
+        {&axon_coll_allreduce_desc, 8, "recursive_doubling", "recursive_doubling"},
+        {&axon_coll_allreduce_desc, 256 * 1024, "hier", "rabenseifner"},
+        {&axon_coll_allreduce_desc, 4 << 20, "rabenseifner", "rabenseifner"},
+        {&axon_coll_allgather_desc, 512 * 1024, "doubling", "ring"},
+        {&axon_coll_allgather_desc, 4 << 20, "hier", "ring"},
+        {&axon_coll_reduce_desc, 1 << 20, "rabenseifner", "rabenseifner"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct axon_coll_desc *d = cases[i].d;
+        int a = axon_coll_select_with(d, -1, 8, cases[i].bytes, nodes);
+        int w = axon_coll_select_with(d, -1, 8, cases[i].bytes, flat);
+        ck_assert_msg(strcmp(d->algs[a].name, cases[i].across) == 0, "%s of %lld bytes across nodes: %s, not %s",
+                      d->name, (long long)cases[i].bytes, d->algs[a].name, cases[i].across);
+        ck_assert_msg(strcmp(d->algs[w].name, cases[i].within) == 0, "%s of %lld bytes on one node: %s, not %s",
+                      d->name, (long long)cases[i].bytes, d->algs[w].name, cases[i].within);
+    }
+}
+END_TEST
+
 START_TEST(agree_memo_backs_off)
 {
     struct axon_coll_agree_memo m = {0, 0};
@@ -198,6 +232,7 @@ int main(void)
     tcase_add_test(tc, alltoall_rules);
     tcase_add_test(tc, device_rules_pick_domain);
     tcase_add_test(tc, agree_memo_backs_off);
+    tcase_add_test(tc, node_rules_pick_hier);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
