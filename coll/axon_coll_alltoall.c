@@ -47,17 +47,22 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
  * under MPS, 2/4/8 ranks sharing its GPU, blocks of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
  * cuda, tenth session of 2026-11-26), it was the fastest in all 9 (8 ranks, 64 KiB: 40 us against
  * scattered's 177; 16 MiB: 542 against 586). */
+/* Across nodes, where one batch holds every peer: scattered at every block size beyond Bruck's. Pairwise
+ * keeps the network idle while a step's partner is on the rank's own node, and a step waits for its
+ * slowest pair; with every message posted at once the links stay busy from first to last (bench/RESULTS.md,
+ * fourteenth session: ahead of pairwise and of Open MPI from 64 KiB to 4 MiB on 2 and 4 nodes). */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
     {0, -1, AXON_ALLTOALL_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {2, -1, AXON_ALLTOALL_PAIRWISE, 0},
     {3, 65536, AXON_ALLTOALL_SCATTERED, 0},
     {0, 256, AXON_ALLTOALL_BRUCK, 0},
+    {AXON_ALLTOALL_BATCH + 1, -1, AXON_ALLTOALL_SCATTERED, AXON_COLL_NEEDS_NODES},
     {0, 65536, AXON_ALLTOALL_SCATTERED, 0},
     {0, -1, AXON_ALLTOALL_PAIRWISE, 0},
 };
 const struct axon_coll_desc axon_coll_alltoall_desc = {
     "alltoall", "bytes of one block (0 for alltoallv and alltoallw)", axon_coll_alltoall_algs, 5,
-    axon_coll_alltoall_rules, 6};
+    axon_coll_alltoall_rules, 7};
 
 /* In place: the receive blocks other than the own one packed into scratch, as send blocks (NULL when
  * out of memory; the schedule has the error). */

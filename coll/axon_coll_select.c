@@ -62,7 +62,7 @@ static void axon_coll_print_needs(FILE *out, unsigned needs)
     if (needs & AXON_COLL_NEEDS_UNIFORM)
         fprintf(out, " [equal blocks only]");
     if (needs & AXON_COLL_NEEDS_NODES)
-        fprintf(out, " [several nodes, some of several ranks; forced only]");
+        fprintf(out, " [several nodes, some of several ranks]");
 }
 
 void axon_coll_select_print(FILE *out)

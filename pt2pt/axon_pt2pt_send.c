@@ -33,11 +33,11 @@ int axon_pt2pt_request_proc_null(struct axon_request **req)
     return MPI_SUCCESS;
 }
 
-/* The protocol flag of a message of `bytes`: with AXON_EAGER_LIMIT set, eager up to it and rendezvous
- * beyond; with auto (-1), none, and UCX's threshold for the transport decides. */
+/* The protocol flag of a message of `bytes`: with an eager limit (AXON_EAGER_LIMIT, or the TCP fabric's),
+ * eager up to it and rendezvous beyond; without one (-1), none, and UCX's threshold decides. */
 static inline uint32_t axon_pt2pt_protocol_flags(int64_t bytes)
 {
-    long limit = axon_config.eager_limit;
+    long limit = axon_ucx.eager_limit;
     if (limit < 0)
         return 0;
     return bytes <= limit ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV;

@@ -23,7 +23,7 @@ static const struct axon_config_entry axon_config_entries[] = {
      "whether this node runs more ranks than cores (mpirun sets it; auto: compare local ranks to cores)"},
     {"AXON_EAGER_LIMIT", AXON_CONFIG_SIZE, "auto", AXON_CONFIG_FIELD(eager_limit), NULL,
      "largest message sent eagerly (in the active message); larger ones go by zero-copy rendezvous; "
-     "auto: UCX's threshold for the transport"},
+     "auto: 128k where the machine has no RDMA device (TCP between nodes), else UCX's threshold for the transport"},
     {"AXON_PT2PT_SHM_MAX", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(pt2pt_shm_max), NULL,
      "largest point-to-point message between ranks of one node that goes through the node's shared-memory "
      "rings instead of UCX (at most a quarter of a ring, and never beyond AXON_EAGER_LIMIT); 0: no rings"},

@@ -31,6 +31,8 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     axon_ucx.wait = axon_ucx_wait_policy_decide(axon_config.wait_mode, axon_config.oversubscribed,
                                                 sysconf(_SC_NPROCESSORS_ONLN), axon_runtime_job.host_local_size,
                                                 thread_multiple);
+    axon_ucx.eager_limit = axon_ucx_eager_limit_decide(axon_config.eager_limit,
+                                                       axon_ucx_fabric_has_rdma("/sys/class/infiniband"));
     axon_ucx.nranks = axon_runtime_job.size;
     atomic_store(&axon_ucx.leaving, AXON_UCX_RUNNING);
     axon_ucx_ep_watch_init();

@@ -42,9 +42,19 @@ struct axon_ucx {
     struct axon_ucx_wait_policy wait; /* when an idle waiter yields its core */
     atomic_int leaving;     /* enum axon_ucx_leaving: how far MPI_Finalize is (axon_ucx_ep.c) */
     bool watch_any;         /* some peer's endpoint is made in UCX's peer error mode (AXON_PEER_WATCH) */
+    long eager_limit;       /* largest message sent eagerly; -1: UCX's threshold decides (axon_ucx_eager.c) */
 };
 
 extern struct axon_ucx axon_ucx;
+
+/* Messages up to this many bytes go eagerly where the fabric is TCP (axon_ucx_eager.c says why). */
+#define AXON_UCX_TCP_EAGER_MAX (128L * 1024)
+/* Whether the directory of RDMA devices (/sys/class/infiniband) names any: without one, UCX reaches other
+ * machines over TCP only. */
+bool axon_ucx_fabric_has_rdma(const char *class_dir);
+/* The eager limit from AXON_EAGER_LIMIT (-1: auto) and the fabric: the user's, else UCX's threshold
+ * (-1) with RDMA, else AXON_UCX_TCP_EAGER_MAX. */
+long axon_ucx_eager_limit_decide(long configured, bool rdma);
 
 /* Creates the context and worker and publishes the worker's address through the bootstrap (the caller
  * then runs the exchange). thread_multiple says the application asked for MPI_THREAD_MULTIPLE; with

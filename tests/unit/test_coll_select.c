@@ -190,6 +190,8 @@ START_TEST(node_rules_pick_hier)
         {&axon_coll_allgather_desc, 512 * 1024, "doubling", "ring"},
         {&axon_coll_allgather_desc, 4 << 20, "hier", "ring"},
         {&axon_coll_reduce_desc, 1 << 20, "rabenseifner", "rabenseifner"},
+        {&axon_coll_alltoall_desc, 64, "bruck", "bruck"},
+        {&axon_coll_alltoall_desc, 1 << 20, "scattered", "pairwise"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct axon_coll_desc *d = cases[i].d;
