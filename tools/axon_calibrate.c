@@ -8,7 +8,9 @@
  *
  * Rank 0 measures against the first rank of its node (the node level) and the first rank of another
  * node (the fabric level), with the job's own point-to-point path between them:
- *  - alpha: half a ping-pong of 8 bytes, less the two posts it includes (overhead);
+ *  - alpha: half a ping-pong of 8 bytes, less the two posts it includes (overhead); the fabric's, the
+ *    larger of that and the same with every rank of node 0 ping-ponging one of the other node's at once
+ *    (a collective's steps put a node's ranks on the network together);
  *  - beta: the slope of the ping-pong time between 64 KiB and 4 MiB, per byte;
  *  - overhead: what a send costs its sender in a window of 64 small sends (the receiver keeps up);
  *  - node.capacity: the bytes per second of all of node 0's ranks exchanging 4 MiB messages in pairs at
@@ -250,6 +252,50 @@ static double measure_capacity(char *buf, char *buf2, int bytes, const int *loca
     return median(v, REPS);
 }
 
+/* Half the round trip of 8 bytes between the ranks of node 0 (local) and as many of another node
+ * (remote, ascending), every pair at once: what a message across the fabric costs when all of a node's
+ * ranks are on the network together, as a collective's steps put them. Rank 0's pair's figure, the
+ * median of REPS; every rank calls it; 0 where fewer than 2 pairs form. */
+static double fabric_concurrent(char *buf, const int *local, int nlocal, const int *remote, int nremote)
+{
+    enum { ITERS = 2000 };
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int pairs = nlocal < nremote ? nlocal : nremote;
+    if (pairs < 2)
+        return 0;
+    int partner = -1;
+    bool first = false;
+    for (int i = 0; i < pairs; i++) {
+        if (local[i] == me) {
+            partner = remote[i];
+            first = true;
+        } else if (remote[i] == me) {
+            partner = local[i];
+        }
+    }
+    double v[REPS];
+    for (int r = 0; r < REPS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = MPI_Wtime();
+        for (int i = 0; partner >= 0 && i < ITERS + 2; i++) {
+            if (i == 2)
+                t = MPI_Wtime(); /* after two round trips of warm-up */
+            if (first) {
+                MPI_Send(buf, 8, MPI_BYTE, partner, 5, MPI_COMM_WORLD);
+                MPI_Recv(buf, 8, MPI_BYTE, partner, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, 8, MPI_BYTE, partner, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, 8, MPI_BYTE, partner, 5, MPI_COMM_WORLD);
+            }
+        }
+        v[r] = (MPI_Wtime() - t) / ITERS / 2;
+    }
+    double half = median(v, REPS);
+    MPI_Bcast(&half, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return half;
+}
+
 /* ---- the domain level: GPU buffers ------------------------------------------------------------------ */
 
 /* What measure_domain did, for the file's comments. */
@@ -450,9 +496,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct axon_runtime_job *job = &axon_runtime_job;
-    int node_peer = -1, fabric_peer = -1, nlocal = 0, nhost = 0;
+    int node_peer = -1, fabric_peer = -1, nlocal = 0, nhost = 0, nremote = 0;
     int *local = malloc(sizeof(int) * (size_t)n), *host = malloc(sizeof(int) * (size_t)n);
-    if (!local || !host)
+    int *remote = malloc(sizeof(int) * (size_t)n);
+    if (!local || !host || !remote)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (int r = 0; r < n; r++) {
         if (job->host_of_rank[r] == job->host_of_rank[0])
@@ -464,6 +511,8 @@ int main(int argc, char **argv)
         } else if (fabric_peer < 0) {
             fabric_peer = r;
         }
+        if (fabric_peer >= 0 && job->node_of_rank[r] == job->node_of_rank[fabric_peer])
+            remote[nremote++] = r;
     }
     enum { BIG = 4 * 1024 * 1024 };
     char *buf = calloc(1, BIG), *buf2 = calloc(1, BIG);
@@ -477,8 +526,18 @@ int main(int argc, char **argv)
     MPI_Bcast(&m.overhead, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (node_peer >= 0)
         measure_level(buf, node_peer, m.overhead, 64 * 1024, BIG, &m.level[AXON_COLL_LEVEL_NODE]);
-    if (fabric_peer >= 0)
+    double fabric_alone = 0, fabric_together = 0;
+    if (fabric_peer >= 0) {
         measure_level(buf, fabric_peer, m.overhead, 64 * 1024, BIG, &m.level[AXON_COLL_LEVEL_FABRIC]);
+        /* The latency with every pair of the two nodes at once, where that is more: those messages share
+         * the nodes' network stacks (and here their cores), which a lone pair has to itself. The
+         * bandwidth stays the lone pair's: the simulator already shares a node's link among the
+         * transfers on it. */
+        fabric_alone = m.level[AXON_COLL_LEVEL_FABRIC].alpha;
+        fabric_together = fabric_concurrent(buf, local, nlocal, remote, nremote) - 2 * m.overhead;
+        if (fabric_together > fabric_alone)
+            m.level[AXON_COLL_LEVEL_FABRIC].alpha = fabric_together;
+    }
     double capacity = nlocal >= 2 ? measure_capacity(buf, buf2, BIG, local, nlocal) : 0;
     double host_capacity = nhost > nlocal && nhost >= 2 ? measure_capacity(buf, buf2, BIG, host, nhost) : 0;
     struct domain_result dom;
@@ -535,12 +594,16 @@ int main(int argc, char **argv)
                 fabric_peer >= 0 ? "; fabric alpha, beta" : "",
                 host_capacity > 0 ? "; host capacity (synthetic nodes of one machine)" : "", domain);
         fprintf(out, "# defaults kept: %s\n", kept[0] ? kept : "none");
+        if (fabric_together > 0)
+            fprintf(out, "# fabric alpha: %.3g us for a lone pair, %.3g us with node 0's ranks all at once (the "
+                         "larger is kept)\n", fabric_alone * 1e6, fabric_together * 1e6);
         axon_coll_model_print(&m, out);
         if (path)
             fclose(out);
     }
     free(local);
     free(host);
+    free(remote);
     free(buf);
     free(buf2);
     free(fa);
