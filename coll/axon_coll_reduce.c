@@ -26,13 +26,17 @@ static const struct axon_coll_alg axon_coll_reduce_algs[] = {
  * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm, the allreduce's fold writing one
  * result instead of n (not yet timed itself: the domain allreduce took 0.23-0.45x the time of the best
  * schedule at 2-8 ranks of the H200, bench/RESULTS.md, tenth session). */
+/* Across nodes the halving's log2(n) exchanges, every rank on the network at each, cost more than the
+ * tree's whole vectors up to a few hundred KiB (bench/RESULTS.md, fourteenth session: 2 and 4 namespace
+ * nodes), so the tree goes further there. */
 static const struct axon_coll_rule axon_coll_reduce_rules[] = {
     {0, -1, AXON_REDUCE_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32 * 1024, AXON_REDUCE_BINOMIAL, 0},
+    {0, 256 * 1024, AXON_REDUCE_BINOMIAL, AXON_COLL_NEEDS_NODES},
     {0, -1, AXON_REDUCE_RABENSEIFNER, 0},
 };
 const struct axon_coll_desc axon_coll_reduce_desc = {
-    "reduce", "bytes of the vector", axon_coll_reduce_algs, 4, axon_coll_reduce_rules, 3};
+    "reduce", "bytes of the vector", axon_coll_reduce_algs, 4, axon_coll_reduce_rules, 4};
 
 static void axon_coll_reduce_binomial(struct axon_coll_sched *s, const void *in, void *out, int64_t count,
                                       const struct axon_dtype_layout *dt, int root)

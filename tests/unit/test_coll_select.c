@@ -189,6 +189,7 @@ START_TEST(node_rules_pick_hier)
         {&axon_coll_allreduce_desc, 4 << 20, "rabenseifner", "rabenseifner"},
         {&axon_coll_allgather_desc, 512 * 1024, "doubling", "ring"},
         {&axon_coll_allgather_desc, 4 << 20, "hier", "ring"},
+        {&axon_coll_reduce_desc, 128 * 1024, "binomial", "rabenseifner"},
         {&axon_coll_reduce_desc, 1 << 20, "rabenseifner", "rabenseifner"},
         {&axon_coll_alltoall_desc, 64, "bruck", "bruck"},
         {&axon_coll_alltoall_desc, 1 << 20, "scattered", "pairwise"},
