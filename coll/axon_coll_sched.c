@@ -884,6 +884,19 @@ static void axon_coll_note(struct axon_coll_sched *s, int rc)
         s->err = rc;
 }
 
+/* Whether the schedule runs on after its error. A schedule that keeps going does (below), and so does
+ * every schedule after a truncated receive: the members disagree about the message's size, and a member
+ * that stopped there would leave the others, whose own steps went well, waiting forever for its next
+ * messages (a bcast whose root's count is larger, split into segments: the others' receives truncate
+ * in the scatter, and the root waits for their part of the allgather). Where the steps an algorithm
+ * takes do not depend on the message's size (the trees; scatter-allgather while no segment is empty),
+ * the steps after it match the others' one for one; the data they carry is undefined, as MPI leaves
+ * it. */
+static bool axon_coll_goes_on(const struct axon_coll_sched *s)
+{
+    return s->err == MPI_SUCCESS || s->keep_going || s->err == MPI_ERR_TRUNCATE;
+}
+
 /* Starts the current round: local steps run, messages are posted. After an error the remaining steps
  * are skipped (what was posted still completes before the schedule ends), except in a schedule that
  * keeps going (a GPU schedule, or one with call steps): there a local step can fail for reasons of this
@@ -892,7 +905,7 @@ static void axon_coll_note(struct axon_coll_sched *s, int rc)
 static void axon_coll_round_start(struct axon_coll_sched *s)
 {
     int first = s->cur ? s->round_end[s->cur - 1] : 0, end = s->round_end[s->cur];
-    for (int i = first; i < end && (s->err == MPI_SUCCESS || s->keep_going); i++) {
+    for (int i = first; i < end && axon_coll_goes_on(s); i++) {
         struct axon_coll_step *st = &s->steps[i];
         switch (st->kind) {
         case AXON_COLL_SEND:
@@ -957,7 +970,7 @@ static bool axon_coll_advance(struct axon_coll_sched *s, bool *moved)
             return false;
         *moved = true;
         s->started = false;
-        s->cur = s->err == MPI_SUCCESS || s->keep_going ? s->cur + 1 : s->nrounds;
+        s->cur = axon_coll_goes_on(s) ? s->cur + 1 : s->nrounds;
     }
     return true;
 }

@@ -1,5 +1,6 @@
 /* Collectives whose members disagree give an error, not wrong data or a hang, where that is cheap to
- * tell: a broadcast whose root sends more than a member receives (MPI_ERR_TRUNCATE), members naming
+ * tell: a broadcast whose root sends more than a member receives (MPI_ERR_TRUNCATE; small, and large
+ * enough to be split into segments, under every algorithm the .test forces), members naming
  * different roots (MPI_ERR_ROOT, on the shared-memory path), an allreduce with different counts, a
  * reduce larger than a slot with different counts (2 ranks, shared memory). Run at 2 ranks through
  * schedules (AXON_COLL_SHM_MAX=0) and through shared memory, and at 3 through shared memory (the cases of
@@ -30,6 +31,24 @@ static MPI_Comm fresh(void)
     return c;
 }
 
+/* A bcast whose root's count is larger: every member returns; the root without error, the others with
+ * MPI_ERR_TRUNCATE or none (in a tree, a member fed by another member that holds the smaller count
+ * sees no truncation), and at least one of them with it. Every rank calls it. */
+static void expect_bcast_mismatch(int rc, int root, const char *what)
+{
+    int cls = MPI_SUCCESS, truncated, any;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    truncated = cls == MPI_ERR_TRUNCATE;
+    if (rank == root || !truncated)
+        expect(rc, MPI_SUCCESS, what);
+    MPI_Allreduce(&truncated, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any && rank == 0) {
+        fprintf(stderr, "%s: no member saw the truncation\n", what);
+        failures++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -47,8 +66,24 @@ int main(int argc, char **argv)
     /* The root sends 16 ints, the others expect 8. */
     MPI_Comm c = fresh();
     int rc = MPI_Bcast(buf, rank == 0 ? 16 : 8, MPI_INT, 0, c);
-    expect(rc, rank == 0 ? MPI_SUCCESS : MPI_ERR_TRUNCATE, "MPI_Bcast, counts disagree");
+    expect_bcast_mismatch(rc, 0, "MPI_Bcast, counts disagree");
     MPI_Barrier(MPI_COMM_WORLD);
+
+    /* The same, large enough to be split into segments (scatter_ring, scatter_doubling): the others'
+     * receives truncate in the scatter, and the root, whose allgather waits for their segments, hung. */
+    {
+        enum { BIG = 1 << 16 }; /* ints */
+        int *big = calloc(BIG, sizeof(int));
+        if (!big)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        for (int root = 0; root < size && root < 2; root++) {
+            MPI_Comm b = fresh();
+            rc = MPI_Bcast(big, rank == root ? BIG : BIG / 2, MPI_INT, root, b);
+            expect_bcast_mismatch(rc, root, "MPI_Bcast of 256 KiB, counts disagree");
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        free(big);
+    }
 
     if (shm && size >= 3) {
         /* Ranks 0 and 1 say root 0, rank 2 says root 1: rank 2 hears rank 1 name another root. */
