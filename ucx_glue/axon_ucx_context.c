@@ -14,6 +14,16 @@ struct axon_ucx axon_ucx;
 
 #define AXON_UCX_ADDRESS_KEY "axon.ucx.worker"
 
+/* Whether every rank of the job runs on this machine (AXON_TOPO's synthetic nodes included). */
+static bool axon_ucx_one_machine(void)
+{
+    const struct axon_runtime_job *job = &axon_runtime_job;
+    for (int r = 0; r < job->size; r++)
+        if (job->host_of_rank[r] != job->host_of_rank[job->rank])
+            return false;
+    return true;
+}
+
 int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
 {
     ucp_config_t *config = NULL;
@@ -46,6 +56,15 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
     if (st != UCS_OK) {
         snprintf(err, errlen, "ucp_config_read failed: %s", ucs_status_string(st));
         goto err_eps;
+    }
+    /* A job on one machine listens on the loopback only: UCX's TCP transport otherwise opens a port on
+     * every interface (reachable from the network, for nothing). Across machines UCX_NET_DEVICES chooses,
+     * as the user sets it (README, Running on a cluster). */
+    if (!getenv("UCX_NET_DEVICES") && axon_ucx_one_machine()) {
+        st = ucp_config_modify(config, "NET_DEVICES", "lo");
+        if (st != UCS_OK)
+            axon_runtime_log_debug(1, "UCX would not take NET_DEVICES=lo (%s); it listens on every interface",
+                                   ucs_status_string(st));
     }
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
