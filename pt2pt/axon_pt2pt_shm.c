@@ -349,7 +349,7 @@ static void axon_shm_watch(void)
         snprintf(message, sizeof(message), "rank %d (pid %d, on this node) ended without MPI_Finalize", peer->world,
                  peer->pid);
         axon_runtime_log_error("%s; ending the job", message);
-        axon_runtime_bootstrap_abort_lost(message);
+        axon_runtime_bootstrap_abort_lost(peer->world, message);
     }
 }
 

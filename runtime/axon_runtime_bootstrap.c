@@ -381,10 +381,23 @@ noreturn void axon_runtime_bootstrap_abort(int code, const char *message)
     axon_bootstrap_abort_with(code, code, message);
 }
 
-noreturn void axon_runtime_bootstrap_abort_lost(const char *message)
+noreturn void axon_runtime_bootstrap_abort_lost(int lost, const char *message)
 {
-    /* This rank did not finish either: it never exits 0. */
-    axon_bootstrap_abort_with(strcmp(axon_runtime_job.launcher, "mpirun") == 0 ? 1 : 0, 1, message);
+    /* This rank did not finish either: it never exits 0. Our mpirun is told which rank was lost (the one
+     * process PMIx_Abort names), so that the lost rank's own exit code and message, which it learns
+     * when it reaps it, come before this report; srun is not (Slurm's plugin would abort that one only). */
+    fflush(stdout);
+    fflush(stderr);
+    if (axon_bootstrap_pmix_up) {
+        if (strcmp(axon_runtime_job.launcher, "mpirun") == 0) {
+            pmix_proc_t proc;
+            PMIX_PROC_LOAD(&proc, axon_bootstrap_self.nspace, (pmix_rank_t)lost);
+            PMIx_Abort(1, message, &proc, 1);
+        } else {
+            PMIx_Abort(0, message, NULL, 0);
+        }
+    }
+    _exit(1);
 }
 
 void axon_runtime_bootstrap_finalize(void)

@@ -159,11 +159,12 @@ int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *
 int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg);
 /* Ends the whole job with code; message goes to the launcher. Never returns. */
 noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
-/* Ends the whole job because another rank is gone (message names it). The lost rank's own end is the
- * job's cause: under our mpirun, which judges causes and returns that rank's code, with code 1; under
- * any other launcher with code 0, which Slurm's PMIx plugin does not put in place of its tasks' codes,
- * so srun's exit status is the lost rank's, as it would be without MPI (139 for a SIGSEGV). */
-noreturn void axon_runtime_bootstrap_abort_lost(const char *message);
+/* Ends the whole job because rank `lost` is gone (message names it). The lost rank's own end is the
+ * job's cause: under our mpirun, which is told the rank, waits for its end and returns its code, with
+ * code 1; under any other launcher with code 0, which Slurm's PMIx plugin does not put in place of its
+ * tasks' codes, so srun's exit status is the lost rank's, as it would be without MPI (139 for a
+ * SIGSEGV). */
+noreturn void axon_runtime_bootstrap_abort_lost(int lost, const char *message);
 /* Disconnects from the PMIx server. */
 void axon_runtime_bootstrap_finalize(void);
 

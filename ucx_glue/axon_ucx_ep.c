@@ -38,7 +38,7 @@ static void axon_ucx_peer_lost_now(int rank, const char *why, const char *when)
     snprintf(message, sizeof(message), "lost rank %d (node %d) %s: %s (it ended, or its node or the network "
              "failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1, when, why);
     axon_runtime_log_error("%s; ending the job", message);
-    axon_runtime_bootstrap_abort_lost(message);
+    axon_runtime_bootstrap_abort_lost(rank, message);
 }
 
 static void axon_ucx_peer_lost(int rank, const char *why)

@@ -170,6 +170,7 @@ struct axon_mpirun_event {
     int type; /* enum axon_mpirun_event_type */
     int rank;
     int code;
+    int peer; /* ABORT: the rank whose loss made this one abort (the one process PMIx_Abort named); -1: none */
     char message[500];
 };
 

@@ -62,6 +62,11 @@ struct axon_mpirun_job {
     bool failed;
     int exit_code;
     char message[1024];
+    /* A rank's report that it lost another (an abort naming that one), held until the lost rank ends and
+     * is judged, or until lost_at: its own exit code and message come first. lost_peer -1: none held. */
+    int lost_peer, lost_by, lost_code;
+    char lost_message[500];
+    struct timespec lost_at;
     /* teardown and time limit */
     bool killing;
     bool killed_hard;

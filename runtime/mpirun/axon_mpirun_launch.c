@@ -21,6 +21,9 @@
 
 enum {
     AXON_MPIRUN_KILL_GRACE_MS = 1000, /* SIGTERM, then SIGKILL this much later */
+    /* How long a rank's report of a lost peer waits for that peer's own end (a dead process is reaped
+     * at once; one that lives on but cannot be reached never ends by itself). */
+    AXON_MPIRUN_LOST_GRACE_MS = 2000,
 };
 
 static int axon_mpirun_signal_pipe[2] = {-1, -1};
@@ -143,6 +146,19 @@ static void axon_mpirun_job_event(struct axon_mpirun_job *job, const struct axon
     case AXON_MPIRUN_EVENT_ABORT:
         if (!job->failed)
             r->aborted = true;
+        if (ev->peer >= 0 && !job->failed) {
+            /* A report of a lost rank: its own end names the cause and its exit code, so the report waits
+             * until that rank has been reaped and judged (the reaping may be under way: events are read
+             * between a batch's reaping and its judging), and stands in for it after a grace. */
+            if (job->lost_peer < 0) {
+                job->lost_peer = ev->peer;
+                job->lost_by = ev->rank;
+                job->lost_code = ev->code;
+                snprintf(job->lost_message, sizeof(job->lost_message), "%s", ev->message);
+                job->lost_at = axon_mpirun_time_add_ms(axon_mpirun_time_now(), AXON_MPIRUN_LOST_GRACE_MS);
+            }
+            break;
+        }
         if (ev->message[0])
             axon_mpirun_job_fail(job, axon_mpirun_abort_exit_code(ev->code), 0,
                                  "mpirun: rank %d called MPI_Abort with code %d: %s", ev->rank, ev->code,
@@ -213,6 +229,19 @@ static int axon_mpirun_job_reap_some(struct axon_mpirun_job *job, int nended)
     return nended;
 }
 
+/* Ends the job for a held report of a lost rank (job->lost_peer): that rank has ended without failing,
+ * or it has not ended within the grace (alive but unreachable). */
+static void axon_mpirun_job_lost(struct axon_mpirun_job *job)
+{
+    int peer = job->lost_peer;
+    job->lost_peer = -1;
+    if (job->failed)
+        return;
+    axon_mpirun_job_fail(job, axon_mpirun_abort_exit_code(job->lost_code), 0,
+                         "mpirun: rank %d called MPI_Abort with code %d: %s (rank %d had not ended)", job->lost_by,
+                         job->lost_code, job->lost_message, peer);
+}
+
 /* Reaps every ended rank. The PMIx records are read after the reaping and before the judging: a rank's
  * MPI_Finalize or MPI_Abort record is written before the rank is released, so it is in the pipe by the
  * time its death can be seen. */
@@ -238,6 +267,14 @@ static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
             if (cause == (pass == 0))
                 axon_mpirun_rank_judge(job, job->ended_rank[i], st);
         }
+    }
+    /* The lost rank has ended and was judged: a failure of its own ended the job with its code; else
+     * the report stands. */
+    if (job->lost_peer >= 0 && (job->failed || !job->ranks[job->lost_peer].running)) {
+        if (job->failed)
+            job->lost_peer = -1;
+        else
+            axon_mpirun_job_lost(job);
     }
 }
 
@@ -329,11 +366,15 @@ static long axon_mpirun_job_poll_timeout(const struct axon_mpirun_job *job)
         t = axon_mpirun_min_timeout(t, axon_mpirun_time_ms_until(job->kill_at));
     if (job->has_deadline && !job->killing) /* a failure under -disable-auto-cleanup ends nothing yet */
         t = axon_mpirun_min_timeout(t, axon_mpirun_time_ms_until(job->deadline));
+    if (job->lost_peer >= 0)
+        t = axon_mpirun_min_timeout(t, axon_mpirun_time_ms_until(job->lost_at));
     return axon_mpirun_min_timeout(t, axon_mpirun_output_timeout(job));
 }
 
 static void axon_mpirun_job_timers(struct axon_mpirun_job *job)
 {
+    if (job->lost_peer >= 0 && axon_mpirun_time_ms_until(job->lost_at) == 0)
+        axon_mpirun_job_lost(job);
     if (job->has_deadline && !job->killing && axon_mpirun_time_ms_until(job->deadline) == 0)
         axon_mpirun_job_fail(job, 124, 0, "mpirun: the job exceeded the time limit of %d s; killing it",
                              job->opts->timeout);
@@ -414,6 +455,7 @@ static int axon_mpirun_job_init(struct axon_mpirun_job *job, const struct axon_m
     job->event_fd = event_fd;
     job->stdin_fd = -1;
     job->uninit_rank = -1;
+    job->lost_peer = -1;
     job->ranks = calloc((size_t)opts->nranks, sizeof(*job->ranks));
     job->ended_rank = calloc((size_t)opts->nranks, sizeof(int));
     job->ended_status = calloc((size_t)opts->nranks, sizeof(int));

@@ -48,13 +48,14 @@ static int axon_mpirun_server_rank_of(const pmix_proc_t *proc)
 
 /* One record to the event loop. Records are smaller than PIPE_BUF, so each write is whole; the write
  * end blocks, so none is lost while the loop is busy. */
-static void axon_mpirun_server_post(int type, int rank, int code, const char *message)
+static void axon_mpirun_server_post(int type, int rank, int code, int peer, const char *message)
 {
     struct axon_mpirun_event ev;
     memset(&ev, 0, sizeof(ev));
     ev.type = type;
     ev.rank = rank;
     ev.code = code;
+    ev.peer = peer;
     if (message)
         snprintf(ev.message, sizeof(ev.message), "%s", message);
     ssize_t n;
@@ -99,7 +100,7 @@ static pmix_status_t axon_mpirun_server_connected(const pmix_proc_t *proc, void 
     (void)server_object;
     int rank = axon_mpirun_server_rank_of(proc);
     if (rank >= 0)
-        axon_mpirun_server_post(AXON_MPIRUN_EVENT_CONNECTED, rank, 0, NULL);
+        axon_mpirun_server_post(AXON_MPIRUN_EVENT_CONNECTED, rank, 0, -1, NULL);
     /* The record is written before the rank is let go, so the loop learns of it before the rank can end. */
     if (cbfunc)
         cbfunc(PMIX_SUCCESS, cbdata);
@@ -123,7 +124,7 @@ static pmix_status_t axon_mpirun_server_finalized(const pmix_proc_t *proc, void 
     (void)server_object;
     int rank = axon_mpirun_server_rank_of(proc);
     if (rank >= 0 && axon_mpirun_server_rank_running(rank))
-        axon_mpirun_server_post(AXON_MPIRUN_EVENT_FINALIZED, rank, 0, NULL);
+        axon_mpirun_server_post(AXON_MPIRUN_EVENT_FINALIZED, rank, 0, -1, NULL);
     if (cbfunc)
         cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;
@@ -134,11 +135,15 @@ static pmix_status_t axon_mpirun_server_abort(const pmix_proc_t *proc, void *ser
                                               pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     (void)server_object;
-    (void)procs;
-    (void)nprocs; /* whatever subset was named, MPI_Abort ends the whole job here */
+    /* Whatever subset was named, an abort ends the whole job here. One other rank of the job named alone
+     * is an Axon rank's report that it lost that one (axon_runtime_bootstrap_abort_lost): the loop
+     * gives the lost rank's own end the first word. */
     int rank = axon_mpirun_server_rank_of(proc);
+    int peer = nprocs == 1 ? axon_mpirun_server_rank_of(&procs[0]) : -1;
+    if (peer == rank)
+        peer = -1;
     if (rank >= 0)
-        axon_mpirun_server_post(AXON_MPIRUN_EVENT_ABORT, rank, status, msg);
+        axon_mpirun_server_post(AXON_MPIRUN_EVENT_ABORT, rank, status, peer, msg);
     if (cbfunc)
         cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;

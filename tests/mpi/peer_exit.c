@@ -1,8 +1,9 @@
-/* Rank 1 ends with exit code 3 in the middle of the job, without MPI_Finalize; rank 0 waits for a
- * message from it and the other ranks in a barrier with it, which would never end. (peer_exit.test runs
+/* Rank 1 ends with exit code 3 in the middle of the job, without MPI_Finalize ("kill": by SIGKILL); rank 0
+ * waits for a message from it and the other ranks in a barrier with it, which would never end. (peer_exit.test runs
  * it under mpirun -disable-auto-cleanup, where only the library's watch of its node's peers ends the
  * job.) */
 #include <mpi.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +20,11 @@ int main(int argc, char **argv)
     bool first = argc > 1 && strcmp(argv[1], "first") == 0;
     if (!first)
         MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 1)
+    if (rank == 1) {
+        if (argc > 1 && strcmp(argv[1], "kill") == 0)
+            kill(getpid(), SIGKILL);
         _exit(3);
+    }
     if (rank == 0)
         MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     else
