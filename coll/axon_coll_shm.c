@@ -28,6 +28,7 @@
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -176,9 +177,11 @@ static int axon_shm_run(struct axon_coll_sched *s)
     return rc;
 }
 
-/* Maps the segment named name (rank 0 creates it); NULL on any failure. */
-static struct axon_coll_shm *axon_shm_map(const char *name, int rank, int size, int64_t slot)
+/* Maps the segment named name; rank 0 makes it and names it (name is its buffer there, of
+ * AXON_SHM_NAME_MAX bytes). NULL on any failure. */
+static struct axon_coll_shm *axon_shm_map(char *name, int rank, int size, int64_t slot)
 {
+    static unsigned serial;
     struct axon_coll_shm *shm = calloc(1, sizeof(*shm));
     if (!shm)
         return NULL;
@@ -187,9 +190,16 @@ static struct axon_coll_shm *axon_shm_map(const char *name, int rank, int size, 
     shm->slot = slot;
     shm->length = 3 * (size_t)size * AXON_SHM_LINE + 2 * (size_t)size * (size_t)slot;
     shm->fold = malloc((size_t)slot);
-    int fd = shm_open(name, rank == 0 ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
-    if (fd < 0 || !shm->fold)
+    if (!shm->fold)
         goto fail;
+    int fd = rank == 0 ? axon_runtime_shm_create("coll", serial++, name, AXON_SHM_NAME_MAX) : shm_open(name, O_RDWR, 0);
+    if (fd < 0) {
+        /* Not silent: the communicator's small collectives run without shared memory then. */
+        axon_runtime_log_error("cannot %s the shared memory of a communicator's collectives%s%s: %s; they go "
+                               "without it", rank == 0 ? "create" : "open", rank == 0 ? "" : " ",
+                               rank == 0 ? "" : name, strerror(errno));
+        goto fail;
+    }
     /* Rank 0 sizes it before it names it to the others; the zero fill makes every flag 0. */
     if (rank == 0 && ftruncate(fd, (off_t)shm->length) != 0) {
         close(fd);
@@ -246,7 +256,6 @@ static void axon_shm_gather_ok(struct axon_coll_sched *s, void *arg)
 
 int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_shm **out)
 {
-    static unsigned serial;
     *out = NULL;
     int64_t chunk = axon_shm_chunk_for(size);
     int64_t want = axon_coll_shm_limit() > chunk ? axon_coll_shm_limit() : chunk;
@@ -262,7 +271,6 @@ int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag
      * then says whether it mapped it, and the communicator uses it only if all did. All of it on
      * the communicator's collective context. */
     if (rank == 0) {
-        snprintf(name, sizeof(name), "/axon-coll-%ld-%u", (long)getpid(), serial++);
         shm = axon_shm_map(name, rank, size, slot);
         if (!shm)
             name[0] = '\0';

@@ -186,14 +186,7 @@ static int axon_shm_create(void)
         ring = AXON_SHM_MIN_RING;
 
     axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) + (size_t)axon_shm.nlocal * axon_shm_ring_size(ring);
-    snprintf(axon_shm.name, sizeof(axon_shm.name), AXON_RUNTIME_SHM_PT2PT_NAME, (int)getpid(), job->rank);
-    int fd = shm_open(axon_shm.name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        /* The name holds our pid, so what is there was left by a dead process that had it before
-         * (killed between making its segment and its peers' mapping it): ours to remove. */
-        shm_unlink(axon_shm.name);
-        fd = shm_open(axon_shm.name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    }
+    int fd = axon_runtime_shm_create("pt2pt", (unsigned)job->rank, axon_shm.name, sizeof(axon_shm.name));
     if (fd < 0) {
         axon_runtime_log_error("cannot create the shared memory %s for point-to-point (%s); using UCX only",
                                axon_shm.name, strerror(errno));

@@ -110,10 +110,13 @@ int axon_runtime_config_parse(const struct axon_config_entry *entry, const char 
 void axon_runtime_config_format(const struct axon_config_entry *entry, const struct axon_config *cfg,
                                 char *buf, size_t len);
 
-/* The name of a rank's shared-memory segment of point-to-point rings (pid, rank in MPI_COMM_WORLD):
- * the engine unlinks it in MPI_Init once its peers have mapped it, and mpirun removes any a killed rank
- * left behind. */
-#define AXON_RUNTIME_SHM_PT2PT_NAME "/axon-pt2pt-%d-%d"
+/* Creates a new shared-memory segment of this process (O_EXCL, mode 0600) named
+ * "/axon-<kind>-<pid>-<64 random bits>-<serial>" into name: its descriptor, or -1 with errno
+ * (axon_runtime_shm.c). Every user of a segment unlinks its name once the peers have mapped it; mpirun
+ * removes those a rank it reaps left behind. */
+int axon_runtime_shm_create(const char *kind, unsigned serial, char *name, size_t len);
+/* Removes every segment of process pid named as above and owned by this user; how many. */
+int axon_runtime_shm_sweep(long pid);
 
 /* ---- log (axon_runtime_log.c) -------------------------------------------------------------------- */
 

@@ -217,10 +217,9 @@ static int axon_mpirun_job_reap_some(struct axon_mpirun_job *job, int nended)
             continue;
         job->ranks[rank].running = false;
         job->nrunning--;
-        /* A rank killed inside MPI_Init may leave its rings' segment named; nobody else will remove it. */
-        char shm_name[64];
-        snprintf(shm_name, sizeof(shm_name), AXON_RUNTIME_SHM_PT2PT_NAME, (int)pid, rank);
-        shm_unlink(shm_name);
+        /* A rank killed between making a segment and its peers' mapping it (its rings' in MPI_Init, a
+         * communicator's at its first collective) leaves the name behind; nobody else will remove it. */
+        axon_runtime_shm_sweep((long)pid);
         job->ended_rank[nended] = rank;
         job->ended_status[nended++] = st;
         if (rank == 0)
