@@ -115,6 +115,13 @@ static struct {
     int *local_world;         /* local index -> world rank */
     void **mapped;            /* by local index: peers' segments */
     size_t *mapped_size;
+    /* Every local peer whose segment we mapped, rings or not: the watchdog's list. */
+    struct axon_shm_watched {
+        int world, pid;
+        unsigned long long start;    /* its process's start time, to tell its pid reused; 0: unknown */
+        const _Atomic int32_t *done; /* in its segment: it has finished with MPI */
+    } *watched;
+    int nwatched;
 } axon_shm;
 
 static inline size_t axon_shm_ring_size(uint64_t ring_bytes)
@@ -150,12 +157,15 @@ static uint64_t axon_shm_pow2_floor(uint64_t v)
 
 /* ---- set-up -------------------------------------------------------------------------------------- */
 
-/* Makes this rank's segment, when it is to have rings. */
+/* Makes this rank's segment: its rings, or with the rings off (AXON_PT2PT_SHM_MAX=0) only the head,
+ * whose pid and done words the node's other ranks watch (axon_shm_watch): a local peer that dies must
+ * end the job whichever path the messages take. */
 static int axon_shm_create(void)
 {
     const struct axon_runtime_job *job = &axon_runtime_job;
-    if (job->local_size < 2 || axon_config.pt2pt_shm_max <= 0 || job->singleton)
+    if (job->local_size < 2 || job->singleton)
         return MPI_SUCCESS;
+    bool rings = axon_config.pt2pt_shm_max > 0;
 
     axon_shm.local_world = malloc(sizeof(int) * (size_t)job->size);
     if (!axon_shm.local_world)
@@ -184,8 +194,11 @@ static int axon_shm_create(void)
         ring = AXON_SHM_MAX_RING;
     if (ring < AXON_SHM_MIN_RING)
         ring = AXON_SHM_MIN_RING;
+    if (!rings)
+        ring = 0;
 
-    axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) + (size_t)axon_shm.nlocal * axon_shm_ring_size(ring);
+    axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) +
+                        (rings ? (size_t)axon_shm.nlocal * axon_shm_ring_size(ring) : 0);
     int fd = axon_runtime_shm_create("pt2pt", (unsigned)job->rank, axon_shm.name, sizeof(axon_shm.name));
     if (fd < 0) {
         axon_runtime_log_error("cannot create the shared memory %s for point-to-point (%s); using UCX only",
@@ -276,9 +289,11 @@ static int axon_shm_map_peer(int index, size_t *size, void **seg_out)
         return MPI_ERR_OTHER;
     }
     struct axon_pt2pt_shm_segment *seg = p;
+    /* ring_bytes 0: a head without rings (that rank's rings are off), watched only. */
     if (seg->magic != AXON_SHM_MAGIC || seg->nlocal != (uint32_t)axon_shm.nlocal ||
-        seg->ring_bytes < AXON_SHM_MIN_RING || (seg->ring_bytes & (seg->ring_bytes - 1)) != 0 ||
-        (size_t)st.st_size < sizeof(*seg) + (size_t)axon_shm.nlocal * axon_shm_ring_size(seg->ring_bytes)) {
+        (seg->ring_bytes != 0 &&
+         (seg->ring_bytes < AXON_SHM_MIN_RING || (seg->ring_bytes & (seg->ring_bytes - 1)) != 0 ||
+          (size_t)st.st_size < sizeof(*seg) + (size_t)axon_shm.nlocal * axon_shm_ring_size(seg->ring_bytes)))) {
         axon_runtime_log_error("rank %d's shared memory %s is not what this rank expects", world, name);
         munmap(p, (size_t)st.st_size);
         return MPI_ERR_OTHER;
@@ -323,7 +338,7 @@ static int axon_shm_proc_state(int pid, unsigned long long *start)
 
 /* Whether a peer's process is gone: /proc's word where there is one (a zombie, or its pid now another
  * process's, count as gone), else kill(pid, 0). */
-static bool axon_shm_peer_gone(const struct axon_pt2pt_shm_peer *peer)
+static bool axon_shm_peer_gone(const struct axon_shm_watched *peer)
 {
     unsigned long long start = 0;
     int state = axon_shm_proc_state(peer->pid, &start);
@@ -334,8 +349,8 @@ static bool axon_shm_peer_gone(const struct axon_pt2pt_shm_peer *peer)
 
 static void axon_shm_watch(void)
 {
-    for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
-        const struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
+    for (int p = 0; p < axon_shm.nwatched; p++) {
+        const struct axon_shm_watched *peer = &axon_shm.watched[p];
         if (atomic_load_explicit(peer->done, memory_order_acquire) || !axon_shm_peer_gone(peer))
             continue;
         char message[256];
@@ -355,7 +370,9 @@ int axon_pt2pt_shm_connect(void)
     axon_shm.mapped_size = calloc((size_t)n, sizeof(size_t));
     axon_pt2pt_shm.peers = calloc((size_t)n, sizeof(struct axon_pt2pt_shm_peer));
     axon_pt2pt_shm.of_world = calloc((size_t)axon_runtime_job.size, sizeof(struct axon_pt2pt_shm_peer *));
-    if (!axon_shm.mapped || !axon_shm.mapped_size || !axon_pt2pt_shm.peers || !axon_pt2pt_shm.of_world)
+    axon_shm.watched = calloc((size_t)n, sizeof(*axon_shm.watched));
+    if (!axon_shm.mapped || !axon_shm.mapped_size || !axon_pt2pt_shm.peers || !axon_pt2pt_shm.of_world ||
+        !axon_shm.watched)
         return MPI_ERR_NO_MEM;
 
     int expected = 0;
@@ -372,14 +389,20 @@ int axon_pt2pt_shm_connect(void)
         expected++;
         struct axon_pt2pt_shm_segment *ps = seg;
         atomic_fetch_add_explicit(&ps->attached, 1, memory_order_acq_rel);
+        struct axon_shm_watched *w = &axon_shm.watched[axon_shm.nwatched++];
+        w->world = axon_shm.local_world[i];
+        w->pid = ps->pid;
+        w->done = &ps->done;
+        if (axon_shm_proc_state(ps->pid, &w->start) != 1)
+            w->start = 0;
+        /* Rings only where both sides have them. */
+        if (ps->ring_bytes == 0 || axon_shm.own->ring_bytes == 0)
+            continue;
         struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[axon_pt2pt_shm.npeers];
         peer->world = axon_shm.local_world[i];
         peer->out = axon_shm_ring_at(seg, ps->ring_bytes, axon_shm.local_index);
         peer->in = axon_shm_ring_at(axon_shm.own, axon_shm.own->ring_bytes, i);
         peer->pid = ps->pid;
-        peer->done = &ps->done;
-        if (axon_shm_proc_state(ps->pid, &peer->start) != 1)
-            peer->start = 0;
         /* Whether we can read its memory: tried once on a word it named; it learns the answer from
          * its ring in our segment, and until then sends large messages by UCX. */
         uint64_t seen = 0;
@@ -411,9 +434,10 @@ int axon_pt2pt_shm_connect(void)
     shm_unlink(axon_shm.name);
     axon_shm.linked = false;
 
+    if (axon_shm.nwatched > 0)
+        axon_ucx_set_watchdog(axon_shm_watch);
     if (axon_pt2pt_shm.npeers == 0)
         return MPI_SUCCESS;
-    axon_ucx_set_watchdog(axon_shm_watch);
     /* The largest payload: a quarter of the smallest ring, so several fit at once; never beyond the
      * eager limit, which asks for rendezvous above it. (Two copies through a ring beat UCX's single
      * copy by the kernel up to tens of KiB on one node: 32 KiB went in 2.1 us, against 4.7 us.) */
@@ -460,6 +484,9 @@ void axon_pt2pt_shm_release(void)
         shm_unlink(axon_shm.name);
     free(axon_shm.mapped);
     free(axon_shm.mapped_size);
+    free(axon_shm.watched);
+    axon_shm.watched = NULL;
+    axon_shm.nwatched = 0;
     free(axon_shm.local_world);
     free(axon_pt2pt_shm.peers);
     free(axon_pt2pt_shm.of_world);

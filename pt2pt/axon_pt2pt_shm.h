@@ -43,8 +43,6 @@ struct axon_pt2pt_shm_peer {
     uint32_t shm_sent, ucx_sent;
     uint32_t shm_recvd, ucx_recvd;
     int pid;                   /* its process, for single copies of large messages (process_vm_readv) */
-    const _Atomic int32_t *done; /* in its segment: it has finished with MPI, so its end is no failure */
-    unsigned long long start;  /* its process's start time (/proc/PID/stat), to tell its pid reused; 0: unknown */
     uint32_t cma_pending;      /* our single-copy sends it has not acknowledged yet: while there are, it
                                 * is busy reading them, and we copy its messages to us alone */
 };
