@@ -39,10 +39,9 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
 static const struct axon_coll_rule axon_coll_allgather_rules[] = {
     {0, -1, AXON_ALLGATHER_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32768, AXON_ALLGATHER_DOUBLING, 0},
-    /* Across nodes with several ranks on some (2 namespace nodes of 2 ranks, osu_style_allgather):
-     * doubling stays ahead up to 1 MiB blocks (512 KiB: 0.66-0.71 ms, the ring 1.3-1.6, hier 1.2);
-     * beyond, each node's blocks crossing the network once wins (4 MiB: hier 8.1-9.7 ms, doubling 12.7-13.0,
-     * the ring 14.0-14.2). */
+    /* Across nodes with several ranks on some: doubling's few steps up to 1 MiB blocks; beyond, each
+     * node's blocks crossing the network once (hier) outweighs the trips through the leaders
+     * (bench/RESULTS.md, thirteenth session). */
     {0, 1 << 20, AXON_ALLGATHER_DOUBLING, AXON_COLL_NEEDS_NODES},
     {0, -1, AXON_ALLGATHER_HIER, AXON_COLL_NEEDS_NODES},
     {0, -1, AXON_ALLGATHER_RING, 0},

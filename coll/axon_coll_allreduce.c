@@ -41,9 +41,8 @@ static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
  * with one kernel per peer, where the others move every byte through messages (64 MiB of floats at 4
  * ranks of one H200 under MPS: 339 us against 488 us for rabenseifner, the floor being 170 us). */
 /* Mid-size vectors across nodes with several ranks on some: reduced in each node first, so one vector
- * a node crosses the network. On 2 namespace nodes of 2 ranks (osu_style_allreduce, average latency) it
- * beat rabenseifner from 32 to 256 KiB (32 KiB: 38-47 us against 50-94), was level at 512 KiB and lost
- * beyond (4 MiB: 5.6-5.7 ms against 4.0-4.4); at 8 B it took twice recursive doubling's time. */
+ * a node crosses the network. Below, recursive doubling's fewer steps win; beyond 512 KiB
+ * rabenseifner's halving keeps every rank's link busy (bench/RESULTS.md, thirteenth session). */
 static const struct axon_coll_rule axon_coll_allreduce_rules[] = {
     {0, 16 * 1024, AXON_ALLREDUCE_RECURSIVE_DOUBLING, 0},
     {0, -1, AXON_ALLREDUCE_DOMAIN, AXON_COLL_NEEDS_DEVICE},

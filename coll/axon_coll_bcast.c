@@ -49,9 +49,8 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
  * under MPS, 2/4/8 ranks sharing its GPU, messages of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
  * cuda, tenth session of 2026-11-26), it was the fastest at 4 and 8 ranks (8 ranks, 1 MiB: 26 us against
  * binomial's 44), level at 2 (1 MiB: 16.0 against binomial's 14.9, scatter_doubling's 29.7).
- * Across nodes with several ranks on some, the message crosses the network once a node: on 2 namespace
- * nodes of 2 ranks (bench/validate-model, thirteenth session) hier took 20 us at 8 B against binomial's
- * 25, the same at 64 KiB, and 320 us at 1 MiB against 581-1164 for the flat ones. */
+ * Across nodes with several ranks on some, hier at every size: the message crosses the network once a
+ * node (bench/RESULTS.md, thirteenth session). */
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, -1, AXON_BCAST_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, -1, AXON_BCAST_HIER, AXON_COLL_NEEDS_NODES},

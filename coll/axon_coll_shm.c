@@ -195,9 +195,8 @@ static struct axon_coll_shm *axon_shm_map(char *name, int rank, int size, int64_
     int fd = rank == 0 ? axon_runtime_shm_create("coll", serial++, name, AXON_SHM_NAME_MAX) : shm_open(name, O_RDWR, 0);
     if (fd < 0) {
         /* Not silent: the communicator's small collectives run without shared memory then. */
-        axon_runtime_log_error("cannot %s the shared memory of a communicator's collectives%s%s: %s; they go "
-                               "without it", rank == 0 ? "create" : "open", rank == 0 ? "" : " ",
-                               rank == 0 ? "" : name, strerror(errno));
+        axon_runtime_log_error("cannot %s the shared memory %s of a communicator's collectives: %s; they go "
+                               "without it", rank == 0 ? "create" : "open", name, strerror(errno));
         goto fail;
     }
     /* Rank 0 sizes it before it names it to the others; the zero fill makes every flag 0. */

@@ -157,6 +157,24 @@ static uint64_t axon_shm_pow2_floor(uint64_t v)
 
 /* ---- set-up -------------------------------------------------------------------------------------- */
 
+/* The bytes of each ring among nlocal local ranks. By default the share, up to 1 MiB: a window of
+ * mid-size messages (64 of 16 KiB in osu_bw) that overflows a smaller ring goes by UCX at half the speed,
+ * while a larger one cycles small messages through more lines than a core's L2 keeps, and their rate
+ * drops. */
+static uint64_t axon_shm_ring_bytes(int nlocal)
+{
+    uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(nlocal - 1));
+    uint64_t ring = axon_config.pt2pt_shm_ring > 0 ? axon_shm_pow2_floor((uint64_t)axon_config.pt2pt_shm_ring)
+                                                   : (fair < AXON_SHM_AUTO_RING ? fair : AXON_SHM_AUTO_RING);
+    if (ring > fair)
+        ring = fair;
+    if (ring > AXON_SHM_MAX_RING)
+        ring = AXON_SHM_MAX_RING;
+    if (ring < AXON_SHM_MIN_RING)
+        ring = AXON_SHM_MIN_RING;
+    return ring;
+}
+
 /* Makes this rank's segment: its rings, or with the rings off (AXON_PT2PT_SHM_MAX=0) only the head,
  * whose pid and done words the node's other ranks watch (axon_shm_watch): a local peer that dies must
  * end the job whichever path the messages take. */
@@ -165,7 +183,6 @@ static int axon_shm_create(void)
     const struct axon_runtime_job *job = &axon_runtime_job;
     if (job->local_size < 2 || job->singleton)
         return MPI_SUCCESS;
-    bool rings = axon_config.pt2pt_shm_max > 0;
 
     axon_shm.local_world = malloc(sizeof(int) * (size_t)job->size);
     if (!axon_shm.local_world)
@@ -182,23 +199,9 @@ static int axon_shm_create(void)
     if (axon_shm.nlocal < 2)
         return MPI_SUCCESS;
 
-    /* By default the share, up to 1 MiB: a window of mid-size messages (64 of 16 KiB in osu_bw) that
-     * overflows a smaller ring goes by UCX at half the speed, while a larger one cycles small messages
-     * through more lines than a core's L2 keeps, and their rate drops. */
-    uint64_t fair = axon_shm_pow2_floor(AXON_SHM_SEGMENT_BUDGET / (uint64_t)(axon_shm.nlocal - 1));
-    uint64_t ring = axon_config.pt2pt_shm_ring > 0 ? axon_shm_pow2_floor((uint64_t)axon_config.pt2pt_shm_ring)
-                                                   : (fair < AXON_SHM_AUTO_RING ? fair : AXON_SHM_AUTO_RING);
-    if (ring > fair)
-        ring = fair;
-    if (ring > AXON_SHM_MAX_RING)
-        ring = AXON_SHM_MAX_RING;
-    if (ring < AXON_SHM_MIN_RING)
-        ring = AXON_SHM_MIN_RING;
-    if (!rings)
-        ring = 0;
-
+    uint64_t ring = axon_config.pt2pt_shm_max > 0 ? axon_shm_ring_bytes(axon_shm.nlocal) : 0; /* 0: head only */
     axon_shm.own_size = sizeof(struct axon_pt2pt_shm_segment) +
-                        (rings ? (size_t)axon_shm.nlocal * axon_shm_ring_size(ring) : 0);
+                        (ring ? (size_t)axon_shm.nlocal * axon_shm_ring_size(ring) : 0);
     int fd = axon_runtime_shm_create("pt2pt", (unsigned)job->rank, axon_shm.name, sizeof(axon_shm.name));
     if (fd < 0) {
         axon_runtime_log_error("cannot create the shared memory %s for point-to-point (%s); using UCX only",

@@ -365,20 +365,25 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
     return MPI_SUCCESS;
 }
 
-/* Asks the launcher to end the job with launcher_code; PMIx_Abort normally ends us from its side, and
- * without a launcher (or if it returns) we end ourselves with exit_code. */
-static noreturn void axon_bootstrap_abort_with(int launcher_code, int exit_code, const char *message)
+/* Asks the launcher to end the job with launcher_code, naming rank `named` as the one process given to
+ * PMIx_Abort (-1: none, the whole namespace); PMIx_Abort normally ends us from its side, and without a
+ * launcher (or if it returns) we end ourselves with exit_code. */
+static noreturn void axon_bootstrap_abort_with(int launcher_code, int exit_code, const char *message, int named)
 {
     fflush(stdout);
     fflush(stderr);
-    if (axon_bootstrap_pmix_up)
-        PMIx_Abort(launcher_code, message, NULL, 0);
+    if (axon_bootstrap_pmix_up) {
+        pmix_proc_t proc;
+        if (named >= 0)
+            PMIX_PROC_LOAD(&proc, axon_bootstrap_self.nspace, (pmix_rank_t)named);
+        PMIx_Abort(launcher_code, message, named >= 0 ? &proc : NULL, named >= 0 ? 1 : 0);
+    }
     _exit(exit_code);
 }
 
 noreturn void axon_runtime_bootstrap_abort(int code, const char *message)
 {
-    axon_bootstrap_abort_with(code, code, message);
+    axon_bootstrap_abort_with(code, code, message, -1);
 }
 
 noreturn void axon_runtime_bootstrap_abort_lost(int lost, const char *message)
@@ -386,18 +391,8 @@ noreturn void axon_runtime_bootstrap_abort_lost(int lost, const char *message)
     /* This rank did not finish either: it never exits 0. Our mpirun is told which rank was lost (the one
      * process PMIx_Abort names), so that the lost rank's own exit code and message, which it learns
      * when it reaps it, come before this report; srun is not (Slurm's plugin would abort that one only). */
-    fflush(stdout);
-    fflush(stderr);
-    if (axon_bootstrap_pmix_up) {
-        if (strcmp(axon_runtime_job.launcher, "mpirun") == 0) {
-            pmix_proc_t proc;
-            PMIX_PROC_LOAD(&proc, axon_bootstrap_self.nspace, (pmix_rank_t)lost);
-            PMIx_Abort(1, message, &proc, 1);
-        } else {
-            PMIx_Abort(0, message, NULL, 0);
-        }
-    }
-    _exit(1);
+    bool ours = strcmp(axon_runtime_job.launcher, "mpirun") == 0;
+    axon_bootstrap_abort_with(ours ? 1 : 0, 1, message, ours ? lost : -1);
 }
 
 void axon_runtime_bootstrap_finalize(void)

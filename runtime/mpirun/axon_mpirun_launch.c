@@ -228,8 +228,8 @@ static int axon_mpirun_job_reap_some(struct axon_mpirun_job *job, int nended)
     return nended;
 }
 
-/* Ends the job for a held report of a lost rank (job->lost_peer): that rank has ended without failing,
- * or it has not ended within the grace (alive but unreachable). */
+/* Ends the job for a held report of a lost rank (job->lost_peer), unless the job has failed already:
+ * that rank has ended without failing, or it has not ended within the grace (alive but unreachable). */
 static void axon_mpirun_job_lost(struct axon_mpirun_job *job)
 {
     int peer = job->lost_peer;
@@ -267,14 +267,10 @@ static void axon_mpirun_job_reap(struct axon_mpirun_job *job)
                 axon_mpirun_rank_judge(job, job->ended_rank[i], st);
         }
     }
-    /* The lost rank has ended and was judged: a failure of its own ended the job with its code; else
-     * the report stands. */
-    if (job->lost_peer >= 0 && (job->failed || !job->ranks[job->lost_peer].running)) {
-        if (job->failed)
-            job->lost_peer = -1;
-        else
-            axon_mpirun_job_lost(job);
-    }
+    /* The lost rank has ended and was judged: a failure of its own ended the job with its code (the
+     * report is dropped); else the report stands. */
+    if (job->lost_peer >= 0 && (job->failed || !job->ranks[job->lost_peer].running))
+        axon_mpirun_job_lost(job);
 }
 
 /* ---- signals ------------------------------------------------------------------------------------- */
