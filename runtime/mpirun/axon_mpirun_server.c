@@ -1,7 +1,7 @@
 /* mpirun's PMIx server: libpmix's server side for one job on one machine. It makes a private temp
- * directory for libpmix's rendezvous files, registers the job's namespace with everything the ranks ask
- * for at MPI_Init (sizes, local ranks, node ids, host name), registers each rank and gives it the PMIx
- * variables it needs, and answers the ranks' calls through a small callback module: fences return the
+ * directory for libpmix's rendezvous files, registers the job's namespace (a secret name, so that only the
+ * job's own processes can connect) with everything the ranks ask for at MPI_Init (sizes, local ranks,
+ * node ids, host name), registers each rank and gives it the PMIx variables it needs, and answers the ranks' calls through a small callback module: fences return the
  * collected data at once (every participant is local), and connect, finalize and abort are passed to the
  * event loop as records on a pipe, because the callbacks run on libpmix's progress thread. */
 #include "axon_mpirun.h"
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -439,13 +440,39 @@ static pmix_status_t axon_mpirun_server_register_job(struct axon_mpirun_server *
     return rc;
 }
 
+/* The job's namespace is its secret. libpmix listens on TCP loopback, open to every local user, and its
+ * native security believes the uid a client reports, so a client is as good as the namespace it names:
+ * "axon.<pid>-<128 random bits>" cannot be guessed, and only the ranks hold it (in their environment,
+ * which no other user may read). libpmix turns a client of an unknown namespace away before anything
+ * else, and cleanly; refusing one that named a registered rank would take its error path, which in
+ * libpmix 4.2 releases that rank's record twice. */
+static int axon_mpirun_server_name_job(struct axon_mpirun_server *srv, char *err, size_t errlen)
+{
+    unsigned char r[16];
+    size_t got = 0;
+    while (got < sizeof(r)) {
+        ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return axon_mpirun_server_fail(err, errlen, "mpirun: no random bytes for the job's name: %s",
+                                           strerror(errno));
+        got += (size_t)n;
+    }
+    int len = snprintf(srv->nspace, sizeof(srv->nspace), "axon.%d-", (int)getpid());
+    for (size_t i = 0; i < sizeof(r); i++)
+        len += snprintf(srv->nspace + len, sizeof(srv->nspace) - (size_t)len, "%02x", r[i]);
+    return 0;
+}
+
 int axon_mpirun_server_start(struct axon_mpirun_server *srv, int nranks, int event_fd, char *err, size_t errlen)
 {
     memset(srv, 0, sizeof(*srv));
     srv->diag_fd = -1;
     srv->nranks = nranks;
     srv->event_fd = event_fd;
-    snprintf(srv->nspace, sizeof(srv->nspace), "axon.%d", (int)getpid());
+    if (axon_mpirun_server_name_job(srv, err, errlen) != 0)
+        return -1;
     srv->pids = calloc((size_t)nranks, sizeof(*srv->pids));
     if (!srv->pids)
         return axon_mpirun_server_fail(err, errlen, "mpirun: out of memory for %d ranks", nranks);
