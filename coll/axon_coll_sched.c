@@ -138,7 +138,7 @@ static int axon_coll_pt2pt_irecv(void *buf, int64_t count, const struct axon_dty
 static bool axon_coll_pt2pt_done(void *handle, int *err)
 {
     struct axon_request *req = handle;
-    if (!atomic_load_explicit(&req->complete, memory_order_acquire))
+    if (!axon_pt2pt_request_done(req))
         return false;
     *err = req->status.MPI_ERROR;
     /* The sizes of a collective's messages always agree on correct calls: a longer message means

@@ -93,6 +93,8 @@ struct axon_coll_shm {
     uint64_t seq;             /* uses of the slots so far */
     uint64_t min_seen;        /* every flag of that value's parity has been seen at least this high */
     void *fold;               /* slot-sized scratch for reductions into non-contiguous results */
+    const int *world;         /* the members' ranks in MPI_COMM_WORLD (NULL: the same) */
+    bool broken;              /* a member is lost (the job surviving it): no wait here ends, nor waits */
 };
 
 int64_t axon_coll_shm_limit(void)
@@ -296,6 +298,7 @@ int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag
         axon_coll_shm_destroy(shm);
         return rc;
     }
+    shm->world = pc->world_ranks;
     *out = shm;
     return MPI_SUCCESS;
 }
@@ -331,9 +334,23 @@ struct axon_shm_wait {
     int rank;        /* one rank's flag, or -1 for all of them */
 };
 
-static bool axon_shm_reached(void *arg)
+/* Whether a member is lost, where the job survives lost ranks (runtime/axon_runtime_lost.c): a wait for
+ * its flag would never end. The communicator's segment is broken from then on: its waits return at
+ * once, whatever the slots hold, and the call that saw it fails (axon_coll_shm_broken). */
+static bool axon_shm_lost(struct axon_coll_shm *shm)
 {
-    struct axon_shm_wait *w = arg;
+    if (!shm->broken && __builtin_expect(axon_runtime_lost_generation() != 0, 0))
+        shm->broken = axon_runtime_lost_any(shm->world, shm->size);
+    return shm->broken;
+}
+
+bool axon_coll_shm_broken(const struct axon_coll_shm *shm)
+{
+    return shm->broken;
+}
+
+static bool axon_shm_flags_reached(const struct axon_shm_wait *w)
+{
     if (w->rank >= 0)
         return atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->rank)->seq, memory_order_acquire) >= w->seq;
     const struct axon_shm_line *line = axon_shm_line_of(w->shm, w->u, 0);
@@ -343,13 +360,21 @@ static bool axon_shm_reached(void *arg)
     return true;
 }
 
+static bool axon_shm_reached(void *arg)
+{
+    struct axon_shm_wait *w = arg;
+    return axon_shm_flags_reached(w) || axon_shm_lost(w->shm);
+}
+
 /* Waits until rank's flag of use u's parity (every such flag for -1) is at least seq. */
 static void axon_shm_wait_value(struct axon_coll_shm *shm, int rank, uint64_t u, uint64_t seq)
 {
+    if (shm->broken)
+        return;
     struct axon_shm_wait w = {shm, u, seq, rank};
     if (!axon_shm_reached(&w))
         axon_ucx_wait(axon_shm_reached, &w);
-    if (rank < 0 && seq > shm->min_seen)
+    if (rank < 0 && seq > shm->min_seen && !shm->broken)
         shm->min_seen = seq;
 }
 
@@ -624,7 +649,8 @@ static bool axon_shm_piece_reached(void *arg)
 {
     struct axon_shm_piece_wait *w = arg;
     return axon_shm_piece_covered(w) ||
-           atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->peer)->seq, memory_order_acquire) >= w->seq;
+           atomic_load_explicit(&axon_shm_line_of(w->shm, w->u, w->peer)->seq, memory_order_acquire) >= w->seq ||
+           axon_shm_lost(w->shm);
 }
 
 /* One use of the pair form: `bytes` of the vector from `base` (bytes), `total` the call's. */
@@ -668,7 +694,7 @@ static int axon_shm_reduce_pair_use(struct axon_coll_shm *shm, const char *src, 
     for (int64_t off = 0; fold && off < bytes && rc == MPI_SUCCESS; off += piece) {
         int64_t len = bytes - off < piece ? bytes - off : piece;
         struct axon_shm_piece_wait w = {shm, peer, s, off + len, axon_shm_data(s)};
-        if (!axon_shm_piece_reached(&w))
+        if (!axon_shm_piece_reached(&w) && !shm->broken)
             axon_ucx_wait(axon_shm_piece_reached, &w);
         if (!axon_shm_piece_covered(&w)) {
             mismatch = true; /* the peer raised without this piece: another call, which the check reports */

@@ -26,6 +26,9 @@ struct axon_coll_shm;
  * the tag of a collective sequence number) and mapped by all. *out is NULL, with MPI_SUCCESS, when some
  * member could not map it: every member then learns that and the communicator goes without. */
 int axon_coll_shm_create(struct axon_pt2pt_comm *pc, int rank, int size, int tag, struct axon_coll_shm **out);
+/* Whether a member of the communicator was found lost during a call (the job surviving lost ranks): the
+ * call's result means nothing, and it fails with MPI_ERR_PROC_ABORTED; so does every later one. */
+bool axon_coll_shm_broken(const struct axon_coll_shm *shm);
 void axon_coll_shm_destroy(struct axon_coll_shm *shm);
 
 /* Largest message (packed bytes) a call may move here; 0 when shared-memory collectives are off.

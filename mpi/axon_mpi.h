@@ -139,6 +139,8 @@ struct axon_comm {
                                       * duplication) */
     MPI_Session session;             /* the session it derives from (through its groups or its parent); 0:
                                       * the world model */
+    int *ft_acked;                   /* MPIX_Comm_failure_ack's: the members lost then (pt2pt ranks) */
+    int ft_nacked;
 };
 
 /* The object of a handle, or NULL if the handle is not a live communicator (MPI_COMM_NULL included). */

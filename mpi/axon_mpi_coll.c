@@ -494,6 +494,8 @@ static int axon_coll_plan_shm_agree(const struct axon_mpi_coll_plan *p, struct a
     if (!min || !axon_mpi_datatype_get(MPI_INT, &dt))
         return MPI_ERR_INTERN;
     int rc = axon_coll_shm_reduce(shm, mine, all, 2, &dt, MPI_INT, min, -1);
+    if (axon_coll_shm_broken(shm))
+        rc = MPI_ERR_PROC_ABORTED;
     *all_host = rc == MPI_SUCCESS && all[0] == 1;
     *all_device = rc == MPI_SUCCESS && all[1] == 1;
     return rc;
@@ -565,7 +567,15 @@ int axon_mpi_coll_plan_agree_persistent(struct axon_mpi_coll_plan *p)
     return axon_coll_plan_agree(p, false, &agreed, &all_host);
 }
 
+static int axon_coll_plan_shm_kind(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm);
+
 static int axon_coll_plan_shm_run(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
+{
+    int rc = axon_coll_plan_shm_kind(p, shm);
+    return axon_coll_shm_broken(shm) ? MPI_ERR_PROC_ABORTED : rc;
+}
+
+static int axon_coll_plan_shm_kind(const struct axon_mpi_coll_plan *p, struct axon_coll_shm *shm)
 {
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;
     switch (p->kind) {
@@ -699,6 +709,11 @@ static int axon_coll_plan_start_agreeing(const char *func, struct axon_mpi_coll_
 int axon_mpi_coll_plan_run(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
 {
     struct axon_comm *c = p->c;
+    /* A lost member (the job surviving it): no collective of the communicator can complete. */
+    if (axon_pt2pt_lost_refuses(&c->coll, MPI_ANY_SOURCE)) {
+        axon_mpi_coll_plan_fini(p);
+        return axon_mpi_error(c, func, MPI_ERR_PROC_ABORTED, "a member of the communicator is lost");
+    }
     /* GPU buffers: the run names host copies instead (mpi/axon_mpi_coll_stage.c). */
     struct axon_mpi_coll_stage *st = NULL;
     const struct axon_mpi_coll_plan *run = p;

@@ -107,6 +107,7 @@ static int axon_comm_views_attach(struct axon_comm *c)
     int rc = axon_comm_view_attach(&c->pt2pt, axon_ctx_engine(id, AXON_CTX_PT2PT), c->rank, peers);
     if (rc == MPI_SUCCESS)
         rc = axon_comm_view_attach(&c->coll, axon_ctx_engine(id, AXON_CTX_COLL), c->rank, peers);
+    c->coll.collective = true;
     if (rc == MPI_SUCCESS)
         rc = axon_comm_view_attach(&c->tagged, axon_ctx_engine(id, AXON_CTX_TAGGED), c->rank, peers);
     if (rc != MPI_SUCCESS)
@@ -125,6 +126,7 @@ static void axon_comm_destroy(struct axon_comm *c)
         free(c->local_comm);
     }
     axon_comm_attr_drop(c);
+    free(c->ft_acked);
     axon_coll_shm_destroy(c->shm);
     for (int i = 0; i < 2; i++)
         free(atomic_load(&c->spare_blocks[i]));

@@ -3,6 +3,8 @@
  * handles 0x94000000 | index, as MPICH numbers them). */
 #include "mpi/axon_mpi.h"
 
+#include "runtime/runtime.h"
+
 #include <stdlib.h>
 
 #define AXON_ERRHANDLER_DIRECT 0x94000000u
@@ -137,6 +139,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     c->errhandler = errhandler;
     c->errhandler_chosen = true;
     axon_mpi_errhandler_release(old);
+    /* A program that sees MPI_COMM_WORLD's errors survives a lost rank (runtime/axon_runtime_lost.c). */
+    if (comm == MPI_COMM_WORLD)
+        axon_runtime_lost_set_survive(errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_ABORT);
     return MPI_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
  * The receives' large-count (_c) forms share their int calls' functions (int64_t counts). */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
+#include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
 #define AXON_MESSAGE_HANDLE_BASE 0xec000000u
@@ -66,6 +67,7 @@ struct axon_mpi_mprobe_wait {
     int source, tag;
     MPI_Status *status;
     uint32_t index;
+    bool lost; /* no message, and the source is lost (or, for MPI_ANY_SOURCE, a member) */
 };
 
 static bool axon_mpi_mprobe_found(void *arg)
@@ -73,7 +75,9 @@ static bool axon_mpi_mprobe_found(void *arg)
     struct axon_mpi_mprobe_wait *w = arg;
     int flag = 0;
     axon_pt2pt_improbe(w->source, w->tag, &w->c->pt2pt, &flag, w->status, &w->index);
-    return flag != 0;
+    if (!flag && __builtin_expect(axon_runtime_lost_generation() != 0, 0))
+        w->lost = axon_pt2pt_lost_peer(&w->c->pt2pt, w->source);
+    return flag != 0 || w->lost;
 }
 
 AXON_MPI_WEAK(Mprobe)
@@ -89,8 +93,11 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         axon_mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct axon_mpi_mprobe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status, 0};
+    struct axon_mpi_mprobe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status, 0, false};
     axon_ucx_wait(axon_mpi_mprobe_found, &w);
+    if (w.lost)
+        return axon_mpi_error(c, func, MPI_ERR_PROC_ABORTED, "no message can come: %s is lost",
+                              source == MPI_ANY_SOURCE ? "a rank of the communicator" : "the source");
     *message = axon_mpi_message_handle(w.index);
     return MPI_SUCCESS;
 }

@@ -3,6 +3,7 @@
  * function with their int call, taking int64_t counts (mpi/axon_mpi_pt2pt_check.h). */
 #include "mpi/axon_mpi_pt2pt_check.h"
 
+#include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <stdlib.h>
@@ -223,6 +224,7 @@ struct axon_mpi_probe_wait {
     struct axon_comm *c;
     int source, tag;
     MPI_Status *status;
+    bool lost; /* no message, and the source is lost (or, for MPI_ANY_SOURCE, a member) */
 };
 
 static bool axon_mpi_probe_found(void *arg)
@@ -230,7 +232,9 @@ static bool axon_mpi_probe_found(void *arg)
     struct axon_mpi_probe_wait *w = arg;
     int flag = 0;
     axon_pt2pt_iprobe(w->source, w->tag, &w->c->pt2pt, &flag, w->status);
-    return flag != 0;
+    if (!flag && __builtin_expect(axon_runtime_lost_generation() != 0, 0))
+        w->lost = axon_pt2pt_lost_peer(&w->c->pt2pt, w->source);
+    return flag != 0 || w->lost;
 }
 
 AXON_MPI_WEAK(Probe)
@@ -242,7 +246,10 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int rc = axon_mpi_probe_check(func, source, tag, comm, &c);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct axon_mpi_probe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status};
+    struct axon_mpi_probe_wait w = {c, source, tag, status == MPI_STATUS_IGNORE ? NULL : status, false};
     axon_ucx_wait(axon_mpi_probe_found, &w);
+    if (w.lost)
+        return axon_mpi_error(c, func, MPI_ERR_PROC_ABORTED, "no message can come: %s is lost",
+                              source == MPI_ANY_SOURCE ? "a rank of the communicator" : "the source");
     return MPI_SUCCESS;
 }

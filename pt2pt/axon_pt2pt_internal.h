@@ -106,6 +106,11 @@ static inline void axon_pt2pt_async_end(struct axon_request *req)
 }
 
 /* Requests (axon_pt2pt_request.c). */
+/* Calls fn on every request taken from the pool and not given back; under the transport lock. */
+void axon_pt2pt_request_foreach(void (*fn)(struct axon_request *));
+/* A send or a receive about to go to or wait on a lost rank (axon_pt2pt_lost.c): completes it with
+ * MPI_ERR_PROC_ABORTED instead, and says so. Under the transport lock. */
+bool axon_pt2pt_lost_refuse(struct axon_request *req);
 int axon_pt2pt_request_alloc(enum axon_request_kind kind, struct axon_request **req);
 /* One of the events a request waits for has happened; completes it at the last. */
 void axon_pt2pt_request_event(struct axon_request *req);

@@ -23,6 +23,8 @@ void axon_pt2pt_send_control(int world, unsigned am_id, const void *header, size
 {
     /* The header lives on the heap until UCX is done with it: we may be inside a callback, where
      * waiting for the send is not allowed. */
+    if (axon_runtime_lost(world))
+        return; /* nothing to tell a lost rank (the job surviving it) */
     ucp_ep_h ep;
     void *copy = malloc(length);
     if (!copy || axon_ucx_ep_get(world, &ep) != MPI_SUCCESS) {
@@ -264,7 +266,7 @@ int axon_pt2pt_recv_post(struct axon_request *req)
         if (ux->rndv)
             ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
         axon_pt2pt_unexpected_release(ux);
-    } else {
+    } else if (!axon_pt2pt_lost_refuse(req)) {
         axon_pt2pt_match_post(&comm->queues, &req->match);
         /* It waits on that peer: UCX should tell us if the peer is lost (only where some peer is
          * watched: one load otherwise). */

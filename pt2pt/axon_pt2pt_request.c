@@ -241,6 +241,16 @@ int axon_request_composite(struct axon_request **children, int n, int status_chi
     return MPI_SUCCESS;
 }
 
+void axon_pt2pt_request_foreach(void (*fn)(struct axon_request *))
+{
+    uint32_t n = axon_request_pool.nchunks * AXON_POOL_CHUNK_OBJECTS;
+    for (uint32_t i = 0; i < n; i++) {
+        struct axon_request *req = axon_runtime_pool_get(&axon_request_pool, i);
+        if (req)
+            fn(req);
+    }
+}
+
 struct axon_request *axon_request_get(uint32_t index)
 {
     return axon_runtime_pool_get(&axon_request_pool, index);
@@ -324,7 +334,7 @@ void axon_request_free(struct axon_request *req)
 
 static bool axon_request_is_complete(void *arg)
 {
-    return atomic_load_explicit(&((struct axon_request *)arg)->complete, memory_order_acquire) != 0;
+    return axon_pt2pt_request_done(arg);
 }
 
 bool axon_request_test(struct axon_request *req)

@@ -107,6 +107,13 @@ int axon_pt2pt_send_post(struct axon_request *req)
 {
     struct axon_pt2pt_comm *comm = req->comm;
     int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
+    if (__builtin_expect(axon_runtime_lost_generation() != 0, 0)) {
+        axon_ucx_lock();
+        bool refused = axon_pt2pt_lost_refuse(req);
+        axon_ucx_unlock();
+        if (refused)
+            return MPI_SUCCESS; /* complete, with its error */
+    }
     /* A GPU buffer: its IPC descriptor goes instead of the data (the receiver reads the data in place
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
@@ -259,6 +266,8 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    if (axon_pt2pt_lost_refuses(comm, dest))
+        return MPI_ERR_PROC_ABORTED;
     if (axon_cuda_watching() && !comm->host_only) {
         /* A device buffer goes through a request, which stages it through host memory. */
         struct axon_cuda_memtype_info info;

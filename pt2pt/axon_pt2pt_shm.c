@@ -354,13 +354,13 @@ static void axon_shm_watch(void)
 {
     for (int p = 0; p < axon_shm.nwatched; p++) {
         const struct axon_shm_watched *peer = &axon_shm.watched[p];
-        if (atomic_load_explicit(peer->done, memory_order_acquire) || !axon_shm_peer_gone(peer))
+        if (atomic_load_explicit(peer->done, memory_order_acquire) || axon_runtime_lost(peer->world) ||
+            !axon_shm_peer_gone(peer))
             continue;
         char message[256];
         snprintf(message, sizeof(message), "rank %d (pid %d, on this node) ended without MPI_Finalize", peer->world,
                  peer->pid);
-        axon_runtime_log_error("%s; ending the job", message);
-        axon_runtime_bootstrap_abort_lost(peer->world, message);
+        axon_runtime_peer_lost(peer->world, message);
     }
 }
 

@@ -52,6 +52,8 @@ struct axon_pt2pt_comm {
                             * communicator (and its context id) until none does */
     bool host_only;        /* the program asserted that its buffers here are host memory (MPI 4.1's
                             * mpi_assert_memory_alloc_kinds without a GPU kind): no memory-type checks */
+    bool collective;       /* a communicator's collective traffic: once a member is lost, all of it fails,
+                            * whoever it is with (axon_pt2pt_lost.c) */
 };
 
 enum axon_request_kind {
@@ -220,6 +222,15 @@ int axon_request_composite(struct axon_request **children, int n, int status_chi
                            struct axon_request **req);
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
+/* Whether req is complete. Where ranks were lost (and the job survives them), one that waits on a lost
+ * rank completes here with MPI_ERR_PROC_ABORTED (axon_pt2pt_lost.c): every poll of a request's
+ * completion goes through this. */
+bool axon_pt2pt_request_done(struct axon_request *req);
+/* Whether rank `peer` of comm (or, for MPI_ANY_SOURCE, any member) is lost. */
+bool axon_pt2pt_lost_peer(const struct axon_pt2pt_comm *comm, int peer);
+/* Whether an operation of comm with rank `peer` would go to or wait on a lost rank (or be collective
+ * traffic of a communicator with one). */
+bool axon_pt2pt_lost_refuses(const struct axon_pt2pt_comm *comm, int peer);
 bool axon_request_test(struct axon_request *req);   /* one round of progress if not complete */
 void axon_request_wait(struct axon_request *req);
 /* Waits until at least one of reqs (NULL entries skipped) completes. */

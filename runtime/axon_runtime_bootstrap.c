@@ -199,6 +199,11 @@ int axon_runtime_bootstrap_init(char *err, size_t errlen)
     rc = axon_bootstrap_map_nodes(err, errlen);
     if (rc != MPI_SUCCESS)
         goto err_pmix;
+    if (axon_runtime_lost_init(job->size) != 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = MPI_ERR_NO_MEM;
+        goto err_pmix;
+    }
     job->known = true;
     return MPI_SUCCESS;
 
@@ -331,35 +336,48 @@ int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg)
 {
     if (!axon_bootstrap_pmix_up)
         return MPI_SUCCESS;
-    struct axon_bootstrap_fence_state state = {.done = 0, .status = PMIX_SUCCESS};
+    /* A rank lost while we wait (the job surviving it) never comes: Slurm's fence would wait for it
+     * forever (and one over the ranks that live fails across nodes), so the wait is given up and the
+     * caller meets the others its own way. The state then stays: libpmix may still answer. */
+    unsigned losses = axon_runtime_lost_generation();
+    if (axon_runtime_lost_count() > 0)
+        return MPI_ERR_PROC_ABORTED;
+    struct axon_bootstrap_fence_state *state = calloc(1, sizeof(*state));
+    if (!state)
+        return MPI_ERR_NO_MEM;
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, axon_bootstrap_self.nspace, PMIX_RANK_WILDCARD);
     /* With PMIX_COLLECT_DATA: Slurm's PMIx plugin (22.05) completes a fence that collects nothing on each
      * node as soon as that node's ranks are in, without waiting for the other nodes, which is no
      * barrier (a rank could leave MPI_Finalize and close its endpoints under peers still computing).
      * Collecting makes every node wait for all; there is nothing new to collect, so it costs one round
-     * of the fence's tree. */
+     * of the fence's tree. The info is copied into the request at once. */
     pmix_info_t info;
     bool collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Fence_nb(&all, 1, &info, 1, axon_bootstrap_fence_done, &state);
+    pmix_status_t rc = PMIx_Fence_nb(&all, 1, &info, 1, axon_bootstrap_fence_done, state);
+    PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS) {
+        free(state);
         axon_runtime_log_error("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
         return MPI_ERR_OTHER;
     }
     /* The transport must keep moving while we wait: a peer may still be flushing towards us. */
     unsigned idle = 0;
-    while (!atomic_load_explicit(&state.done, memory_order_acquire)) {
+    while (!atomic_load_explicit(&state->done, memory_order_acquire)) {
         if (progress)
             progress(arg);
+        if (axon_runtime_lost_generation() != losses)
+            return MPI_ERR_PROC_ABORTED; /* state left to libpmix's answer */
         if (++idle > 100) {
             struct timespec ts = {0, 20000};
             nanosleep(&ts, NULL);
         }
     }
-    PMIX_INFO_DESTRUCT(&info); /* the info lives until the fence is done */
-    if (state.status != PMIX_SUCCESS) {
-        axon_runtime_log_error("PMIx fence failed: %s", PMIx_Error_string(state.status));
+    pmix_status_t status = state->status;
+    free(state);
+    if (status != PMIX_SUCCESS) {
+        axon_runtime_log_error("PMIx fence failed: %s", PMIx_Error_string(status));
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
@@ -410,5 +428,6 @@ void axon_runtime_bootstrap_finalize(void)
     }
     free(axon_runtime_job.node_of_rank);
     axon_runtime_job.node_of_rank = NULL;
+    axon_runtime_lost_fini();
     axon_runtime_topo_finalize();
 }

@@ -6,6 +6,7 @@
 #ifndef AXON_RUNTIME_H
 #define AXON_RUNTIME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdnoreturn.h>
@@ -158,7 +159,9 @@ int axon_runtime_bootstrap_put(const char *key, const void *value, size_t len);
 int axon_runtime_bootstrap_exchange(bool collect);
 /* What rank published under key; *value is malloc'ed and the caller frees it. */
 int axon_runtime_bootstrap_get(int rank, const char *key, void **value, size_t *len);
-/* A barrier of every rank; calls progress(arg) while waiting, so the transport keeps moving. */
+/* A barrier of every rank; calls progress(arg) while waiting, so the transport keeps moving.
+ * MPI_ERR_PROC_ABORTED, at once or while it waits, where a rank is lost (and the job survives it): the
+ * launcher's fence cannot end then (see axon_ucx_finalize for what the ranks that live do instead). */
 int axon_runtime_bootstrap_barrier(void (*progress)(void *), void *arg);
 /* Ends the whole job with code; message goes to the launcher. Never returns. */
 noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
@@ -170,6 +173,30 @@ noreturn void axon_runtime_bootstrap_abort(int code, const char *message);
 noreturn void axon_runtime_bootstrap_abort_lost(int lost, const char *message);
 /* Disconnects from the PMIx server. */
 void axon_runtime_bootstrap_finalize(void);
+
+/* ---- ranks found lost (axon_runtime_lost.c) ---------------------------------------------------------- */
+
+/* Sized for the job (bootstrap_init) and released (bootstrap_finalize). */
+int axon_runtime_lost_init(int nranks);
+void axon_runtime_lost_fini(void);
+/* Whether the job survives a lost rank: MPI_COMM_WORLD's error handler is not fatal (the MPI layer says,
+ * whenever it changes). */
+void axon_runtime_lost_set_survive(bool survive);
+/* A watcher found rank `world` gone (message names it, and how). Ends the job (never returns) unless it
+ * survives; then the rank is marked lost, once, with the message on stderr. */
+void axon_runtime_peer_lost(int world, const char *message);
+/* How many losses were marked: 0 almost always, so a caller tests this one load first. */
+unsigned axon_runtime_lost_generation(void);
+bool axon_runtime_lost(int world);
+/* Whether any of n ranks (world_ranks[i], or i where world_ranks is NULL) is lost. */
+bool axon_runtime_lost_any(const int *world_ranks, int n);
+int axon_runtime_lost_count(void);
+/* Another rank told us that it found rank `world` gone: marked as above (or the job ends), not news. */
+void axon_runtime_lost_heard(int world, int by);
+/* Set while a rank found lost by our own watch is still to be told to the others; take_news returns one
+ * such rank and forgets it (-1: none). */
+const atomic_bool *axon_runtime_lost_news(void);
+int axon_runtime_lost_take_news(void);
 
 /* ---- hardware resources (axon_runtime_hwres.c) ------------------------------------------------------ */
 

@@ -105,6 +105,12 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
         snprintf(err, errlen, "ucp_worker_get_address failed: %s", ucs_status_string(st));
         goto err_worker;
     }
+    rc = axon_ucx_survivors_init();
+    if (rc != MPI_SUCCESS) {
+        ucp_worker_release_address(axon_ucx.worker, address);
+        snprintf(err, errlen, "cannot set up the messages about lost ranks");
+        goto err_worker;
+    }
     rc = axon_runtime_bootstrap_put(AXON_UCX_ADDRESS_KEY, address, address_len);
     ucp_worker_release_address(axon_ucx.worker, address);
     if (rc != MPI_SUCCESS) {
@@ -168,7 +174,8 @@ int axon_ucx_finalize(void)
     /* 1. Everything this rank sent has reached its peers' workers. */
     ucp_request_param_t rp = {.op_attr_mask = 0};
     ucs_status_t st = axon_ucx_request_wait(ucp_worker_flush_nbx(axon_ucx.worker, &rp));
-    if (st != UCS_OK) {
+    /* Towards a lost rank (the job surviving it) nothing can be flushed. */
+    if (st != UCS_OK && axon_runtime_lost_count() == 0) {
         axon_runtime_log_error("flushing the UCX worker at MPI_Finalize failed: %s", ucs_status_string(st));
         rc = MPI_ERR_OTHER;
     }
@@ -177,8 +184,22 @@ int axon_ucx_finalize(void)
      * that passed it first may already close its endpoints towards us, so its error now waits for our
      * barrier's end before it counts. */
     atomic_store(&axon_ucx.leaving, AXON_UCX_FENCING);
-    if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
+    int brc = axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL);
+    /* Where a rank was lost (the job surviving it) the launcher's fence cannot end: the ranks that live
+     * meet through UCX (axon_ucx_survivors.c), twice: everyone has flushed, then everyone knows that
+     * everyone has. Their endpoints then close at once, with nothing in flight, and no last barrier is
+     * needed (nor possible) while peers close theirs. */
+    bool survivors = brc == MPI_ERR_PROC_ABORTED;
+    if (survivors) {
+        if (axon_ucx_survivors_meet(0) != MPI_SUCCESS)
+            rc = MPI_ERR_OTHER;
+        axon_ucx_request_wait(ucp_worker_flush_nbx(axon_ucx.worker, &rp));
+        if (axon_ucx_survivors_meet(1) != MPI_SUCCESS)
+            rc = MPI_ERR_OTHER;
+        axon_ucx_request_wait(ucp_worker_flush_nbx(axon_ucx.worker, &rp));
+    } else if (brc != MPI_SUCCESS) {
         rc = MPI_ERR_OTHER;
+    }
 
     /* 3. Close the endpoints, all at once, and wait for them while progressing. From here on a peer
      * that is gone has finished: its endpoint's error is no news. */
@@ -187,7 +208,9 @@ int axon_ucx_finalize(void)
     for (int r = 0; r < axon_ucx.nranks; r++) {
         if (!axon_ucx.eps[r])
             continue;
-        ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0};
+        /* A lost rank's endpoint cannot be closed in step with it. */
+        ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                  .flags = survivors || axon_runtime_lost(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0};
         ucs_status_ptr_t req = ucp_ep_close_nbx(axon_ucx.eps[r], &cp);
         axon_ucx.eps[r] = NULL;
         if (closing)
@@ -202,8 +225,9 @@ int axon_ucx_finalize(void)
         free(closing);
     }
     /* 4. Peers may still be closing their endpoints towards us: keep our worker up until they are done. */
-    if (axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
+    if (!survivors && axon_runtime_bootstrap_barrier(axon_ucx_progress_cb, NULL) != MPI_SUCCESS)
         rc = MPI_ERR_OTHER;
+    axon_ucx_survivors_finalize();
 
     ucp_worker_destroy(axon_ucx.worker);
     axon_ucx.worker = NULL;

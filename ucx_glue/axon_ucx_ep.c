@@ -30,21 +30,34 @@ static struct {
     struct timespec at;
 } axon_ucx_ep_held = {.rank = -1};
 
-/* Ends the job for a watched peer that is gone (why: UCX's word; when: what it had not done). */
-static void axon_ucx_peer_lost_now(int rank, const char *why, const char *when)
+/* The message for a watched peer that is gone (why: UCX's word; when: what it had not done). */
+static void axon_ucx_peer_lost_message(char *message, size_t len, int rank, const char *why, const char *when)
 {
     const struct axon_runtime_job *job = &axon_runtime_job;
+    snprintf(message, len, "lost rank %d (node %d) %s: %s (it ended, or its node or the network failed)", rank,
+             job->node_of_rank ? job->node_of_rank[rank] : -1, when, why);
+}
+
+/* Ends the job: a peer lost in MPI_Finalize's barrier, which it can no longer pass. */
+static void axon_ucx_peer_lost_now(int rank, const char *why, const char *when)
+{
     char message[256];
-    snprintf(message, sizeof(message), "lost rank %d (node %d) %s: %s (it ended, or its node or the network "
-             "failed)", rank, job->node_of_rank ? job->node_of_rank[rank] : -1, when, why);
+    axon_ucx_peer_lost_message(message, sizeof(message), rank, why, when);
     axon_runtime_log_error("%s; ending the job", message);
     axon_runtime_bootstrap_abort_lost(rank, message);
 }
 
 static void axon_ucx_peer_lost(int rank, const char *why)
 {
+    char message[256];
+    if (axon_runtime_lost(rank))
+        return; /* known lost, the job surviving it */
     switch (atomic_load_explicit(&axon_ucx.leaving, memory_order_relaxed)) {
-    case AXON_UCX_RUNNING: axon_ucx_peer_lost_now(rank, why, "before it finished MPI"); return;
+    case AXON_UCX_RUNNING:
+        /* The job ends, or, where it survives lost ranks, the rank is marked so (runtime/axon_runtime_lost.c). */
+        axon_ucx_peer_lost_message(message, sizeof(message), rank, why, "before it finished MPI");
+        axon_runtime_peer_lost(rank, message);
+        return;
     case AXON_UCX_FENCING:
         if (axon_ucx_ep_held.rank < 0) {
             axon_ucx_ep_held.rank = rank;

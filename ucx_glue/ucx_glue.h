@@ -78,6 +78,11 @@ static inline void axon_ucx_ep_watch(int rank)
 /* Called while MPI_Finalize's first barrier waits (AXON_UCX_FENCING): a peer error held back longer
  * than the grace ends the job naming the rank. */
 void axon_ucx_ep_fence_check(void);
+/* The ranks that live where the job survives lost ranks (axon_ucx_survivors.c): news of losses for the
+ * others, and MPI_Finalize's meeting in round `round` (0, 1) in place of the launcher's fence. */
+int axon_ucx_survivors_init(void);
+void axon_ucx_survivors_finalize(void);
+int axon_ucx_survivors_meet(int round);
 /* Registers the handler of one active-message id on the worker. */
 int axon_ucx_am_set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg);
 
