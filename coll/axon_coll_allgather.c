@@ -29,19 +29,16 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
                                "one NVLink domain: every rank copies every block from its owner through CUDA IPC",
                                AXON_COLL_NEEDS_DOMAIN},
 };
-/* At 64 KiB blocks the ring's one step took 0.65x the doubling's time on 2 ranks (its own block's copy
- * overlaps the transfer). Where every member's buffers are GPU memory on one NVLink domain (agreed before
- * a blocking call above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size.
- * On the H200 machine under MPS, 2/4/8 ranks sharing its GPU, blocks of 64 KiB, 1 MiB and 16 MiB
- * (bench/validate-model -d cuda, tenth session of 2026-11-26), it was the fastest in 8 of 9 (4 ranks,
- * 1 MiB: 26 us against doubling's 63; 8 ranks, 64 KiB: 36 against 110), 1.11x doubling at 8 ranks of
- * 16 MiB. */
+/* From 64 KiB blocks the ring wins on 2 ranks: its own block's copy overlaps the transfer. Where every
+ * member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size, which reads the peers'
+ * blocks in place where the others move every byte through messages (bench/results/2026-11-26-h200-domain-collectives.md). */
 static const struct axon_coll_rule axon_coll_allgather_rules[] = {
     {0, -1, AXON_ALLGATHER_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32768, AXON_ALLGATHER_DOUBLING, 0},
     /* Across nodes with several ranks on some: doubling's few steps up to 1 MiB blocks; beyond, each
      * node's blocks crossing the network once (hier) outweighs the trips through the leaders
-     * (bench/RESULTS.md, thirteenth session). */
+     * (bench/results/2026-11-29-cluster.md). */
     {0, 1 << 20, AXON_ALLGATHER_DOUBLING, AXON_COLL_NEEDS_NODES},
     {0, -1, AXON_ALLGATHER_HIER, AXON_COLL_NEEDS_NODES},
     {0, -1, AXON_ALLGATHER_RING, 0},

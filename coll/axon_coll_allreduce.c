@@ -38,11 +38,10 @@ static const struct axon_coll_alg axon_coll_allreduce_algs[] = {
                                AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 /* GPU buffers on one NVLink domain: the domain algorithm reads and writes each member's memory in place
- * with one kernel per peer, where the others move every byte through messages (64 MiB of floats at 4
- * ranks of one H200 under MPS: 339 us against 488 us for rabenseifner, the floor being 170 us). */
+ * with one kernel per peer, where the others move every byte through messages (bench/results/2026-11-26-h200-domain-collectives.md). */
 /* Mid-size vectors across nodes with several ranks on some: reduced in each node first, so one vector
  * a node crosses the network. Below, recursive doubling's fewer steps win; beyond 512 KiB
- * rabenseifner's halving keeps every rank's link busy (bench/RESULTS.md, thirteenth session). */
+ * rabenseifner's halving keeps every rank's link busy (bench/results/2026-11-29-cluster.md). */
 static const struct axon_coll_rule axon_coll_allreduce_rules[] = {
     {0, 16 * 1024, AXON_ALLREDUCE_RECURSIVE_DOUBLING, 0},
     {0, -1, AXON_ALLREDUCE_DOMAIN, AXON_COLL_NEEDS_DEVICE},

@@ -36,21 +36,14 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
 /* MPICH's split by block size (256 B, 32 KiB), with scattered up to 64 KiB. Two ranks exchange one
  * message either way; up to 3 ranks Bruck sends as many messages as the others and only adds packing.
  * Blocks of 64 KiB are scattered too: pairwise sends them eagerly (through the node's rings), so a rank
- * ahead of its partner's step leaves its block unexpected, copied once more. On the H200 machine the 15
- * steps at 16 ranks took 414 us against Open MPI's 286 (1.45x) where scattered 32 KiB blocks took 138 and
- * pairwise 128 KiB ones (read in place, rendezvous) 462; scattered, 64 KiB took 255 (0.64x). At 8 ranks
- * pairwise 64 KiB ran at 0.75x of Open MPI one day and 1.51x (184 us, 128 KiB blocks 193) another;
- * scattered 32 KiB at 0.89x, and on the 2-core VM scattered 64 KiB in 84-104 us against pairwise's
- * 154-185 (2026-11-26). */
+ * ahead of its partner's step leaves its block unexpected, copied once more; beyond, pairwise's blocks
+ * are read in place (bench/results/2026-11-26-collectives-2-ranks.md and the H200 records). */
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size. On the H200 machine
- * under MPS, 2/4/8 ranks sharing its GPU, blocks of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
- * cuda, tenth session of 2026-11-26), it was the fastest in all 9 (8 ranks, 64 KiB: 40 us against
- * scattered's 177; 16 MiB: 542 against 586). */
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size, which reads the peers'
+ * blocks in place (bench/results/2026-11-26-h200-domain-collectives.md). */
 /* Across nodes, where one batch holds every peer: scattered at every block size beyond Bruck's. Pairwise
  * keeps the network idle while a step's partner is on the rank's own node, and a step waits for its
- * slowest pair; with every message posted at once the links stay busy from first to last (bench/RESULTS.md,
- * fourteenth session: ahead of pairwise and of Open MPI from 64 KiB to 4 MiB on 2 and 4 nodes). */
+ * slowest pair; with every message posted at once the links stay busy from first to last (bench/results/2026-11-29-cluster-after-eager-limit.md). */
 static const struct axon_coll_rule axon_coll_alltoall_rules[] = {
     {0, -1, AXON_ALLTOALL_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {2, -1, AXON_ALLTOALL_PAIRWISE, 0},

@@ -11,7 +11,7 @@ static const struct axon_coll_alg axon_coll_barrier_algs[] = {
                            AXON_COLL_NEEDS_NODES},
 };
 /* Across nodes with several ranks on some: the node's barrier through shared memory, then few messages
- * between nodes (bench/RESULTS.md, thirteenth session). */
+ * between nodes (bench/results/2026-11-29-cluster.md). */
 static const struct axon_coll_rule axon_coll_barrier_rules[] = {{0, -1, AXON_BARRIER_HIER, AXON_COLL_NEEDS_NODES},
                                                                 {0, -1, AXON_BARRIER_DISSEMINATION, 0}};
 const struct axon_coll_desc axon_coll_barrier_desc = {

@@ -45,12 +45,9 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
                            AXON_COLL_NEEDS_DOMAIN},
 };
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size. On the H200 machine
- * under MPS, 2/4/8 ranks sharing its GPU, messages of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d
- * cuda, tenth session of 2026-11-26), it was the fastest at 4 and 8 ranks (8 ranks, 1 MiB: 26 us against
- * binomial's 44), level at 2 (1 MiB: 16.0 against binomial's 14.9, scatter_doubling's 29.7).
- * Across nodes with several ranks on some, hier at every size: the message crosses the network once a
- * node (bench/RESULTS.md, thirteenth session). */
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size: every rank copies the
+ * root's buffer once, in place (bench/results/2026-11-26-h200-domain-collectives.md). Across nodes with several ranks on some, hier at every size:
+ * the message crosses the network once a node (bench/results/2026-11-29-cluster.md). */
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {
     {0, -1, AXON_BCAST_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, -1, AXON_BCAST_HIER, AXON_COLL_NEEDS_NODES},

@@ -21,14 +21,11 @@ static const struct axon_coll_alg axon_coll_reduce_algs[] = {
                             "CUDA IPC, written into the root's result",
                             AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
-/* Measured on one node (see the commit that set them): the halving wins from a few tens of KiB. Where
- * every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm, the allreduce's fold writing one
- * result instead of n (not yet timed itself: the domain allreduce took 0.23-0.45x the time of the best
- * schedule at 2-8 ranks of the H200, bench/RESULTS.md, tenth session). */
+/* On one node the halving wins from a few tens of KiB. Where every member's buffers are GPU memory on
+ * one NVLink domain (agreed before a blocking call above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c):
+ * the domain algorithm, the allreduce's fold writing one result instead of n (bench/results/2026-11-26-h200-domain-collectives.md). */
 /* Across nodes the halving's log2(n) exchanges, every rank on the network at each, cost more than the
- * tree's whole vectors up to a few hundred KiB (bench/RESULTS.md, fourteenth session: 2 and 4 namespace
- * nodes), so the tree goes further there. */
+ * tree's whole vectors up to a few hundred KiB (bench/results/2026-11-29-cluster-after-eager-limit.md), so the tree goes further there. */
 static const struct axon_coll_rule axon_coll_reduce_rules[] = {
     {0, -1, AXON_REDUCE_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, 32 * 1024, AXON_REDUCE_BINOMIAL, 0},

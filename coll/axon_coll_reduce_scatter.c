@@ -37,10 +37,8 @@ static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
                                     AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm. On the H200 machine under MPS,
- * 2/4/8 ranks sharing its GPU, vectors of 64 KiB, 1 MiB and 16 MiB (bench/validate-model -d cuda, tenth
- * session of 2026-11-26), it was the fastest in 8 of 9 (4 ranks, 16 MiB: 98 us against 177 for the
- * next), 1.08x reduce_then_scatter at 8 ranks of 1 MiB. */
+ * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm, which folds the peers' vectors in
+ * place (bench/results/2026-11-26-h200-domain-collectives.md). */
 static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
     {0, -1, AXON_REDUCE_SCATTER_DOMAIN, AXON_COLL_NEEDS_DEVICE},
     {0, -1, AXON_REDUCE_SCATTER_RECURSIVE_HALVING, 0},

@@ -349,11 +349,8 @@ static int64_t axon_coll_plan_block_bytes(const struct axon_mpi_coll_plan *p, co
 #define AXON_COLL_SHM_ALLTOALL_BLOCK_MAX ((int64_t)2 * 1024)
 /* A reduce among more than AXON_COLL_SHM_REDUCE_WIDE ranks of more than a slot, up to this size, runs as
  * a schedule: in chunks through shared memory every member copies its whole vector in and waits for
- * every chunk's fold, where rabenseifner's halving reads the peers' buffers in place. On the H200
- * machine at 16 ranks (slots of 128 KiB; Open MPI 4.1.6 in the same run): shared memory 111 us at
- * 256 KiB (1.89x), 219 at 512 KiB, 562 at 1 MiB (2.47x), 909 at 2 MiB, but 1929 at 4 MiB (0.63x);
- * the forced rabenseifner schedule 358 us at 1 MiB (bench/validate-model, same session), and ~79 us
- * at 256 KiB (1.34x, the session before). */
+ * every chunk's fold, where rabenseifner's halving reads the peers' buffers in place; beyond it the
+ * shared memory's pipelined chunks win again (bench/results/2026-11-26-h200-gpu-tests-and-2-16-ranks.md). */
 #define AXON_COLL_SHM_REDUCE_WIDE 8
 #define AXON_COLL_SHM_REDUCE_SCHED_MAX ((int64_t)2 * 1024 * 1024)
 
@@ -454,12 +451,10 @@ static int64_t axon_coll_plan_moved_bytes(const struct axon_mpi_coll_plan *p)
  * AXON_COLL_GPU_AGREE_MIN bytes a rank, whichever way it would go. The shared-memory path is taken only
  * where every buffer is host memory (it would stage GPU buffers through its host slots), and where
  * every buffer is GPU memory the rules pick the domain algorithms (AXON_COLL_NEEDS_DEVICE), which read
- * the peers' GPU memory in place. Without the agreement such a call of GPU buffers went through the
- * shared memory staged (an allgather of 1 MiB blocks at 4 ranks of the H200 under MPS: 1139 us, the
- * domain algorithm 26 us; bench/RESULTS.md, tenth session) or as point-to-point schedules (an alltoall
- * of 4 KiB blocks at 8 ranks: 149 us, the domain one 34 us). The cost where all buffers are host
- * memory: one small allreduce through the shared memory (0.7 us at 8 ranks, 1.7 at 16, on the H200
- * machine), at most a tenth of the calls above the threshold. */
+ * the peers' GPU memory in place. Without the agreement such a call of GPU buffers would go through the
+ * shared memory staged, or as point-to-point schedules, many times slower (bench/results/2026-11-26-h200-domain-collectives.md). The cost where all
+ * buffers are host memory: one small allreduce through the shared memory, at most a tenth of the calls
+ * above the threshold (the memo). */
 static bool axon_coll_plan_needs_agreement(const struct axon_mpi_coll_plan *p)
 {
     if (!axon_cuda_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)

@@ -1,6 +1,7 @@
-/* Context ids: which engine contexts a communicator owns. An id gives four engine contexts (user
- * point-to-point, internal collectives, tagged creation traffic, an intercommunicator's local
- * collectives: axon_ctx_engine), so user messages never match internal ones. Ids 0 and 1 are
+/* Context ids: which engine contexts a communicator owns. An id gives eight engine contexts, five of
+ * them used (user point-to-point, internal collectives, tagged creation traffic, an intercommunicator's
+ * local collectives, partitioned communication: axon_ctx_engine), so user messages never match internal
+ * ones. Ids 0 and 1 are
  * MPI_COMM_WORLD's and MPI_COMM_SELF's.
  *
  * Agreement: every process keeps a bitmap of its free ids; the members of the new communicator AND
