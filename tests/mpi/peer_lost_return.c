@@ -8,6 +8,7 @@
  * finishes with MPI_Finalize. Each survivor prints one line, "peer_lost_return: rank R: ok", or what went
  * wrong. */
 #include <mpi.h>
+#include <mpi-ext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
