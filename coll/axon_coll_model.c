@@ -3,6 +3,8 @@
  * nothing here knows about MPI state or schedules. */
 #include "coll/axon_coll_model.h"
 
+#include "runtime/axon_runtime_array.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -85,7 +87,7 @@ static const struct axon_coll_model_key axon_coll_model_keys[] = {
     {"eager_max", offsetof(struct axon_coll_model, eager_max), true},
     {"host.capacity", offsetof(struct axon_coll_model, host_capacity), false},
 };
-enum { AXON_COLL_MODEL_NKEYS = sizeof(axon_coll_model_keys) / sizeof(axon_coll_model_keys[0]) };
+enum { AXON_COLL_MODEL_NKEYS = AXON_ARRAY_SIZE(axon_coll_model_keys) };
 
 int axon_coll_model_set(struct axon_coll_model *m, const char *key, const char *value, char *why, size_t whylen)
 {

@@ -146,7 +146,7 @@ static int axon_cuda_driver_load(const char *library, char *why, size_t whylen)
     axon_cuda_get_proc_address_t gpa = (axon_cuda_get_proc_address_t)dlsym(axon_cuda_lib, "cuGetProcAddress_v2");
     struct axon_cuda_driver drv;
     memset(&drv, 0, sizeof(drv));
-    for (size_t i = 0; i < sizeof(axon_cuda_entries) / sizeof(axon_cuda_entries[0]); i++) {
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_cuda_entries); i++) {
         const struct axon_cuda_entry *e = &axon_cuda_entries[i];
         void *fn = NULL;
         CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;

@@ -234,7 +234,7 @@ static int axon_cuda_memtype_ask(uintptr_t a, struct axon_cuda_memtype_info *inf
     *cacheable = false;
     /* Unlike cuPointerGetAttribute, the plural call answers a pointer the driver does not know with
      * zeros and success. */
-    CUresult rc = d->pointer_get_attributes(sizeof(attrs) / sizeof(attrs[0]), attrs, data, (CUdeviceptr)a);
+    CUresult rc = d->pointer_get_attributes(AXON_ARRAY_SIZE(attrs), attrs, data, (CUdeviceptr)a);
     if (rc == CUDA_ERROR_INVALID_CONTEXT) {
         /* Its meaning here: no context with unified addressing made or registered this pointer. */
         axon_cuda_memtype_set_host(info);

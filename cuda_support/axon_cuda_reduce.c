@@ -29,7 +29,7 @@
 #define AXON_CUDA_REDUCE_PAIR_NAME(op, s, V, I) #op "_" #s,
 static const char *const axon_cuda_reduce_names[] = {
     AXON_CUDA_REDUCE_KERNELS(AXON_CUDA_REDUCE_NAME) AXON_CUDA_REDUCE_PAIR_KERNELS(AXON_CUDA_REDUCE_PAIR_NAME)};
-#define AXON_CUDA_NKERNELS ((int)(sizeof(axon_cuda_reduce_names) / sizeof(axon_cuda_reduce_names[0])))
+#define AXON_CUDA_NKERNELS ((int)(AXON_ARRAY_SIZE(axon_cuda_reduce_names)))
 
 #if AXON_HAVE_CUDA_H && defined(AXON_CUDA_KERNELS_FATBIN)
 

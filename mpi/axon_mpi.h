@@ -13,6 +13,7 @@
 
 #include "coll/axon_coll_select.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/axon_runtime_array.h"
 
 #include <pthread.h>
 #include <stdarg.h>

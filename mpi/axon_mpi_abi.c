@@ -35,7 +35,7 @@ int PMPI_Abi_get_info(MPI_Info *info)
     } sizes[] = {{"mpi_aint_size", sizeof(MPI_Aint)},
                  {"mpi_count_size", sizeof(MPI_Count)},
                  {"mpi_offset_size", sizeof(MPI_Offset)}};
-    for (size_t i = 0; rc == MPI_SUCCESS && i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    for (size_t i = 0; rc == MPI_SUCCESS && i < AXON_ARRAY_SIZE(sizes); i++) {
         char value[16];
         snprintf(value, sizeof(value), "%zu", sizes[i].size);
         rc = PMPI_Info_set(made, sizes[i].key, value);

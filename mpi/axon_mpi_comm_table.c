@@ -79,7 +79,7 @@ static int axon_comm_view_attach(struct axon_pt2pt_comm *v, uint32_t context, in
 static void axon_comm_views_detach(struct axon_comm *c)
 {
     struct axon_pt2pt_comm *views[] = {&c->pt2pt, &c->coll, &c->tagged, &c->part};
-    for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(views); i++)
         if (views[i]->queues.posted) /* attached: the match queues exist */
             axon_pt2pt_comm_detach(views[i]);
 }

@@ -155,7 +155,7 @@ int axon_mpi_datatype_init(void)
     struct { long v; int i; } li;
     struct { short v; int i; } si;
     struct { long double v; int i; } ldi;
-    for (size_t i = 0; i < sizeof(axon_builtin_list) / sizeof(axon_builtin_list[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_builtin_list); i++)
         axon_builtin_by_low_byte[(unsigned)axon_builtin_list[i].handle & 0xffu] = &axon_builtin_list[i];
     int rc = MPI_SUCCESS;
     rc |= axon_pair_build(&axon_pair_types[0], sizeof(float), _Alignof(float), offsetof(__typeof__(fi), i),
@@ -264,7 +264,7 @@ bool axon_mpi_datatype_predefined_desc(MPI_Datatype handle, struct axon_dtype_de
 
 MPI_Datatype axon_mpi_datatype_predefined_at(int i)
 {
-    int nbuiltin = (int)(sizeof(axon_builtin_list) / sizeof(axon_builtin_list[0]));
+    int nbuiltin = (int)(AXON_ARRAY_SIZE(axon_builtin_list));
     if (i >= 0 && i < nbuiltin)
         return axon_builtin_list[i].handle;
     if (i >= nbuiltin && i < nbuiltin + AXON_DATATYPE_NPAIRS)

@@ -176,7 +176,7 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
         {2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {9, MPI_INTEGER4}, {18, MPI_INTEGER8}};
     AXON_MPI_REQUIRE_ACTIVE(func);
     MPI_Datatype base = MPI_DATATYPE_NULL;
-    for (size_t i = 0; r != MPI_UNDEFINED && i < sizeof(kinds) / sizeof(kinds[0]) && base == MPI_DATATYPE_NULL; i++)
+    for (size_t i = 0; r != MPI_UNDEFINED && i < AXON_ARRAY_SIZE(kinds) && base == MPI_DATATYPE_NULL; i++)
         if (r <= kinds[i].range)
             base = kinds[i].type;
     return axon_f90_create(func, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, base, newtype);

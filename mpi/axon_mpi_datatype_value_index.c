@@ -28,7 +28,7 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, 
     if (!axon_mpi_datatype_describe(index_type, &d))
         return axon_mpi_error(NULL, func, MPI_ERR_TYPE, "invalid index_type %s", AXON_MPI_HANDLE_NAME(index_type));
     *pair_type = MPI_DATATYPE_NULL;
-    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(pairs); i++)
         if (pairs[i].value == value_type && pairs[i].index == index_type)
             *pair_type = pairs[i].pair;
     return MPI_SUCCESS;

@@ -100,7 +100,7 @@ static const struct axon_error_class_info axon_error_classes[] = {
     AXON_EC(MPIX_ERR_REVOKED, "the communicator was revoked"),
 };
 
-#define AXON_NCLASSES ((int)(sizeof(axon_error_classes) / sizeof(axon_error_classes[0])))
+#define AXON_NCLASSES ((int)(AXON_ARRAY_SIZE(axon_error_classes)))
 
 const char *axon_mpi_error_class_name(int errclass)
 {

@@ -41,7 +41,7 @@ static const char *axon_handle_builtin_name(int handle)
     case MPI_MESSAGE_NO_PROC: return "MPI_MESSAGE_NO_PROC";
     }
     unsigned op = (unsigned)handle - 0x58000000u;
-    if (op > 0 && op < sizeof(axon_handle_op_names) / sizeof(axon_handle_op_names[0]))
+    if (op > 0 && op < AXON_ARRAY_SIZE(axon_handle_op_names))
         return axon_handle_op_names[op];
     return NULL;
 }

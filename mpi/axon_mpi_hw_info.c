@@ -17,7 +17,7 @@
 
 static const char *const axon_hw_info_types[] = {"Machine", "Package", "NUMANode", "L3Cache",
                                                  "L2Cache", "L1Cache", "Core",     "PU"};
-#define AXON_HW_INFO_TYPES ((int)(sizeof(axon_hw_info_types) / sizeof(axon_hw_info_types[0])))
+#define AXON_HW_INFO_TYPES ((int)(AXON_ARRAY_SIZE(axon_hw_info_types)))
 
 AXON_MPI_WEAK(Get_hw_resource_info)
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)

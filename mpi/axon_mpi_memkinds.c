@@ -46,7 +46,7 @@ static const struct axon_memkind axon_memkinds[] = {
     {"cuda", axon_memkind_cuda_restrictors, axon_memkind_cuda},
 };
 
-enum { AXON_MEMKINDS = sizeof(axon_memkinds) / sizeof(axon_memkinds[0]) };
+enum { AXON_MEMKINDS = AXON_ARRAY_SIZE(axon_memkinds) };
 
 /* Whether the kind spelled in text[0..len) ("cuda:device:managed") is supported: its name is a kind
  * available now and each restrictor is one of that kind's (case aside, as MPICH compares). */

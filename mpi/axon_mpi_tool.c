@@ -157,7 +157,7 @@ static int axon_tool_verbosity(const struct axon_config_entry *e)
 {
     static const char *const user[] = {"AXON_VERBOSE", "AXON_CUDA", "AXON_ASYNC_PROGRESS", "AXON_TOPO",
                                        "AXON_WAIT_MODE"};
-    for (size_t i = 0; i < sizeof(user) / sizeof(user[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(user); i++)
         if (strcmp(e->name, user[i]) == 0)
             return MPI_T_VERBOSITY_USER_BASIC;
     if (strncmp(e->name, "AXON_CUDA_", 10) == 0)

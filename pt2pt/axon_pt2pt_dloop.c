@@ -1,6 +1,8 @@
 /* Data layouts and their segment cursor (see axon_pt2pt_dloop.h). */
 #include "pt2pt/axon_pt2pt_dloop.h"
 
+#include "runtime/axon_runtime_array.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,7 +406,7 @@ int axon_dloop_cursor_init(struct axon_dloop_cursor *c, const struct axon_dloop 
     c->count = count;
     c->extent = extent;
     c->stack = c->small;
-    if (loop->depth > (int)(sizeof(c->small) / sizeof(c->small[0]))) {
+    if (loop->depth > (int)(AXON_ARRAY_SIZE(c->small))) {
         c->stack = calloc((size_t)loop->depth, sizeof(*c->stack));
         if (!c->stack)
             return -1;

@@ -40,11 +40,16 @@ static void axon_pt2pt_lost_fail(struct axon_request *req)
             req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
             axon_pt2pt_request_event(req);
         }
-    } else if (req->kind == AXON_REQUEST_SEND) {
-        if (req->awaits_receiver && axon_pt2pt_lost_doomed(req->comm, req->peer)) {
+    } else if (req->kind == AXON_REQUEST_SEND && req->awaits_receiver) {
+        if (axon_pt2pt_lost_peer(req->comm, req->peer)) {
             req->awaits_receiver = false;
             req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
             axon_pt2pt_request_event(req); /* the answer that will not come */
+        } else if (axon_pt2pt_lost_doomed(req->comm, req->peer)) {
+            /* Collective traffic to a member that lives: it may still match the message and answer, and
+             * an answer naming a request given back would land on another. Cancelled instead, the send
+             * completes once the receiver has answered that (axon_pt2pt_cancel.c). */
+            axon_pt2pt_cancel(req);
         }
     }
 }

@@ -151,7 +151,7 @@ static const struct axon_config_entry axon_config_entries[] = {
 
 const struct axon_config_entry *axon_runtime_config_table(size_t *count)
 {
-    *count = sizeof(axon_config_entries) / sizeof(axon_config_entries[0]);
+    *count = AXON_ARRAY_SIZE(axon_config_entries);
     return axon_config_entries;
 }
 
@@ -192,7 +192,7 @@ static int axon_config_parse_bool(const char *text, long *out)
 {
     static const char *const yes[] = {"1", "yes", "on", "true", "y"};
     static const char *const no[] = {"0", "no", "off", "false", "n"};
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(yes); i++) {
         if (strcasecmp(text, yes[i]) == 0) { *out = 1; return 0; }
         if (strcasecmp(text, no[i]) == 0) { *out = 0; return 0; }
     }

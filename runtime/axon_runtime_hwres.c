@@ -25,7 +25,7 @@ static bool axon_hw_type_of(const char *name, hwloc_obj_type_t *type)
 {
     if (strncasecmp(name, "hwloc://", 8) == 0)
         name += 8;
-    for (size_t i = 0; i < sizeof(axon_hw_aliases) / sizeof(axon_hw_aliases[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_hw_aliases); i++)
         if (strcasecmp(name, axon_hw_aliases[i].alias) == 0)
             name = axon_hw_aliases[i].type;
     if (name[0] == '\0' || hwloc_type_sscanf(name, type, NULL, 0) != 0)
@@ -53,7 +53,7 @@ static int axon_hw_container(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc
 int axon_runtime_hw_locate(const char *const *names, int n, int *index)
 {
     hwloc_obj_type_t types[AXON_RUNTIME_HW_LEVELS * 2];
-    if (n > (int)(sizeof(types) / sizeof(types[0])))
+    if (n > (int)(AXON_ARRAY_SIZE(types)))
         return MPI_ERR_INTERN;
     for (int i = 0; i < n; i++)
         index[i] = axon_hw_type_of(names[i], &types[i]) ? AXON_RUNTIME_HW_SPANS : AXON_RUNTIME_HW_UNKNOWN;

@@ -6,6 +6,8 @@
 #ifndef AXON_RUNTIME_H
 #define AXON_RUNTIME_H
 
+#include "runtime/axon_runtime_array.h"
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>

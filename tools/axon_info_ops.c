@@ -6,6 +6,7 @@
 
 #include "coll/axon_coll_op.h"
 #include "mpi/axon_mpi_datatype.h"
+#include "runtime/axon_runtime_array.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ int axon_info_ops(void)
         {MPI_LAND, "LAND"}, {MPI_LOR, "LOR"},   {MPI_LXOR, "LXOR"},     {MPI_BAND, "BAND"},
         {MPI_BOR, "BOR"},   {MPI_BXOR, "BXOR"}, {MPI_MAXLOC, "MAXLOC"}, {MPI_MINLOC, "MINLOC"},
     };
-    enum { NOPS = sizeof(ops) / sizeof(ops[0]) };
+    enum { NOPS = AXON_ARRAY_SIZE(ops) };
     if (axon_mpi_datatype_init() != MPI_SUCCESS) {
         fprintf(stderr, "axon_info: --ops: cannot set up the predefined datatypes\n");
         return 1;

@@ -9,6 +9,8 @@
 #ifndef AXON_MPIRUN_H
 #define AXON_MPIRUN_H
 
+#include "runtime/axon_runtime_array.h"
+
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -176,6 +178,7 @@ struct axon_mpirun_event {
 
 struct axon_mpirun_server {
     char tmpdir[4096];  /* private directory for the rendezvous files; removed at stop */
+    char ucx_dir[256];  /* private directory in /dev/shm for UCX's shared-memory files; removed at stop */
     char nspace[256];
     int nranks;
     int event_fd;       /* the write end of the event pipe */

@@ -143,7 +143,7 @@ axon_mpirun_args_fail(char *err, size_t errlen, const char *fmt, ...)
 
 static const struct axon_mpirun_opt *axon_mpirun_args_lookup(const char *name, size_t len)
 {
-    for (size_t i = 0; i < sizeof(axon_mpirun_opts) / sizeof(axon_mpirun_opts[0]); i++) {
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_mpirun_opts); i++) {
         if (strlen(axon_mpirun_opts[i].name) == len && strncmp(axon_mpirun_opts[i].name, name, len) == 0)
             return &axon_mpirun_opts[i];
     }
@@ -365,9 +365,9 @@ static enum axon_mpirun_args_result axon_mpirun_args_bind(struct axon_mpirun_opt
                   {"numa", AXON_MPIRUN_BIND_NUMA},       {"board", AXON_MPIRUN_BIND_BOARD}};
     size_t len = strcspn(value, ":");
     size_t i = 0;
-    while (i < sizeof(levels) / sizeof(levels[0]) && !axon_mpirun_args_name_eq(levels[i].name, value, len))
+    while (i < AXON_ARRAY_SIZE(levels) && !axon_mpirun_args_name_eq(levels[i].name, value, len))
         i++;
-    if (i == sizeof(levels) / sizeof(levels[0]))
+    if (i == AXON_ARRAY_SIZE(levels))
         return axon_mpirun_args_fail(err, errlen,
                                      "mpirun: %s takes hwthread, core, l1cache, l2cache, l3cache, numa, socket, "
                                      "package, board or none, not '%s'",
@@ -491,7 +491,7 @@ static enum axon_mpirun_args_result axon_mpirun_args_env_mps(struct axon_mpirun_
     const char *v = getenv("AXON_MPIRUN_MPS");
     if (opts->mps || !v || !*v)
         return AXON_MPIRUN_ARGS_RUN;
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(yes); i++) {
         if (strcasecmp(v, yes[i]) == 0) {
             opts->mps = true;
             return AXON_MPIRUN_ARGS_RUN;

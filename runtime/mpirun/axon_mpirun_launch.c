@@ -293,7 +293,7 @@ int axon_mpirun_launch_signals_install(void)
     sa.sa_handler = axon_mpirun_signal_handler;
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof(axon_mpirun_signals) / sizeof(axon_mpirun_signals[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_mpirun_signals); i++)
         sigaction(axon_mpirun_signals[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     return 0;
@@ -301,7 +301,7 @@ int axon_mpirun_launch_signals_install(void)
 
 void axon_mpirun_launch_signals_default(void)
 {
-    for (size_t i = 0; i < sizeof(axon_mpirun_signals) / sizeof(axon_mpirun_signals[0]); i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(axon_mpirun_signals); i++)
         signal(axon_mpirun_signals[i], SIG_DFL);
 }
 

@@ -248,6 +248,24 @@ static int axon_mpirun_server_make_tmpdir(struct axon_mpirun_server *srv, char *
     return 0;
 }
 
+/* UCX's shared-memory transport makes its files in /dev/shm and removes each name only once it has
+ * written the whole segment: a rank killed meanwhile (in MPI_Init, say) leaves its file there, under a
+ * name that says nothing of whose it is. The ranks make them in a directory of the job's instead
+ * (UCX_POSIX_DIR; still in /dev/shm, so the same memory), which goes with the job whatever happens to the
+ * ranks. A user's own UCX_POSIX_DIR stands; without /dev/shm UCX keeps its default. */
+static void axon_mpirun_server_make_ucx_dir(struct axon_mpirun_server *srv)
+{
+    srv->ucx_dir[0] = '\0';
+    if (getenv("UCX_POSIX_DIR"))
+        return;
+    snprintf(srv->ucx_dir, sizeof(srv->ucx_dir), "/dev/shm/axon-ucx-%d-XXXXXX", (int)getpid());
+    if (!mkdtemp(srv->ucx_dir)) {
+        srv->ucx_dir[0] = '\0';
+        return;
+    }
+    setenv("UCX_POSIX_DIR", srv->ucx_dir, 1);
+}
+
 /* ---- libpmix's own messages ----------------------------------------------------------------------- */
 
 /* libpmix writes its diagnostics to a descriptor of our choosing (PMIX_OUTPUT_STDERR_FD, read at init):
@@ -479,6 +497,7 @@ int axon_mpirun_server_start(struct axon_mpirun_server *srv, int nranks, int eve
     axon_mpirun_server_self = srv;
     if (axon_mpirun_server_make_tmpdir(srv, err, errlen) != 0)
         return -1;
+    axon_mpirun_server_make_ucx_dir(srv);
     /* gds/hash keeps the job's data in memory; the shared-memory stores would leave files behind if we
      * were killed. The ranks inherit the choice, so both sides agree. */
     setenv("PMIX_MCA_gds", "hash", 0);
@@ -536,6 +555,10 @@ bool axon_mpirun_server_stop(struct axon_mpirun_server *srv, bool finalize)
     if (srv->tmpdir[0]) {
         axon_mpirun_server_remove_tree(srv->tmpdir);
         srv->tmpdir[0] = '\0';
+    }
+    if (srv->ucx_dir[0]) {
+        axon_mpirun_server_remove_tree(srv->ucx_dir);
+        srv->ucx_dir[0] = '\0';
     }
     if (finalized) {
         if (srv->diag_fd >= 0)

@@ -119,7 +119,7 @@ static void axon_mpirun_slurm_note(char *notes, size_t len, const char *what)
 static int axon_mpirun_slurm_word(struct axon_mpirun_slurm_cmd *cmd, size_t *n, const char *word)
 {
     char *copy;
-    if (cmd->nwords >= (int)(sizeof(cmd->words) / sizeof(cmd->words[0])) || !(copy = strdup(word)))
+    if (cmd->nwords >= (int)(AXON_ARRAY_SIZE(cmd->words)) || !(copy = strdup(word)))
         return -1;
     cmd->words[cmd->nwords++] = copy;
     cmd->argv[(*n)++] = copy;

@@ -158,9 +158,9 @@ static int axon_mpirun_spawn_env(const struct axon_mpirun_job *job, int rank, ch
                                             "OMPI_COMM_WORLD_NODE_RANK", "MPI_LOCALRANKID", "PMI_RANK"};
     static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
                                             "MPI_LOCALNRANKS", "PMI_SIZE"};
-    for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]) && rc == 0; i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(rank_vars) && rc == 0; i++)
         rc = axon_mpirun_envp_set_int(e, rank_vars[i], rank);
-    for (size_t i = 0; i < sizeof(size_vars) / sizeof(size_vars[0]) && rc == 0; i++)
+    for (size_t i = 0; i < AXON_ARRAY_SIZE(size_vars) && rc == 0; i++)
         rc = axon_mpirun_envp_set_int(e, size_vars[i], n);
     if (rc == 0)
         rc = axon_mpirun_envp_set(e, "AXON_LAUNCHER", "mpirun");
