@@ -57,13 +57,9 @@ static void axon_pt2pt_lost_fail(struct axon_request *req)
 /* The losses the requests of the pool were last looked at for. */
 static unsigned axon_pt2pt_lost_swept;
 
-bool axon_pt2pt_request_done(struct axon_request *req)
+bool axon_pt2pt_request_done_lost(struct axon_request *req)
 {
-    if (atomic_load_explicit(&req->complete, memory_order_acquire))
-        return true;
     unsigned gen = axon_runtime_lost_generation();
-    if (__builtin_expect(gen == 0, 1))
-        return false;
     axon_ucx_lock();
     /* After a new loss, every request in flight, once: some are polled by nobody (a composite's
      * children, a buffered send's), and they would hold up what waits on them. */

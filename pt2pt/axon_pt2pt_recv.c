@@ -266,7 +266,7 @@ int axon_pt2pt_recv_post(struct axon_request *req)
         if (ux->rndv)
             ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
         axon_pt2pt_unexpected_release(ux);
-    } else if (!axon_pt2pt_lost_refuse(req)) {
+    } else if (__builtin_expect(axon_runtime_lost_generation() == 0, 1) || !axon_pt2pt_lost_refuse(req)) {
         axon_pt2pt_match_post(&comm->queues, &req->match);
         /* It waits on that peer: UCX should tell us if the peer is lost (only where some peer is
          * watched: one load otherwise). */

@@ -13,6 +13,7 @@
 #include "cuda_support/cuda_support.h"
 #include "pt2pt/axon_pt2pt_dloop.h"
 #include "pt2pt/axon_pt2pt_match.h"
+#include "runtime/runtime.h"
 
 #include <mpi.h>
 #include <stdatomic.h>
@@ -223,9 +224,15 @@ int axon_request_composite(struct axon_request **children, int n, int status_chi
 struct axon_request *axon_request_get(uint32_t index);
 void axon_request_free(struct axon_request *req);
 /* Whether req is complete. Where ranks were lost (and the job survives them), one that waits on a lost
- * rank completes here with MPI_ERR_PROC_ABORTED (axon_pt2pt_lost.c): every poll of a request's
- * completion goes through this. */
-bool axon_pt2pt_request_done(struct axon_request *req);
+ * rank completes here with MPI_ERR_PROC_ABORTED (axon_pt2pt_request_done_lost, axon_pt2pt_lost.c):
+ * every poll of a request's completion goes through this. */
+bool axon_pt2pt_request_done_lost(struct axon_request *req);
+static inline bool axon_pt2pt_request_done(struct axon_request *req)
+{
+    if (atomic_load_explicit(&req->complete, memory_order_acquire))
+        return true;
+    return __builtin_expect(axon_runtime_lost_generation() != 0, 0) && axon_pt2pt_request_done_lost(req);
+}
 /* Whether rank `peer` of comm (or, for MPI_ANY_SOURCE, any member) is lost. */
 bool axon_pt2pt_lost_peer(const struct axon_pt2pt_comm *comm, int peer);
 /* Whether an operation of comm with rank `peer` would go to or wait on a lost rank (or be collective

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 static atomic_bool axon_lost_survive;
-static atomic_uint axon_lost_gen;
+atomic_uint axon_runtime_lost_gen;
 static atomic_bool *axon_lost_ranks; /* [job size], from bootstrap_init */
 static atomic_bool *axon_lost_to_tell; /* [job size]: found by our own watch, the others not told yet */
 static atomic_bool axon_lost_news;     /* some rank is to be told of */
@@ -33,7 +33,7 @@ int axon_runtime_lost_init(int nranks)
         return -1;
     }
     axon_lost_n = nranks;
-    atomic_store(&axon_lost_gen, 0);
+    atomic_store(&axon_runtime_lost_gen, 0);
     atomic_store(&axon_lost_news, false);
     return 0;
 }
@@ -45,7 +45,7 @@ void axon_runtime_lost_fini(void)
     axon_lost_ranks = NULL;
     axon_lost_to_tell = NULL;
     axon_lost_n = 0;
-    atomic_store(&axon_lost_gen, 0);
+    atomic_store(&axon_runtime_lost_gen, 0);
     atomic_store(&axon_lost_news, false);
 }
 
@@ -54,21 +54,16 @@ void axon_runtime_lost_set_survive(bool survive)
     atomic_store(&axon_lost_survive, survive);
 }
 
-unsigned axon_runtime_lost_generation(void)
-{
-    return atomic_load_explicit(&axon_lost_gen, memory_order_acquire);
-}
-
 bool axon_runtime_lost(int world)
 {
-    if (atomic_load_explicit(&axon_lost_gen, memory_order_acquire) == 0 || world < 0 || world >= axon_lost_n)
+    if (atomic_load_explicit(&axon_runtime_lost_gen, memory_order_acquire) == 0 || world < 0 || world >= axon_lost_n)
         return false;
     return atomic_load_explicit(&axon_lost_ranks[world], memory_order_relaxed);
 }
 
 bool axon_runtime_lost_any(const int *world_ranks, int n)
 {
-    if (atomic_load_explicit(&axon_lost_gen, memory_order_acquire) == 0)
+    if (atomic_load_explicit(&axon_runtime_lost_gen, memory_order_acquire) == 0)
         return false;
     for (int i = 0; i < n; i++)
         if (axon_runtime_lost(world_ranks ? world_ranks[i] : i))
@@ -93,7 +88,7 @@ static bool axon_lost_mark(int world, const char *message)
     }
     if (atomic_exchange(&axon_lost_ranks[world], true))
         return false;
-    atomic_fetch_add_explicit(&axon_lost_gen, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&axon_runtime_lost_gen, 1, memory_order_acq_rel);
     axon_runtime_log_error("%s; the operations that involve it return MPI_ERR_PROC_ABORTED (MPI_COMM_WORLD's "
                            "error handler is not fatal)",
                            message);

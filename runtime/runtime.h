@@ -187,8 +187,13 @@ void axon_runtime_lost_set_survive(bool survive);
 /* A watcher found rank `world` gone (message names it, and how). Ends the job (never returns) unless it
  * survives; then the rank is marked lost, once, with the message on stderr. */
 void axon_runtime_peer_lost(int world, const char *message);
-/* How many losses were marked: 0 almost always, so a caller tests this one load first. */
-unsigned axon_runtime_lost_generation(void);
+/* How many losses were marked: 0 almost always, so a caller tests this one load first (inline: it sits
+ * on every post and every poll of a request). */
+extern atomic_uint axon_runtime_lost_gen;
+static inline unsigned axon_runtime_lost_generation(void)
+{
+    return atomic_load_explicit(&axon_runtime_lost_gen, memory_order_acquire);
+}
 bool axon_runtime_lost(int world);
 /* Whether any of n ranks (world_ranks[i], or i where world_ranks is NULL) is lost. */
 bool axon_runtime_lost_any(const int *world_ranks, int n);
