@@ -74,7 +74,7 @@ bool axon_pt2pt_request_done_lost(struct axon_request *req)
 
 bool axon_pt2pt_lost_refuse(struct axon_request *req)
 {
-    if (__builtin_expect(axon_runtime_lost_generation() == 0, 1) || !axon_pt2pt_lost_doomed(req->comm, req->peer))
+    if (!axon_pt2pt_lost_refuses(req->comm, req->peer))
         return false;
     req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
     axon_pt2pt_request_event(req);

@@ -7,7 +7,7 @@
  * with MPI_ERR_PROC_ABORTED through its communicator's handler (the engines look here: a receive from it
  * or from MPI_ANY_SOURCE where it is a member, a send that waits for it, a collective of a communicator
  * it belongs to), while the ranks that live talk on. A rank found lost by this rank's own watch is news
- * for the other ranks, which the engine tells them (pt2pt/axon_pt2pt_lost.c): a rank on another node is
+ * for the other ranks, which ucx_glue/axon_ucx_survivors.c tells them: a rank on another node is
  * watched only by those that talk to it. The generation counts the losses, so that waiting loops notice
  * a new one with one load. */
 #include "runtime/runtime.h"
