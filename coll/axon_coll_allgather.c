@@ -31,7 +31,7 @@ static const struct axon_coll_alg axon_coll_allgather_algs[] = {
 };
 /* From 64 KiB blocks the ring wins on 2 ranks: its own block's copy overlaps the transfer. Where every
  * member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size, which reads the peers'
+ * AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c): the domain algorithm at any size, which reads the peers'
  * blocks in place where the others move every byte through messages (bench/results/2026-11-26-h200-domain-collectives.md). */
 static const struct axon_coll_rule axon_coll_allgather_rules[] = {
     {0, -1, AXON_ALLGATHER_DOMAIN, AXON_COLL_NEEDS_DEVICE},

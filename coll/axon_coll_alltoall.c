@@ -39,7 +39,7 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
  * ahead of its partner's step leaves its block unexpected, copied once more; beyond, pairwise's blocks
  * are read in place (bench/results/2026-11-26-collectives-2-ranks.md and the H200 records). */
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size, which reads the peers'
+ * AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c): the domain algorithm at any size, which reads the peers'
  * blocks in place (bench/results/2026-11-26-h200-domain-collectives.md). */
 /* Across nodes, where one batch holds every peer: scattered at every block size beyond Bruck's. Pairwise
  * keeps the network idle while a step's partner is on the rank's own node, and a step waits for its

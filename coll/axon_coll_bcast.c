@@ -45,7 +45,7 @@ static const struct axon_coll_alg axon_coll_bcast_algs[] = {
                            AXON_COLL_NEEDS_DOMAIN},
 };
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm at any size: every rank copies the
+ * AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c): the domain algorithm at any size: every rank copies the
  * root's buffer once, in place (bench/results/2026-11-26-h200-domain-collectives.md). Across nodes with several ranks on some, hier at every size:
  * the message crosses the network once a node (bench/results/2026-11-29-cluster.md). */
 static const struct axon_coll_rule axon_coll_bcast_rules[] = {

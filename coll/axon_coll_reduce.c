@@ -22,7 +22,7 @@ static const struct axon_coll_alg axon_coll_reduce_algs[] = {
                             AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 /* On one node the halving wins from a few tens of KiB. Where every member's buffers are GPU memory on
- * one NVLink domain (agreed before a blocking call above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c):
+ * one NVLink domain (agreed before a blocking call above AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c):
  * the domain algorithm, the allreduce's fold writing one result instead of n (bench/results/2026-11-26-h200-domain-collectives.md). */
 /* Across nodes the halving's log2(n) exchanges, every rank on the network at each, cost more than the
  * tree's whole vectors up to a few hundred KiB (bench/results/2026-11-29-cluster-after-eager-limit.md), so the tree goes further there. */

@@ -37,7 +37,7 @@ static const struct axon_coll_alg axon_coll_reduce_scatter_algs[] = {
                                     AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_DOMAIN},
 };
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
- * AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c): the domain algorithm, which folds the peers' vectors in
+ * AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c): the domain algorithm, which folds the peers' vectors in
  * place (bench/results/2026-11-26-h200-domain-collectives.md). */
 static const struct axon_coll_rule axon_coll_reduce_scatter_rules[] = {
     {0, -1, AXON_REDUCE_SCATTER_DOMAIN, AXON_COLL_NEEDS_DEVICE},

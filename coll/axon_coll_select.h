@@ -90,7 +90,7 @@ long axon_coll_select_forced(enum axon_coll_kind kind);
 /* Every kind's algorithms and rules, for axon_info. */
 void axon_coll_select_print(FILE *out);
 
-/* How often the members of a communicator ask each other where their buffers are (mpi/axon_mpi_coll.c):
+/* How often the members of a communicator ask each other where their buffers are (coll/axon_coll_agree.c):
  * after k answers in a row that every buffer is host memory, the next 2^k - 1 calls that would ask
  * (at most 63) take that answer for granted, and a program of host buffers pays for the question about
  * once in 64 calls. Any other answer starts over. Every member sees the same answers in the same order,

@@ -11,7 +11,7 @@
 #include <mpi-ext.h>
 #pragma GCC visibility pop
 
-#include "coll/axon_coll_select.h"
+#include "coll/axon_coll_comm.h"
 #include "pt2pt/pt2pt.h"
 #include "runtime/axon_runtime_array.h"
 
@@ -124,17 +124,8 @@ struct axon_comm {
     struct axon_attr *attrs;       /* cached attributes, in the order they were first set */
     MPI_Info info;                 /* MPI_Comm_set_info's hints, or MPI_INFO_NULL */
     struct axon_comm *zombie_next; /* freed, waiting for its last request */
-    atomic_uint coll_seq;          /* collectives started on it: their tags (mpi/axon_mpi_coll.c) */
-    struct axon_coll_agree_memo agree_memo; /* how often its members ask where their buffers are */
+    struct axon_coll_comm collectives; /* what the collectives know and keep of it (coll/axon_coll_comm.h) */
     atomic_uint idup_seq;          /* MPI_Comm_idup calls on it: their rounds' tags (axon_mpi_comm_idup.c) */
-    struct axon_coll_shm *shm;     /* its node's shared segment for small blocking collectives, made at
-                                    * the first that may use one (coll/axon_coll_shm.h) */
-    int shm_state;                 /* 0 not tried yet, 1 shm is set, -1 none */
-    struct axon_coll_nodes *nodes; /* which of its ranks share a node, for the hierarchical collectives
-                                    * (made at its first collective; NULL on an intercommunicator) */
-    atomic_int nodes_state;        /* 0 not made yet, 1 nodes is set, -1 none (out of memory) */
-    _Atomic(void *) spare_blocks[2]; /* block arrays of a finished call's plan, for the next one's (at least
-                                      * axon_coll_peers entries each; mpi/axon_mpi_coll.c) */
     struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use its
                                       * session's or the process's (mpi/axon_mpi_bsend.c; not copied by
                                       * duplication) */

@@ -18,7 +18,7 @@ int axon_mpi_coll_form_check(const struct axon_mpi_coll_form *f, MPI_Comm comm)
     case AXON_MPI_COLL_BLOCKING:
         break;
     case AXON_MPI_COLL_NONBLOCKING:
-        AXON_ICOLL_CHECK_REQUEST(f->func, comm, f->request);
+        AXON_MPI_ICOLL_CHECK_REQUEST(f->func, comm, f->request);
         break;
     case AXON_MPI_COLL_PERSISTENT:
         return axon_mpi_coll_persist_check(f->func, comm, f->info, f->request);
@@ -26,7 +26,7 @@ int axon_mpi_coll_form_check(const struct axon_mpi_coll_form *f, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-int axon_mpi_coll_form_run(const struct axon_mpi_coll_form *f, int rc, struct axon_mpi_coll_plan *p)
+int axon_mpi_coll_form_run(const struct axon_mpi_coll_form *f, int rc, struct axon_coll_plan *p)
 {
     if (rc != MPI_SUCCESS)
         return rc;
@@ -36,9 +36,9 @@ int axon_mpi_coll_form_run(const struct axon_mpi_coll_form *f, int rc, struct ax
 }
 
 /* The body of a family: the form's checks, the plan (plan_call, writing plan_), then the run. */
-#define AXON_COLL_C_RUN(f, comm, plan_call)                                                          \
+#define AXON_MPI_COLL_C_RUN(f, comm, plan_call)                                                          \
     do {                                                                                             \
-        struct axon_mpi_coll_plan plan_;                                                             \
+        struct axon_coll_plan plan_;                                                             \
         int rc_ = axon_mpi_coll_form_check(&(f), comm);                                              \
         if (rc_ == MPI_SUCCESS)                                                                      \
             rc_ = (plan_call);                                                                       \
@@ -49,14 +49,14 @@ int axon_mpi_coll_form_run(const struct axon_mpi_coll_form *f, int rc, struct ax
  * a rooted call, everywhere otherwise) NULL is MPI_ERR_ARG, as in the int calls. */
 static const MPI_Aint axon_coll_c_no_displs[1];
 
-static int axon_coll_c_check_displs(const struct axon_mpi_coll_form *f, MPI_Comm comm, bool rooted, int root,
+static int axon_mpi_coll_c_check_displs(const struct axon_mpi_coll_form *f, MPI_Comm comm, bool rooted, int root,
                                     const MPI_Aint *displs)
 {
     int rc = axon_mpi_coll_form_check(f, comm);
     if (rc != MPI_SUCCESS || displs)
         return rc;
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (rooted && !(c && axon_coll_is_root(c, root)))
+    if (rooted && !(c && axon_mpi_coll_is_root(c, root)))
         return MPI_SUCCESS;
     return axon_mpi_error(c, f->func, MPI_ERR_ARG, "displs is a NULL pointer");
 }
@@ -66,13 +66,13 @@ static int axon_coll_c_check_displs(const struct axon_mpi_coll_form *f, MPI_Comm
 static int bcast_c(struct axon_mpi_coll_form f, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                    MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm, axon_mpi_bcast_plan(f.func, buffer, count, datatype, root, comm, &plan_));
+    AXON_MPI_COLL_C_RUN(f, comm, axon_mpi_bcast_plan(f.func, buffer, count, datatype, root, comm, &plan_));
 }
 
 static int gather_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_gather_plan(f.func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
                                          AXON_MPI_NO_ARRAY, recvtype, root, comm, &plan_));
 }
@@ -81,8 +81,8 @@ static int gatherv_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count
                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                      int root, MPI_Comm comm)
 {
-    struct axon_mpi_coll_plan plan;
-    int rc = axon_coll_c_check_displs(&f, comm, true, root, displs);
+    struct axon_coll_plan plan;
+    int rc = axon_mpi_coll_c_check_displs(&f, comm, true, root, displs);
     if (rc == MPI_SUCCESS)
         rc = axon_mpi_gather_plan(f.func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_WIDE(recvcounts),
                                   AXON_MPI_WIDE(displs ? displs : axon_coll_c_no_displs), recvtype, root, comm,
@@ -93,7 +93,7 @@ static int gatherv_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count
 static int scatter_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_scatter_plan(f.func, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, sendtype,
                                           recvbuf, recvcount, recvtype, root, comm, &plan_));
 }
@@ -102,8 +102,8 @@ static int scatterv_c(struct axon_mpi_coll_form f, const void *sendbuf, const MP
                       const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct axon_mpi_coll_plan plan;
-    int rc = axon_coll_c_check_displs(&f, comm, true, root, displs);
+    struct axon_coll_plan plan;
+    int rc = axon_mpi_coll_c_check_displs(&f, comm, true, root, displs);
     if (rc == MPI_SUCCESS)
         rc = axon_mpi_scatter_plan(f.func, sendbuf, 0, AXON_MPI_WIDE(sendcounts),
                                    AXON_MPI_WIDE(displs ? displs : axon_coll_c_no_displs), sendtype, recvbuf,
@@ -114,7 +114,7 @@ static int scatterv_c(struct axon_mpi_coll_form f, const void *sendbuf, const MP
 static int allgather_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_allgather_plan(f.func, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                             AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, recvtype, comm, &plan_));
 }
@@ -123,8 +123,8 @@ static int allgatherv_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Co
                         MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                         MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct axon_mpi_coll_plan plan;
-    int rc = axon_coll_c_check_displs(&f, comm, false, 0, displs);
+    struct axon_coll_plan plan;
+    int rc = axon_mpi_coll_c_check_displs(&f, comm, false, 0, displs);
     if (rc == MPI_SUCCESS)
         rc = axon_mpi_allgather_plan(f.func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_WIDE(recvcounts),
                                      AXON_MPI_WIDE(displs), recvtype, comm, &plan);
@@ -134,7 +134,7 @@ static int allgatherv_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Co
 static int alltoall_c(struct axon_mpi_coll_form f, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_alltoall_plan(f.func, 0, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
                                            &sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
                                            &recvtype, comm, &plan_));
@@ -144,7 +144,7 @@ static int alltoallv_c(struct axon_mpi_coll_form f, const void *sendbuf, const M
                        const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                        const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_alltoall_plan(f.func, 1, sendbuf, 0, AXON_MPI_WIDE(sendcounts), AXON_MPI_WIDE(sdispls),
                                            &sendtype, recvbuf, 0, AXON_MPI_WIDE(recvcounts), AXON_MPI_WIDE(rdispls),
                                            &recvtype, comm, &plan_));
@@ -155,7 +155,7 @@ static int alltoallw_c(struct axon_mpi_coll_form f, const void *sendbuf, const M
                        const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                        MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_alltoall_plan(f.func, 2, sendbuf, 0, AXON_MPI_WIDE(sendcounts), AXON_MPI_WIDE(sdispls),
                                            sendtypes, recvbuf, 0, AXON_MPI_WIDE(recvcounts), AXON_MPI_WIDE(rdispls),
                                            recvtypes, comm, &plan_));
@@ -164,16 +164,16 @@ static int alltoallw_c(struct axon_mpi_coll_form f, const void *sendbuf, const M
 static int reduce_c(struct axon_mpi_coll_form f, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
-                    axon_mpi_reduction_plan(f.func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+    AXON_MPI_COLL_C_RUN(f, comm,
+                    axon_mpi_reduction_plan(f.func, AXON_COLL_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
                                             datatype, op, root, comm, &plan_));
 }
 
 /* MPI_Allreduce, MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block: one count, no root. */
-static int allreduce_c(enum axon_mpi_red_kind kind, struct axon_mpi_coll_form f, const void *sendbuf, void *recvbuf,
+static int allreduce_c(enum axon_coll_red_kind kind, struct axon_mpi_coll_form f, const void *sendbuf, void *recvbuf,
                        MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
+    AXON_MPI_COLL_C_RUN(f, comm,
                     axon_mpi_reduction_plan(f.func, kind, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op,
                                             0, comm, &plan_));
 }
@@ -181,8 +181,8 @@ static int allreduce_c(enum axon_mpi_red_kind kind, struct axon_mpi_coll_form f,
 static int reduce_scatter_c(struct axon_mpi_coll_form f, const void *sendbuf, void *recvbuf,
                             const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    AXON_COLL_C_RUN(f, comm,
-                    axon_mpi_reduction_plan(f.func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0,
+    AXON_MPI_COLL_C_RUN(f, comm,
+                    axon_mpi_reduction_plan(f.func, AXON_COLL_RED_SCATTER, sendbuf, recvbuf, 0,
                                             AXON_MPI_WIDE(recvcounts), datatype, op, 0, comm, &plan_));
 }
 
@@ -467,7 +467,7 @@ AXON_MPI_WEAK(Allreduce_c)
 int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                      MPI_Comm comm)
 {
-    return allreduce_c(AXON_MPI_RED_ALLREDUCE, axon_mpi_coll_blocking("MPI_Allreduce_c"), sendbuf, recvbuf, count,
+    return allreduce_c(AXON_COLL_RED_ALLREDUCE, axon_mpi_coll_blocking("MPI_Allreduce_c"), sendbuf, recvbuf, count,
                        datatype, op, comm);
 }
 
@@ -475,7 +475,7 @@ AXON_MPI_WEAK(Iallreduce_c)
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                       MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_ALLREDUCE, axon_mpi_coll_nonblocking("MPI_Iallreduce_c", request), sendbuf, recvbuf,
+    return allreduce_c(AXON_COLL_RED_ALLREDUCE, axon_mpi_coll_nonblocking("MPI_Iallreduce_c", request), sendbuf, recvbuf,
                        count, datatype, op, comm);
 }
 
@@ -483,7 +483,7 @@ AXON_MPI_WEAK(Allreduce_init_c)
 int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_ALLREDUCE, axon_mpi_coll_persistent("MPI_Allreduce_init_c", info, request), sendbuf,
+    return allreduce_c(AXON_COLL_RED_ALLREDUCE, axon_mpi_coll_persistent("MPI_Allreduce_init_c", info, request), sendbuf,
                        recvbuf, count, datatype, op, comm);
 }
 
@@ -491,7 +491,7 @@ AXON_MPI_WEAK(Reduce_scatter_block_c)
 int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                 MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_c(AXON_MPI_RED_SCATTER_BLOCK, axon_mpi_coll_blocking("MPI_Reduce_scatter_block_c"), sendbuf,
+    return allreduce_c(AXON_COLL_RED_SCATTER_BLOCK, axon_mpi_coll_blocking("MPI_Reduce_scatter_block_c"), sendbuf,
                        recvbuf, recvcount, datatype, op, comm);
 }
 
@@ -499,7 +499,7 @@ AXON_MPI_WEAK(Ireduce_scatter_block_c)
 int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_SCATTER_BLOCK, axon_mpi_coll_nonblocking("MPI_Ireduce_scatter_block_c", request),
+    return allreduce_c(AXON_COLL_RED_SCATTER_BLOCK, axon_mpi_coll_nonblocking("MPI_Ireduce_scatter_block_c", request),
                        sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
@@ -507,7 +507,7 @@ AXON_MPI_WEAK(Reduce_scatter_block_init_c)
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_SCATTER_BLOCK,
+    return allreduce_c(AXON_COLL_RED_SCATTER_BLOCK,
                        axon_mpi_coll_persistent("MPI_Reduce_scatter_block_init_c", info, request), sendbuf, recvbuf,
                        recvcount, datatype, op, comm);
 }
@@ -539,7 +539,7 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
 AXON_MPI_WEAK(Scan_c)
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_c(AXON_MPI_RED_SCAN, axon_mpi_coll_blocking("MPI_Scan_c"), sendbuf, recvbuf, count, datatype, op,
+    return allreduce_c(AXON_COLL_RED_SCAN, axon_mpi_coll_blocking("MPI_Scan_c"), sendbuf, recvbuf, count, datatype, op,
                        comm);
 }
 
@@ -547,7 +547,7 @@ AXON_MPI_WEAK(Iscan_c)
 int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_SCAN, axon_mpi_coll_nonblocking("MPI_Iscan_c", request), sendbuf, recvbuf, count,
+    return allreduce_c(AXON_COLL_RED_SCAN, axon_mpi_coll_nonblocking("MPI_Iscan_c", request), sendbuf, recvbuf, count,
                        datatype, op, comm);
 }
 
@@ -555,14 +555,14 @@ AXON_MPI_WEAK(Scan_init_c)
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_SCAN, axon_mpi_coll_persistent("MPI_Scan_init_c", info, request), sendbuf, recvbuf,
+    return allreduce_c(AXON_COLL_RED_SCAN, axon_mpi_coll_persistent("MPI_Scan_init_c", info, request), sendbuf, recvbuf,
                        count, datatype, op, comm);
 }
 
 AXON_MPI_WEAK(Exscan_c)
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_c(AXON_MPI_RED_EXSCAN, axon_mpi_coll_blocking("MPI_Exscan_c"), sendbuf, recvbuf, count, datatype,
+    return allreduce_c(AXON_COLL_RED_EXSCAN, axon_mpi_coll_blocking("MPI_Exscan_c"), sendbuf, recvbuf, count, datatype,
                        op, comm);
 }
 
@@ -570,7 +570,7 @@ AXON_MPI_WEAK(Iexscan_c)
 int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_EXSCAN, axon_mpi_coll_nonblocking("MPI_Iexscan_c", request), sendbuf, recvbuf,
+    return allreduce_c(AXON_COLL_RED_EXSCAN, axon_mpi_coll_nonblocking("MPI_Iexscan_c", request), sendbuf, recvbuf,
                        count, datatype, op, comm);
 }
 
@@ -578,6 +578,6 @@ AXON_MPI_WEAK(Exscan_init_c)
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return allreduce_c(AXON_MPI_RED_EXSCAN, axon_mpi_coll_persistent("MPI_Exscan_init_c", info, request), sendbuf,
+    return allreduce_c(AXON_COLL_RED_EXSCAN, axon_mpi_coll_persistent("MPI_Exscan_init_c", info, request), sendbuf,
                        recvbuf, count, datatype, op, comm);
 }

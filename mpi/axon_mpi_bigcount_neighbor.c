@@ -8,7 +8,7 @@
 /* Plan a and run it as f says. */
 static int axon_neighbor_c(struct axon_mpi_coll_form f, const struct axon_mpi_neighbor_args *a, MPI_Comm comm)
 {
-    struct axon_mpi_coll_plan plan;
+    struct axon_coll_plan plan;
     int rc = axon_mpi_coll_form_check(&f, comm);
     if (rc == MPI_SUCCESS)
         rc = axon_mpi_neighbor_plan(f.func, a, comm, &plan);

@@ -2,109 +2,60 @@
  * MPI_Request_free do with their requests.
  *
  * An _init call checks its arguments exactly as the blocking form does (the same plan function,
- * mpi/axon_mpi_coll.c) and keeps the plan in an inactive persistent request, with references on its
- * layouts and operation so that freeing a datatype or an operation afterwards is harmless. Each
- * MPI_Start builds a fresh schedule from the plan and runs it on the same request; the completion calls
- * leave the request inactive, and MPI_Request_free frees it (refused while it is active, as the standard
- * says). The request takes the communicator's next collective sequence number at its _init call, and
- * every start runs under that tag: MPI 4 matches persistent collectives by the order of their _init
- * calls, so members may start them in different orders (MPICH's coll/p_order). Successive starts of one
- * request share the tag safely: a start begins only after the last completed here, and messages
- * between two ranks keep their order. The tag comes back to a new collective only after 2^31 more
- * collectives on the communicator while the request lives. With CUDA support on, an _init of more than
- * AXON_COLL_GPU_AGREE_MIN bytes a rank (the kinds a blocking call of that size agrees for) has the members
- * agree once whether all their buffers are GPU memory, which the standard allows (the _init calls are
- * nonlocal and ordered like other collectives): where they are, every start may take the domain
- * algorithms, as the blocking call would, and unlike the nonblocking one, which never agrees. */
+ * mpi/axon_mpi_coll.c) and hands the plan to coll/ (axon_coll_plan_persist), which keeps it in an
+ * inactive persistent request, with references on its layouts and operation so that freeing a datatype
+ * or an operation afterwards is harmless. Each MPI_Start builds a fresh schedule from the plan and runs
+ * it on the same request; the completion calls leave the request inactive, and MPI_Request_free frees
+ * it (refused while it is active, as the standard says). The request takes the communicator's next
+ * collective sequence number at its _init call, and every start runs under that tag: MPI 4 matches
+ * persistent collectives by the order of their _init calls, so members may start them in different
+ * orders (MPICH's coll/p_order). Successive starts of one request share the tag safely: a start begins
+ * only after the last completed here, and messages between two ranks keep their order. The tag comes
+ * back to a new collective only after 2^31 more collectives on the communicator while the request
+ * lives. With CUDA support on, an _init of more than AXON_COLL_GPU_AGREE_MIN bytes a rank (the kinds a
+ * blocking call of that size agrees for) has the members agree once whether all their buffers are GPU
+ * memory, which the standard allows (the _init calls are nonlocal and ordered like other collectives):
+ * where they are, every start may take the domain algorithms, as the blocking call would. */
 #include "mpi/axon_mpi_coll.h"
 
-#include "coll/axon_coll_op.h"
-#include "cuda_support/cuda_support.h"
 #include "mpi/axon_mpi_comm.h"
-#include "runtime/runtime.h"
-
-#include <stdlib.h>
 
 int axon_mpi_coll_persist_check(const char *func, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     if (info != MPI_INFO_NULL && !axon_mpi_info_valid(info))
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_INFO, "invalid info object %s",
                               AXON_MPI_HANDLE_NAME(info));
     return MPI_SUCCESS;
 }
 
-int axon_mpi_coll_persist_init(const char *func, struct axon_mpi_coll_plan *p, MPI_Request *request)
+int axon_mpi_coll_persist_init(const char *func, struct axon_coll_plan *p, MPI_Request *request)
 {
-    struct axon_comm *c = p->c;
-    int rc = axon_mpi_coll_plan_agree_persistent(p);
-    if (rc != MPI_SUCCESS) {
-        axon_mpi_coll_plan_fini(p);
-        return axon_mpi_error(c, func, rc, "the members' agreement on where their buffers are failed: they passed "
-                                           "different collectives or counts (AXON_VERBOSE=1 says which)");
-    }
-    /* The user may free the datatypes and the operation before the request. */
-    struct axon_mpi_coll_plan *kept = axon_mpi_coll_plan_keep(p);
-    if (!kept)
-        return axon_mpi_error(c, func, MPI_ERR_NO_MEM, "out of memory");
-    kept->seq_fixed = true;
-    kept->seq = atomic_fetch_add_explicit(&c->coll_seq, 1u, memory_order_relaxed);
+    struct axon_comm *c = axon_mpi_coll_comm(p->cc);
     struct axon_request *req;
-    rc = axon_request_alloc_coll_persistent(&c->coll, kept, &req);
-    if (rc != MPI_SUCCESS) {
-        axon_mpi_coll_plan_fini(kept);
-        free(kept);
-        return axon_mpi_error(c, func, rc, "cannot allocate the collective's request");
-    }
+    const char *why = NULL;
+    int rc = axon_coll_plan_persist(p, &req, &why);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(c, func, rc, "%s", why);
     *request = axon_mpi_request_handle(req);
     return MPI_SUCCESS;
 }
 
 int axon_mpi_coll_persist_start(const char *func, struct axon_request *req)
 {
-    struct axon_mpi_coll_plan *p = req->upper;
-    /* GPU buffers are staged afresh at every start: their contents are the user's at this moment. */
-    struct axon_mpi_coll_stage *st = NULL;
-    const struct axon_mpi_coll_plan *run = p;
-    int rc;
-    if (axon_cuda_watching() && !p->c->pt2pt.host_only) {
-        rc = axon_mpi_coll_gpu_prepare(p, false, &st);
-        if (rc != MPI_SUCCESS)
-            return axon_mpi_error(p->c, func, rc, "cannot stage the collective's GPU buffers through host memory");
-        if (st)
-            run = axon_mpi_coll_stage_plan(st);
-    }
-    struct axon_coll_sched *s;
-    rc = axon_mpi_coll_plan_sched(run, &s);
-    if (rc != MPI_SUCCESS) {
-        axon_mpi_coll_stage_abort(st);
-        return axon_mpi_error(p->c, func, rc, "cannot allocate the collective's schedule");
-    }
-    if (st)
-        axon_mpi_coll_stage_attach(st, s);
-    if (axon_config.async_progress)
-        axon_coll_sched_set_handoff(s);
-    axon_request_coll_restart(req);
-    rc = axon_coll_sched_start(s, req);
-    if (rc != MPI_SUCCESS) {
-        axon_coll_sched_discard(s);
-        axon_mpi_coll_stage_abort(st); /* a schedule that never started runs no end hook */
-        req->active = false;
-        return axon_mpi_error(p->c, func, rc, "cannot build the collective's schedule");
-    }
-    return MPI_SUCCESS;
+    struct axon_coll_plan *p = req->upper;
+    const char *why = NULL;
+    int rc = axon_coll_plan_persist_start(req, &why);
+    return rc == MPI_SUCCESS ? rc : axon_mpi_error(axon_mpi_coll_comm(p->cc), func, rc, "%s", why);
 }
 
 int axon_mpi_coll_persist_free(const char *func, struct axon_request *req)
 {
-    struct axon_mpi_coll_plan *p = req->upper;
+    struct axon_coll_plan *p = req->upper;
     if (req->active)
-        return axon_mpi_error(p->c, func, MPI_ERR_REQUEST,
+        return axon_mpi_error(axon_mpi_coll_comm(p->cc), func, MPI_ERR_REQUEST,
                               "a persistent collective request is active (started and not completed)");
-    axon_mpi_coll_plan_fini(p);
-    free(p);
-    req->upper = NULL;
-    axon_request_free(req);
+    axon_coll_plan_persist_free(req);
     return MPI_SUCCESS;
 }
 
@@ -116,7 +67,7 @@ int axon_mpi_coll_persist_free(const char *func, struct axon_request *req)
         int rc_ = axon_mpi_coll_persist_check(func, comm, info, request);                            \
         if (rc_ != MPI_SUCCESS)                                                                      \
             return rc_;                                                                              \
-        struct axon_mpi_coll_plan plan_;                                                             \
+        struct axon_coll_plan plan_;                                                             \
         rc_ = (call);                                                                                \
         return rc_ == MPI_SUCCESS ? axon_mpi_coll_persist_init(func, &plan_, request) : rc_;         \
     } while (0)
@@ -125,7 +76,7 @@ int axon_mpi_coll_persist_free(const char *func, struct axon_request *req)
 #define AXON_PERSIST_CHECK_DISPLS(func, comm, root, displs)                                          \
     do {                                                                                             \
         struct axon_comm *c_ = axon_mpi_comm_get(comm);                                              \
-        if (c_ && axon_coll_is_root(c_, root) && !(displs))                                          \
+        if (c_ && axon_mpi_coll_is_root(c_, root) && !(displs))                                          \
             return axon_mpi_error(c_, func, MPI_ERR_ARG, "displs is a NULL pointer");                \
     } while (0)
 
@@ -260,7 +211,7 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     static const char func[] = "MPI_Reduce_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
                                               datatype, op, root, comm, &plan_));
 }
 
@@ -270,7 +221,7 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 {
     static const char func[] = "MPI_Allreduce_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
                                               datatype, op, 0, comm, &plan_));
 }
 
@@ -280,7 +231,7 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 {
     static const char func[] = "MPI_Reduce_scatter_block_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                               AXON_MPI_NO_ARRAY, datatype, op, 0, comm, &plan_));
 }
 
@@ -290,7 +241,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 {
     static const char func[] = "MPI_Reduce_scatter_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_SCATTER, sendbuf, recvbuf, 0,
                                               AXON_MPI_INTS(recvcounts), datatype, op, 0, comm, &plan_));
 }
 
@@ -300,7 +251,7 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     static const char func[] = "MPI_Scan_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
                                               datatype, op, 0, comm, &plan_));
 }
 
@@ -310,6 +261,6 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     static const char func[] = "MPI_Exscan_init";
     AXON_PERSIST_INIT(func, comm, info, request,
-                      axon_mpi_reduction_plan(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
+                      axon_mpi_reduction_plan(func, AXON_COLL_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY,
                                               datatype, op, 0, comm, &plan_));
 }

@@ -70,7 +70,7 @@ int axon_group_ops_find(const int *a, int na, int id);
 
 /* Tags of the creation calls' traffic on a communicator's internal (coll) context. The collective
  * layer, which shares that context, keeps its tags below AXON_COMM_TAG_BASE. */
-#define AXON_COMM_TAG_BASE 0x7fff0000
+#define AXON_COMM_TAG_BASE AXON_COLL_TAG_LIMIT
 #define AXON_COMM_TAG_CREATE (AXON_COMM_TAG_BASE + 1)
 
 /* The processes of one private collective: team ranks 0..size-1, reached as ranks to_pc[r] (identity

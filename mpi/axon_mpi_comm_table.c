@@ -11,8 +11,6 @@
  * the local side of its collectives. MPI_Comm_free takes the handle away at once; the object, its
  * contexts and its id stay until no request names it (the standard lets pending operations complete),
  * on a list that later frees and MPI_Finalize look at. */
-#include "coll/axon_coll_hier.h"
-#include "coll/axon_coll_shm.h"
 #include "mpi/axon_mpi_comm.h"
 
 #include "runtime/runtime.h"
@@ -127,13 +125,7 @@ static void axon_comm_destroy(struct axon_comm *c)
     }
     axon_comm_attr_drop(c);
     free(c->ft_acked);
-    axon_coll_shm_destroy(c->shm);
-    for (int i = 0; i < 2; i++)
-        free(atomic_load(&c->spare_blocks[i]));
-    if (c->nodes) {
-        axon_coll_nodes_free(c->nodes);
-        free(c->nodes);
-    }
+    axon_coll_comm_fini(&c->collectives);
     if (c->info != MPI_INFO_NULL)
         axon_mpi_info_release(c->info);
     axon_mpi_errhandler_release(c->errhandler);
@@ -217,6 +209,9 @@ int axon_comm_new(const struct axon_comm_spec *spec, struct axon_comm **out)
         }
     }
 
+    if (rc == MPI_SUCCESS)
+        axon_coll_comm_init(&c->collectives, &c->coll, c->local_comm ? &c->local_comm->coll : NULL, c->rank, c->size,
+                            c->remote_size, c->group->world);
     if (rc == MPI_SUCCESS) {
         pthread_mutex_lock(&axon_comm_lock);
         uint32_t slot = AXON_COMM_SLOTS;
@@ -294,7 +289,10 @@ static int axon_comm_predefined_init(struct axon_comm *c, MPI_Comm handle, const
         .info = MPI_INFO_NULL,
     };
     snprintf(c->name, sizeof(c->name), "%s", name);
-    return axon_comm_views_attach(c);
+    int rc = axon_comm_views_attach(c);
+    if (rc == MPI_SUCCESS)
+        axon_coll_comm_init(&c->collectives, &c->coll, NULL, c->rank, c->size, 0, group->world);
+    return rc;
 }
 
 int axon_mpi_comm_table_init(void)
@@ -348,6 +346,7 @@ void axon_mpi_comm_table_finalize(void)
         axon_comm_views_detach(c);
         axon_mpi_partitioned_comm_destroy(c);
         axon_comm_attr_drop(c);
+        axon_coll_comm_fini(&c->collectives);
         if (c->info != MPI_INFO_NULL)
             axon_mpi_info_release(c->info);
         axon_mpi_errhandler_release(c->errhandler);

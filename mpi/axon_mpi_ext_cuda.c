@@ -1,6 +1,6 @@
 /* Axon's CUDA extension queries (mpi-ext.h). They answer yes while CUDA support is on (a CUDA driver
  * with a GPU was loaded at MPI_Init and AXON_CUDA is not 0): then every point-to-point call and every
- * collective takes GPU buffers (pt2pt/axon_pt2pt_stage.c, mpi/axon_mpi_coll_stage.c). Without a driver,
+ * collective takes GPU buffers (pt2pt/axon_pt2pt_stage.c, coll/axon_coll_stage.c). Without a driver,
  * with AXON_CUDA=0, or in a build without cuda.h every buffer is host memory and they answer no, so a
  * program that asks before handing MPI device pointers keeps working. */
 #include "mpi/axon_mpi.h"

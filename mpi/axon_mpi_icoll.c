@@ -8,7 +8,7 @@ AXON_MPI_WEAK(Ibarrier)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ibarrier";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_barrier(func, comm, request);
 }
 
@@ -16,7 +16,7 @@ AXON_MPI_WEAK(Ibcast)
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ibcast";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_bcast(func, buffer, count, datatype, root, comm, request);
 }
 
@@ -25,7 +25,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Igather";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY,
                            recvtype, root, comm, request);
 }
@@ -35,9 +35,9 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Igatherv";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && axon_coll_is_root(c, root) && !displs)
+    if (c && axon_mpi_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_gather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
@@ -49,7 +49,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iscatter";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_scatter(func, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, sendtype, recvbuf,
                             recvcount, recvtype, root, comm, request);
 }
@@ -59,9 +59,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iscatterv";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     struct axon_comm *c = axon_mpi_comm_get(comm);
-    if (c && axon_coll_is_root(c, root) && !displs)
+    if (c && axon_mpi_coll_is_root(c, root) && !displs)
         return axon_mpi_error(c, func, MPI_ERR_ARG, "displs is a NULL pointer");
     static const int none[1];
     return axon_mpi_scatter(func, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(displs ? displs : none),
@@ -73,7 +73,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iallgather";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
                               AXON_MPI_NO_ARRAY, recvtype, comm, request);
 }
@@ -83,7 +83,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iallgatherv";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     if (!displs)
         return axon_mpi_error(axon_mpi_comm_get(comm), func, MPI_ERR_ARG, "displs is a NULL pointer");
     return axon_mpi_allgather(func, sendbuf, sendcount, sendtype, recvbuf, 0, AXON_MPI_INTS(recvcounts),
@@ -95,7 +95,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ialltoall";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_alltoall(func, 0, sendbuf, sendcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &sendtype, recvbuf,
                              recvcount, AXON_MPI_NO_ARRAY, AXON_MPI_NO_ARRAY, &recvtype, comm, request);
 }
@@ -106,7 +106,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ialltoallv";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_alltoall(func, 1, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls), &sendtype, recvbuf,
                              0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), &recvtype, comm, request);
 }
@@ -117,7 +117,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ialltoallw";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_alltoall(func, 2, sendbuf, 0, AXON_MPI_INTS(sendcounts), AXON_MPI_INTS(sdispls), sendtypes, recvbuf,
                              0, AXON_MPI_INTS(recvcounts), AXON_MPI_INTS(rdispls), recvtypes, comm, request);
 }
@@ -127,8 +127,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ireduce";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, root,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_REDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, root,
                               comm, request);
 }
 
@@ -137,8 +137,8 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iallreduce";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_ALLREDUCE, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
                               comm, request);
 }
 
@@ -147,8 +147,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ireduce_scatter_block";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, AXON_MPI_NO_ARRAY,
                               datatype, op, 0, comm, request);
 }
 
@@ -157,8 +157,8 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Ireduce_scatter";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCATTER, sendbuf, recvbuf, 0, AXON_MPI_INTS(recvcounts), datatype, op,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_SCATTER, sendbuf, recvbuf, 0, AXON_MPI_INTS(recvcounts), datatype, op,
                               0, comm, request);
 }
 
@@ -166,8 +166,8 @@ AXON_MPI_WEAK(Iscan)
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iscan";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_SCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
                               comm, request);
 }
 
@@ -175,7 +175,7 @@ AXON_MPI_WEAK(Iexscan)
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     static const char func[] = "MPI_Iexscan";
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
-    return axon_mpi_reduction(func, AXON_MPI_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
+    return axon_mpi_reduction(func, AXON_COLL_RED_EXSCAN, sendbuf, recvbuf, count, AXON_MPI_NO_ARRAY, datatype, op, 0,
                               comm, request);
 }

@@ -7,7 +7,7 @@
 static int axon_ineighbor(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,
                           MPI_Request *request)
 {
-    AXON_ICOLL_CHECK_REQUEST(func, comm, request);
+    AXON_MPI_ICOLL_CHECK_REQUEST(func, comm, request);
     return axon_mpi_neighbor(func, a, comm, request);
 }
 
@@ -18,7 +18,7 @@ static int axon_neighbor_init(const char *func, const struct axon_mpi_neighbor_a
     int rc = axon_mpi_coll_persist_check(func, comm, info, request);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct axon_mpi_coll_plan plan;
+    struct axon_coll_plan plan;
     rc = axon_mpi_neighbor_plan(func, a, comm, &plan);
     return rc == MPI_SUCCESS ? axon_mpi_coll_persist_init(func, &plan, request) : rc;
 }

@@ -81,14 +81,14 @@ static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon
     if (buf == MPI_IN_PLACE)
         return axon_mpi_error(c, func, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in neighborhood collectives");
     if (layout != AXON_NEIGHBOR_W)
-        AXON_COLL_CHECK_TYPE(func, c, type, dt, side);
+        AXON_MPI_COLL_CHECK_TYPE(func, c, type, dt, side);
     if (layout == AXON_NEIGHBOR_ONE || layout == AXON_NEIGHBOR_UNIFORM)
-        AXON_COLL_CHECK_COUNT(func, c, count, side);
+        AXON_MPI_COLL_CHECK_COUNT(func, c, count, side);
     if (n > 0 && (layout == AXON_NEIGHBOR_V || layout == AXON_NEIGHBOR_W)) {
-        AXON_COLL_CHECK_ARRAY(func, c, counts.p, "a count array");
-        AXON_COLL_CHECK_ARRAY(func, c, displs.p, "a displacement array");
+        AXON_MPI_COLL_CHECK_ARRAY(func, c, counts.p, "a count array");
+        AXON_MPI_COLL_CHECK_ARRAY(func, c, displs.p, "a displacement array");
         if (layout == AXON_NEIGHBOR_W)
-            AXON_COLL_CHECK_ARRAY(func, c, types, "a datatype array");
+            AXON_MPI_COLL_CHECK_ARRAY(func, c, types, "a datatype array");
     }
     for (int j = 0; j < n; j++) {
         int64_t cnt = count;
@@ -106,11 +106,11 @@ static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon
         case AXON_NEIGHBOR_W:
             cnt = axon_mpi_array_get(counts, j);
             off = axon_mpi_array_get(displs, j);
-            AXON_COLL_CHECK_TYPE(func, c, types[j], dt, side);
+            AXON_MPI_COLL_CHECK_TYPE(func, c, types[j], dt, side);
             break;
         }
-        AXON_COLL_CHECK_COUNT(func, c, cnt, side);
-        if (axon_coll_bad_buffer((const char *)buf + off, cnt, &dt))
+        AXON_MPI_COLL_CHECK_COUNT(func, c, cnt, side);
+        if (axon_mpi_coll_bad_buffer((const char *)buf + off, cnt, &dt))
             return axon_mpi_error(c, func, MPI_ERR_BUFFER, "the %s buffer is NULL with a count of %lld", side,
                                   (long long)cnt);
         blocks[j] = (struct axon_coll_block){(char *)buf + off, cnt, dt};
@@ -119,11 +119,11 @@ static int axon_neighbor_blocks(const char *func, struct axon_comm *c, enum axon
 }
 
 int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,
-                           struct axon_mpi_coll_plan *p)
+                           struct axon_coll_plan *p)
 {
     struct axon_comm *c;
-    AXON_COLL_CHECK_COMM(func, comm, c);
-    AXON_COLL_CHECK_INTRACOMM(func, c);
+    AXON_MPI_COLL_CHECK_COMM(func, comm, c);
+    AXON_MPI_COLL_CHECK_INTRACOMM(func, c);
     int indegree = 0, outdegree = 0, *sources = NULL, *destinations = NULL;
     bool cart = false;
     int rc = axon_neighbor_lists(func, c, comm, &indegree, &sources, &outdegree, &destinations, &cart);
@@ -164,9 +164,9 @@ int axon_mpi_neighbor_plan(const char *func, const struct axon_mpi_neighbor_args
             destinations[k + 1] = r;
         }
     }
-    *p = (struct axon_mpi_coll_plan){
-        .kind = AXON_MPI_COLL_NEIGHBOR,
-        .c = c,
+    *p = (struct axon_coll_plan){
+        .kind = AXON_COLL_PLAN_NEIGHBOR,
+        .cc = &c->collectives,
         .datatype = MPI_DATATYPE_NULL,
         .nsend = outdegree,
         .sblocks = sblocks,
@@ -184,7 +184,7 @@ err:
 int axon_mpi_neighbor(const char *func, const struct axon_mpi_neighbor_args *a, MPI_Comm comm,
                       MPI_Request *request)
 {
-    struct axon_mpi_coll_plan plan;
+    struct axon_coll_plan plan;
     int rc = axon_mpi_neighbor_plan(func, a, comm, &plan);
     return rc == MPI_SUCCESS ? axon_mpi_coll_plan_run(func, &plan, request) : rc;
 }

@@ -3,7 +3,7 @@
  * MPI_Reduce_local with a predefined operation on a non-contiguous datatype, packs both buffers in
  * bounded pieces through the data-layout cursor, reduces the packed pieces and unpacks the result.
  * GPU buffers of MPI_Reduce_local are reduced on the GPU where the result is and a kernel exists, else in
- * host copies (mpi/axon_mpi_coll_stage.c). MPI_Reduce_local_c takes any count: it shares one function of
+ * host copies (coll/axon_coll_stage.c). MPI_Reduce_local_c takes any count: it shares one function of
  * int64_t counts with MPI_Reduce_local.
  * Errors are tied to no communicator: they go to the handler of errors on no object. */
 #include "mpi/axon_mpi_datatype.h"
@@ -170,14 +170,14 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
 
     /* A result on a GPU: reduced there by a kernel when the operation has one for the datatype; other
      * GPU buffers are reduced in host copies, the result copied back. */
-    struct axon_mpi_coll_stage *st = NULL;
+    struct axon_coll_stage *st = NULL;
     bool host = axon_pt2pt_data_surely_host(inbuf, &dt) && axon_pt2pt_data_surely_host(inoutbuf, &dt);
     if (axon_cuda_watching() && !host) {
         bool done;
-        rc = axon_mpi_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
+        rc = axon_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
         if (done || rc != MPI_SUCCESS)
             return rc == MPI_SUCCESS ? rc : axon_mpi_error(NULL, func, rc, "cannot reduce on the GPU");
-        rc = axon_mpi_coll_stage_local(&inbuf, &inoutbuf, count, &dt, &st);
+        rc = axon_coll_stage_local(&inbuf, &inoutbuf, count, &dt, &st);
         if (rc != MPI_SUCCESS)
             return axon_mpi_error(NULL, func, rc, "cannot copy the GPU buffers to the host");
     }
@@ -189,11 +189,11 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
     else
         rc = axon_op_reduce_strided(o, inbuf, inoutbuf, count, &dt);
     if (rc != MPI_SUCCESS) {
-        axon_mpi_coll_stage_abort(st);
+        axon_coll_stage_abort(st);
         return axon_mpi_error(NULL, func, rc, "cannot reduce %lld elements of datatype %s", (long long)count,
                               AXON_MPI_HANDLE_NAME(datatype));
     }
-    if (st && (rc = axon_mpi_coll_stage_end(st, MPI_SUCCESS)) != MPI_SUCCESS)
+    if (st && (rc = axon_coll_stage_end(st, MPI_SUCCESS)) != MPI_SUCCESS)
         return axon_mpi_error(NULL, func, rc, "cannot copy the result to the GPU");
     return MPI_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /* Reductions of vectors larger than a shared-memory slot, which take different ways by size and by the
- * number of ranks (chunks through the node's segment, or a schedule: mpi/axon_mpi_coll.c), checked
+ * number of ranks (chunks through the node's segment, or a schedule: coll/axon_coll_path.c), checked
  * against the sum every rank can compute: MPI_Reduce at the first and the last rank, in place at the
  * root and not, and MPI_Allreduce, of MPI_INT sums from 64 KiB to 3 MiB plus an odd element; and MPI_Reduce
  * with a non-commutative user operation on 12-byte elements (so that neither a slot nor a piece holds whole

@@ -140,7 +140,7 @@ END_TEST
 
 /* Where the members agreed that every buffer is GPU memory and they share a domain, bcast, allgather,
  * alltoall, reduce_scatter and reduce take their domain algorithms at every size and count (the
- * agreement itself only happens above AXON_COLL_GPU_AGREE_MIN, mpi/axon_mpi_coll.c); without the
+ * agreement itself only happens above AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c); without the
  * agreement, or without a domain, the host rules. */
 START_TEST(device_rules_pick_domain)
 {

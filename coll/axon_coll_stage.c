@@ -1,5 +1,5 @@
 /* GPU buffers in collectives, staged through host memory. Every collective call is first a plan
- * (mpi/axon_mpi_coll.h) naming the user's buffers; when CUDA support is on, this file looks at the
+ * (coll/axon_coll_plan.h) naming the user's buffers; when CUDA support is on, this file looks at the
  * plan's buffers before it runs. Each buffer the call touches (a block of a rank, a reduction's input
  * or result) is classified by memory type. The GPU ones get one host copy per user buffer, from its first
  * block's first byte to its last block's last, so that blocks keep their distances (algorithms move a run
@@ -21,7 +21,7 @@
  * GPU kernel for a packed datatype), keeps its data there as a GPU schedule (coll/axon_coll_sched.h),
  * with no copy through the host. With support off in a process that uses CUDA, a GPU buffer is refused
  * (axon_cuda_memtype_of). */
-#include "mpi/axon_mpi_coll.h"
+#include "coll/axon_coll_plan.h"
 
 #include "coll/axon_coll_op.h"
 #include "cuda_support/cuda_support.h"
@@ -72,8 +72,8 @@ struct axon_stage_run {
     int seg;
 };
 
-struct axon_mpi_coll_stage {
-    struct axon_mpi_coll_plan plan; /* the call's plan with the host copies; its block arrays are ours */
+struct axon_coll_stage {
+    struct axon_coll_plan plan; /* the call's plan with the host copies; its block arrays are ours */
     struct axon_stage_ref *refs;    /* the GPU buffers, in walk order */
     int nrefs, cap;
     struct axon_stage_seg *segs;
@@ -100,7 +100,7 @@ static uintptr_t axon_stage_start(const struct axon_stage_ref *r)
 
 /* Classifies r; a GPU buffer is kept in st (made on the first one), host memory is left alone.
  * cap: how many buffers the call may have at most. */
-static int axon_stage_note(struct axon_mpi_coll_stage **stp, int cap, struct axon_stage_ref *r)
+static int axon_stage_note(struct axon_coll_stage **stp, int cap, struct axon_stage_ref *r)
 {
     if (r->count <= 0 || r->dt->size == 0)
         return MPI_SUCCESS; /* touches nothing */
@@ -108,7 +108,7 @@ static int axon_stage_note(struct axon_mpi_coll_stage **stp, int cap, struct axo
     int rc = axon_cuda_memtype_of((const void *)axon_stage_start(r), &r->info);
     if (rc != MPI_SUCCESS || r->info.kind == AXON_CUDA_MEMKIND_HOST)
         return rc;
-    struct axon_mpi_coll_stage *st = *stp;
+    struct axon_coll_stage *st = *stp;
     if (!st) {
         st = calloc(1, sizeof(*st));
         if (!st)
@@ -175,7 +175,7 @@ static int axon_stage_cmp_seg(const void *a, const void *b)
 /* The runs of touching or overlapping buffers (order: by copy, then address) that have one of flags
  * (non-contiguous buffers count as read: the gaps of their layouts come back unchanged only if the copy
  * holds the GPU's bytes there). runs has room for one per buffer. */
-static int axon_stage_runs(const struct axon_mpi_coll_stage *st, struct axon_stage_ref **order, unsigned flags,
+static int axon_stage_runs(const struct axon_coll_stage *st, struct axon_stage_ref **order, unsigned flags,
                            struct axon_stage_run *runs)
 {
     int n = 0;
@@ -202,7 +202,7 @@ static int axon_stage_runs(const struct axon_mpi_coll_stage *st, struct axon_sta
 /* Makes the host copies of st's buffers and fills what the call reads from the GPU; a failed fill is
  * kept in st->err and the call goes on, so that the other members, who cannot know, are not left
  * waiting for this one. Then each buffer's place in its copy is known (axon_stage_host_of). */
-static int axon_stage_build(struct axon_mpi_coll_stage *st)
+static int axon_stage_build(struct axon_coll_stage *st)
 {
     int n = st->nrefs, nspans = 0, rc = MPI_SUCCESS;
     struct axon_stage_ref **order = malloc(sizeof(*order) * (size_t)n);
@@ -286,13 +286,13 @@ out:
 }
 
 /* Where buffer r lies in its host copy: the same offsets from the returned address. */
-static char *axon_stage_host_of(const struct axon_mpi_coll_stage *st, const struct axon_stage_ref *r)
+static char *axon_stage_host_of(const struct axon_coll_stage *st, const struct axon_stage_ref *r)
 {
     const struct axon_stage_seg *seg = &st->segs[r->seg];
     return (char *)((uintptr_t)seg->host + (axon_stage_start(r) - seg->user) - (uintptr_t)r->lo);
 }
 
-static void axon_stage_free(struct axon_mpi_coll_stage *st)
+static void axon_stage_free(struct axon_coll_stage *st)
 {
     for (int k = 0; k < st->nsegs; k++)
         free(st->segs[k].host);
@@ -325,43 +325,44 @@ typedef int axon_stage_visit_fn(void *ctx, struct axon_stage_ref *r);
 
 #define AXON_STAGE_VISIT_BLOCK(b, fl, grp) AXON_STAGE_VISIT((b).buf, (b).count, &(b).dt, fl, grp)
 
-static int axon_stage_walk(struct axon_mpi_coll_plan *p, axon_stage_visit_fn *fn, void *ctx)
+static int axon_stage_walk(struct axon_coll_plan *p, axon_stage_visit_fn *fn, void *ctx)
 {
     /* Groups: the user's buffers of the call, 1 for the send side, 2 for the receive side. */
     const unsigned R = AXON_STAGE_READ, W = AXON_STAGE_WRITE;
-    struct axon_comm *c = p->c;
+    const struct axon_coll_comm *c = p->cc;
     int visit = 0;
     switch (p->kind) {
-    case AXON_MPI_COLL_BARRIER:
+    case AXON_COLL_PLAN_BARRIER:
         break;
-    case AXON_MPI_COLL_BCAST:
-        AXON_STAGE_VISIT_BLOCK(p->mine, axon_coll_is_root(c, p->root) ? R : W, 1);
+    case AXON_COLL_PLAN_BCAST:
+        AXON_STAGE_VISIT_BLOCK(p->mine, axon_coll_comm_is_root(c, p->root) ? R : W, 1);
         break;
-    case AXON_MPI_COLL_GATHER:
-    case AXON_MPI_COLL_ALLGATHER:
+    case AXON_COLL_PLAN_GATHER:
+    case AXON_COLL_PLAN_ALLGATHER:
         /* mine is empty in place, and where this rank's side takes no part. */
         AXON_STAGE_VISIT_BLOCK(p->mine, R, 1);
         for (int j = 0; j < p->nrecv; j++)
             AXON_STAGE_VISIT_BLOCK(p->rblocks[j], p->in_place && j == c->rank ? R | W : W, 2);
         break;
-    case AXON_MPI_COLL_SCATTER:
+    case AXON_COLL_PLAN_SCATTER:
         for (int j = 0; j < p->nsend; j++)
             AXON_STAGE_VISIT_BLOCK(p->sblocks[j], R, 1);
         AXON_STAGE_VISIT_BLOCK(p->mine, W, 2);
         break;
-    case AXON_MPI_COLL_ALLTOALL:
+    case AXON_COLL_PLAN_ALLTOALL:
         for (int j = 0; j < p->nsend; j++)
             AXON_STAGE_VISIT_BLOCK(p->sblocks[j], R, 1);
         for (int j = 0; j < p->nrecv; j++)
             AXON_STAGE_VISIT_BLOCK(p->rblocks[j], p->in_place ? R | W : W, 2);
         break;
-    case AXON_MPI_COLL_REDUCTION: {
-        /* The same roles as axon_mpi_reduction_plan gives: who contributes, who gets a result. */
-        bool reduce = p->red == AXON_MPI_RED_REDUCE;
-        bool has_result = !reduce || axon_coll_is_root(c, p->root);
+    case AXON_COLL_PLAN_REDUCTION: {
+        /* The same roles as the MPI layer's reduction plan gives (mpi/axon_mpi_coll.c): who contributes,
+         * who gets a result. */
+        bool reduce = p->red == AXON_COLL_RED_REDUCE;
+        bool has_result = !reduce || axon_coll_comm_is_root(c, p->root);
         bool contributes = !(c->is_inter && reduce && (p->root == MPI_ROOT || p->root == MPI_PROC_NULL));
         int64_t incount = p->count, outcount = p->count;
-        if (p->red == AXON_MPI_RED_SCATTER || p->red == AXON_MPI_RED_SCATTER_BLOCK) {
+        if (p->red == AXON_COLL_RED_SCATTER || p->red == AXON_COLL_RED_SCATTER_BLOCK) {
             incount = 0;
             for (int j = 0; j < c->size; j++)
                 incount += p->counts[j];
@@ -372,10 +373,10 @@ static int axon_stage_walk(struct axon_mpi_coll_plan *p, axon_stage_visit_fn *fn
         /* Rank 0 of an exscan gets no result: its buffer must come back as it was. In place, the input
          * and the result overlap and so share a copy. */
         if (has_result)
-            AXON_STAGE_VISIT(p->out, outcount, &p->dt, p->red == AXON_MPI_RED_EXSCAN && c->rank == 0 ? R | W : W, 2);
+            AXON_STAGE_VISIT(p->out, outcount, &p->dt, p->red == AXON_COLL_RED_EXSCAN && c->rank == 0 ? R | W : W, 2);
         break;
     }
-    case AXON_MPI_COLL_NEIGHBOR:
+    case AXON_COLL_PLAN_NEIGHBOR:
         for (int j = 0; j < p->nsend; j++)
             if (p->speers[j] != MPI_PROC_NULL)
                 AXON_STAGE_VISIT_BLOCK(p->sblocks[j], R, 1);
@@ -388,7 +389,7 @@ static int axon_stage_walk(struct axon_mpi_coll_plan *p, axon_stage_visit_fn *fn
 }
 
 struct axon_stage_collect {
-    struct axon_mpi_coll_stage *st;
+    struct axon_coll_stage *st;
     int cap;
     bool uniform;          /* the plain form: each side's blocks lie in one buffer of the user's */
     unsigned host_groups;  /* the groups (sides) found to be host memory */
@@ -413,14 +414,14 @@ static int axon_stage_collect(void *ctx, struct axon_stage_ref *r)
 }
 
 struct axon_stage_subst {
-    struct axon_mpi_coll_stage *st;
+    struct axon_coll_stage *st;
     int next; /* the next GPU buffer, in walk order */
 };
 
 static int axon_stage_substitute(void *ctx, struct axon_stage_ref *r)
 {
     struct axon_stage_subst *k = ctx;
-    struct axon_mpi_coll_stage *st = k->st;
+    struct axon_coll_stage *st = k->st;
     if (k->next < st->nrefs && st->refs[k->next].visit == r->visit)
         r->buf = axon_stage_host_of(st, &st->refs[k->next++]);
     return MPI_SUCCESS;
@@ -434,12 +435,12 @@ static struct axon_coll_block *axon_stage_blocks_dup(const struct axon_coll_bloc
     return copy;
 }
 
-int axon_mpi_coll_stage_begin(struct axon_mpi_coll_plan *p, struct axon_mpi_coll_stage **out)
+int axon_coll_stage_begin(struct axon_coll_plan *p, struct axon_coll_stage **out)
 {
     *out = NULL;
     struct axon_stage_collect k = {NULL, p->nsend + p->nrecv + 2, (p->have & AXON_COLL_NEEDS_UNIFORM) != 0, 0};
     int rc = axon_stage_walk(p, axon_stage_collect, &k);
-    struct axon_mpi_coll_stage *st = k.st;
+    struct axon_coll_stage *st = k.st;
     if (rc != MPI_SUCCESS)
         goto err;
     if (!st)
@@ -468,12 +469,12 @@ err:
     return rc;
 }
 
-const struct axon_mpi_coll_plan *axon_mpi_coll_stage_plan(const struct axon_mpi_coll_stage *st)
+const struct axon_coll_plan *axon_coll_stage_plan(const struct axon_coll_stage *st)
 {
     return &st->plan;
 }
 
-int axon_mpi_coll_stage_end(struct axon_mpi_coll_stage *st, int err)
+int axon_coll_stage_end(struct axon_coll_stage *st, int err)
 {
     int rc = st->err;
     /* A failed call's results are undefined: the GPU keeps what it had rather than half-filled copies. */
@@ -487,7 +488,7 @@ int axon_mpi_coll_stage_end(struct axon_mpi_coll_stage *st, int err)
     return err != MPI_SUCCESS ? err : rc;
 }
 
-void axon_mpi_coll_stage_abort(struct axon_mpi_coll_stage *st)
+void axon_coll_stage_abort(struct axon_coll_stage *st)
 {
     if (st)
         axon_stage_free(st);
@@ -495,10 +496,10 @@ void axon_mpi_coll_stage_abort(struct axon_mpi_coll_stage *st)
 
 static int axon_stage_on_end(void *arg, int err)
 {
-    return axon_mpi_coll_stage_end(arg, err);
+    return axon_coll_stage_end(arg, err);
 }
 
-void axon_mpi_coll_stage_attach(struct axon_mpi_coll_stage *st, struct axon_coll_sched *s)
+void axon_coll_stage_attach(struct axon_coll_stage *st, struct axon_coll_sched *s)
 {
     /* The schedule holds what it needs of the plan: only the host copies live on. */
     free(st->plan.sblocks);
@@ -510,11 +511,11 @@ void axon_mpi_coll_stage_attach(struct axon_mpi_coll_stage *st, struct axon_coll
     axon_coll_sched_on_end(s, axon_stage_on_end, st);
 }
 
-int axon_mpi_coll_stage_local(const void **in, void **inout, int64_t count, const struct axon_dtype_layout *dt,
-                              struct axon_mpi_coll_stage **out)
+int axon_coll_stage_local(const void **in, void **inout, int64_t count, const struct axon_dtype_layout *dt,
+                              struct axon_coll_stage **out)
 {
     *out = NULL;
-    struct axon_mpi_coll_stage *st = NULL;
+    struct axon_coll_stage *st = NULL;
     struct axon_stage_ref r[2] = {
         {.buf = (char *)*in, .count = count, .dt = dt, .flags = AXON_STAGE_READ, .group = 1, .visit = 0},
         {.buf = (char *)*inout, .count = count, .dt = dt, .flags = AXON_STAGE_READ | AXON_STAGE_WRITE, .group = 2,
@@ -575,14 +576,14 @@ static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
     return MPI_SUCCESS;
 }
 
-int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
+int axon_coll_gpu_choose(struct axon_coll_plan *p)
 {
     p->on_gpu = false;
     /* Neighborhood collectives and intercommunicators stay staged (their schedules are built apart). */
-    if (p->kind == AXON_MPI_COLL_NEIGHBOR || p->kind == AXON_MPI_COLL_BARRIER || p->c->is_inter)
+    if (p->kind == AXON_COLL_PLAN_NEIGHBOR || p->kind == AXON_COLL_PLAN_BARRIER || p->cc->is_inter)
         return MPI_SUCCESS;
     int kernel = -1;
-    if (p->kind == AXON_MPI_COLL_REDUCTION) {
+    if (p->kind == AXON_COLL_PLAN_REDUCTION) {
         /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they
          * are. */
         const struct axon_dtype_layout *dt = &p->dt;
@@ -602,19 +603,19 @@ int axon_mpi_coll_gpu_choose(struct axon_mpi_coll_plan *p)
     return MPI_SUCCESS;
 }
 
-int axon_mpi_coll_gpu_examine(struct axon_mpi_coll_plan *p, bool shm, struct axon_mpi_coll_stage **st)
+int axon_coll_gpu_examine(struct axon_coll_plan *p, bool shm, struct axon_coll_stage **st)
 {
     *st = NULL;
     p->on_gpu = false;
     if (!shm) {
-        int rc = axon_mpi_coll_gpu_choose(p);
+        int rc = axon_coll_gpu_choose(p);
         if (rc != MPI_SUCCESS || p->on_gpu)
             return rc;
     }
-    return axon_mpi_coll_stage_begin(p, st);
+    return axon_coll_stage_begin(p, st);
 }
 
-int axon_mpi_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt,
+int axon_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt,
                             const void *in, void *inout, int64_t count, bool *done)
 {
     *done = false;
