@@ -356,7 +356,7 @@ static int axon_stage_walk(struct axon_coll_plan *p, axon_stage_visit_fn *fn, vo
             AXON_STAGE_VISIT_BLOCK(p->rblocks[j], p->in_place ? R | W : W, 2);
         break;
     case AXON_COLL_PLAN_REDUCTION: {
-        /* The same roles as the MPI layer's reduction plan gives (mpi/axon_mpi_coll.c): who contributes,
+        /* The same roles as the MPI layer's reduction plan gives (mpi/coll/axon_mpi_coll.c): who contributes,
          * who gets a result. */
         bool reduce = p->red == AXON_COLL_RED_REDUCE;
         bool has_result = !reduce || axon_coll_comm_is_root(c, p->root);

@@ -359,7 +359,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 56
 #define MPI_ERR_RMA_SHARED 57
 #define MPI_ERR_RMA_FLAVOR 58
-/* The tools interface's classes (MPI_T_*, mpi/axon_mpi_tool.c), at MPICH's values. */
+/* The tools interface's classes (MPI_T_*, mpi/tool/axon_mpi_tool.c), at MPICH's values. */
 #define MPI_T_ERR_MEMORY 59
 #define MPI_T_ERR_NOT_INITIALIZED 60
 #define MPI_T_ERR_CANNOT_INIT 61
@@ -1478,7 +1478,7 @@ AXON_MPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 AXON_MPI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op));
 AXON_MPI_API(int, Remove_error_class, (int errorclass));
 AXON_MPI_API(int, Remove_error_code, (int errorcode));
-/* The tools interface (mpi/axon_mpi_tool.c): callable before MPI_Init and after MPI_Finalize. */
+/* The tools interface (mpi/tool/axon_mpi_tool.c): callable before MPI_Init and after MPI_Finalize. */
 AXON_MPI_API(int, T_init_thread, (int required, int *provided));
 AXON_MPI_API(int, T_finalize, (void));
 AXON_MPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len));

@@ -29,7 +29,7 @@
 /* ---- process state (axon_mpi_state.c) ------------------------------------------------------------ */
 
 /* Two models of MPI 4 share one library: the world model (MPI_Init .. MPI_Finalize) and sessions
- * (MPI_Session_init .. MPI_Session_finalize, mpi/axon_mpi_session.c). phase is the library's own state:
+ * (MPI_Session_init .. MPI_Session_finalize, mpi/session/axon_mpi_session.c). phase is the library's own state:
  * it comes up with the first of MPI_Init and MPI_Session_init and goes down when the world model is
  * finalized and no session is left (or, when only sessions ever used it, at the process's exit, so that
  * a session may be made again after the last one ended). world is the world model's, which
@@ -101,7 +101,7 @@ struct axon_attr;
 struct axon_bsend_buffer;
 
 /* The rest of the communicator layer (groups, context ids, creation, attributes, info) is in
- * mpi/axon_mpi_comm.h. */
+ * mpi/comm/axon_mpi_comm.h. */
 struct axon_comm {
     MPI_Comm handle;
     int rank, size;                /* in the local group (the only group of an intracommunicator) */
@@ -127,7 +127,7 @@ struct axon_comm {
     struct axon_coll_comm collectives; /* what the collectives know and keep of it (coll/axon_coll_comm.h) */
     atomic_uint idup_seq;          /* MPI_Comm_idup calls on it: their rounds' tags (axon_mpi_comm_idup.c) */
     struct axon_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL: buffered sends on it then use its
-                                      * session's or the process's (mpi/axon_mpi_bsend.c; not copied by
+                                      * session's or the process's (mpi/pt2pt/axon_mpi_bsend.c; not copied by
                                       * duplication) */
     MPI_Session session;             /* the session it derives from (through its groups or its parent); 0:
                                       * the world model */
@@ -149,7 +149,7 @@ int axon_mpi_datatype_init(void);
 void axon_mpi_datatype_finalize(void);
 /* The layout of a datatype handle; false if the handle is not a usable datatype (uncommitted derived
  * types are not: communication with them is MPI_ERR_TYPE). The rest of the datatype layer is in
- * mpi/axon_mpi_datatype.h. */
+ * mpi/datatype/axon_mpi_datatype.h. */
 bool axon_mpi_datatype_get_other(MPI_Datatype handle, struct axon_dtype_layout *layout);
 /* Every communication call makes this lookup, so the common case, a predefined type, is inline: MPICH's
  * builtin handles (kind 1, type 3 in the top bits) carry their size in bits 8-15. */

@@ -2,7 +2,7 @@
  * MPI_Session_finalize after it): stop the progress thread, shut the transport down in step with the
  * other ranks (nothing in flight is lost), leave the PMIx server, and mark the library finalized. */
 #include "mpi/axon_mpi.h"
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
 #include "cuda_support/cuda_support.h"

@@ -5,7 +5,7 @@
  * and predefined handles by their names in mpi.h, a datatype or communicator the program named
  * (MPI_Type_set_name, MPI_Comm_set_name) by that name and its number, anything else by its number. */
 #include "mpi/axon_mpi.h"
-#include "mpi/axon_mpi_datatype.h"
+#include "mpi/datatype/axon_mpi_datatype.h"
 
 #include <stdio.h>
 

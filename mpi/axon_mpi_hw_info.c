@@ -6,7 +6,7 @@
  *       binding, runtime/axon_runtime_hwres.c: an unbound process is true only for the machine)
  *   axon://nvlink_domain   always true (every rank is in one domain, a GPU's or its node's)
  *   axon://gpu             true when the rank has a GPU (the one it announced at MPI_Init)
- * The names are those MPI_Comm_split_type takes (mpi/axon_mpi_comm_split_type.c). The program frees
+ * The names are those MPI_Comm_split_type takes (mpi/comm/axon_mpi_comm_split_type.c). The program frees
  * the object with MPI_Info_free. */
 #include "mpi/axon_mpi.h"
 

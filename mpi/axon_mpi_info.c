@@ -8,7 +8,7 @@
  * every object: no info call is on a fast path. As MPI 4.0 allows, the calls work before MPI_Init and
  * after MPI_Finalize too (their errors are then fatal: there is no communicator's handler to ask), and
  * info objects outlive MPI_Finalize; the table itself lives as long as the process. */
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include "runtime/runtime.h"
 

@@ -4,7 +4,7 @@
  * support loads the driver here (AXON_CUDA), but no CUDA context is made; each rank's GPU travels with
  * the addresses, for the job's NVLink domains. Also MPI_Initialized. */
 #include "mpi/axon_mpi.h"
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
 #include "cuda_support/cuda_support.h"

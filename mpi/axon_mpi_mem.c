@@ -10,7 +10,7 @@
  * MPI_Pcontrol accepts every level and does nothing: Axon has no profiling levels of its own, and the
  * standard lets an implementation ignore the call (a profiler that wants it defines MPI_Pcontrol). */
 #include "mpi/axon_mpi.h"
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include <stdlib.h>
 #include <string.h>

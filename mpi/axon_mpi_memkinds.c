@@ -12,7 +12,7 @@
  * program learns it (MPICH answers the same way). A communicator whose info asserts
  * "mpi_assert_memory_alloc_kinds" answers with the asserted kinds that are supported; when they name no
  * GPU kind its buffers are host memory, and the library skips their memory-type checks. */
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include "cuda_support/cuda_support.h"
 

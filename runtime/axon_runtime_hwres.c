@@ -1,5 +1,5 @@
 /* Where this process sits in its machine's hardware, by hwloc, for the hardware-guided splits of
- * MPI_Comm_split_type (mpi/axon_mpi_comm_split_type.c): which instance of a resource type (a package,
+ * MPI_Comm_split_type (mpi/comm/axon_mpi_comm_split_type.c): which instance of a resource type (a package,
  * a NUMA node, a cache, a core ...) the process is confined to. This file owns the names it accepts and
  * the question put to hwloc; it loads the topology once per call (splits are rare, a load is a few
  * milliseconds, and the binding may have changed since the last one). */

@@ -5,7 +5,7 @@
 #include "tools/axon_info_ops.h"
 
 #include "coll/axon_coll_op.h"
-#include "mpi/axon_mpi_datatype.h"
+#include "mpi/datatype/axon_mpi_datatype.h"
 #include "runtime/axon_runtime_array.h"
 
 #include <mpi.h>

@@ -1,4 +1,4 @@
-/* MPI_Comm_split_type's split types (mpi/axon_mpi_comm_split_type.c): shared memory, the hardware-
+/* MPI_Comm_split_type's split types (mpi/comm/axon_mpi_comm_split_type.c): shared memory, the hardware-
  * guided splits (mpi_shared_memory, nvlink_domain, hwloc types), the resource-guided ones (also by
  * process set), the unguided split, and what gives MPI_COMM_NULL or an error. Arguments: the ranks of
  * this rank's node and of its NVLink domain (defaults: all of MPI_COMM_WORLD), as AXON_TOPO set them,

@@ -1,4 +1,4 @@
-/* The tools interface (mpi/axon_mpi_tool.c): MPI_T's count of initializations, before MPI_Init, while
+/* The tools interface (mpi/tool/axon_mpi_tool.c): MPI_T's count of initializations, before MPI_Init, while
  * MPI is up and after MPI_Finalize; the control variables (Axon's knobs) listed, found by name and read;
  * writes refused; the enumeration of a word-list knob; the string convention; the one category; the
  * performance-variable sessions; and the errors of bad indices, handles, sessions and of calls when

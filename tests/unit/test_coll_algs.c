@@ -12,7 +12,7 @@
 #include "coll/axon_coll_shm.h"
 #include "coll/coll.h"
 #include "mpi/axon_mpi.h"
-#include "mpi/axon_mpi_datatype.h"
+#include "mpi/datatype/axon_mpi_datatype.h"
 #include "runtime/runtime.h"
 #include "tests/unit/coll_sim.h"
 

@@ -1,9 +1,9 @@
-/* Unit tests of the context-id agreement logic (mpi/axon_mpi_comm_context.c): the bitmap, then a
+/* Unit tests of the context-id agreement logic (mpi/comm/axon_mpi_comm_context.c): the bitmap, then a
  * simulation of several processes running several creations at once over overlapping memberships, in
  * random interleavings (as threads under MPI_THREAD_MULTIPLE would), checking that every operation ends,
  * that its members agree on its id, that no process gets one id twice, that freed ids come back, and
  * that running out is reported alike on every member. */
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-/* Unit tests of the datatype descriptions (mpi/axon_mpi_datatype_create.c): sizes, bounds with the
+/* Unit tests of the datatype descriptions (mpi/datatype/axon_mpi_datatype_create.c): sizes, bounds with the
  * standard's rules (negative strides, markers from resized types that win and propagate, empty blocks
  * that add nothing), the alignment padding of structs, contiguity, the layouts the merges leave, and
  * sizes or bounds that would overflow 64 bits, and types of more than INT_MAX bytes (the large-count
  * constructors' counts reach the builders as they are) with the pieces their layouts walk. */
-#include "mpi/axon_mpi_datatype.h"
+#include "mpi/datatype/axon_mpi_datatype.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* Unit tests of the group set logic (mpi/axon_mpi_group_ops.c) against hand-computed results: inclusion
+/* Unit tests of the group set logic (mpi/comm/axon_mpi_group_ops.c) against hand-computed results: inclusion
  * and exclusion with their rank checks, rank ranges (strides both ways, bad strides, repeats), union,
  * intersection and difference in the standard's order, translation (MPI_PROC_NULL, members missing),
  * and comparison. Member ids are arbitrary non-negative ints, as MPI_COMM_WORLD ranks would be. */
-#include "mpi/axon_mpi_comm.h"
+#include "mpi/comm/axon_mpi_comm.h"
 
 #include <check.h>
 #include <stdlib.h>
