@@ -20,11 +20,10 @@ struct axon_coll_nodes {
     int *node_start; /* [nnodes + 1]: node k's ranks are by_node[node_start[k] .. node_start[k + 1]) */
     int *leaders;    /* [nnodes]: each node's lowest rank, ascending (so node k's leader is leaders[k]) */
     int max_per_node;
-    /* The cost model's choices for this group (coll/axon_coll_select_model.c), by collective and size
-     * class; NULL until the first; no_model: a simulated machine's map, whose calls take the rules (a
-     * simulation must not simulate). */
+    /* The cost model's answers for this group (AXON_COLL_MODEL_SLOTS of them, coll/axon_coll_select.h),
+     * which the selection reads and only coll/axon_coll_select_model.c writes; NULL until the first
+     * question. A simulated machine's map never gets any: its calls take the rules. */
     signed char *model_choice;
-    bool no_model;
 };
 
 /* Builds the map of n ranks whose nodes are node_id[r], ids in 0 .. nids-1 (the runtime's node

@@ -4,6 +4,7 @@
 #include "coll/axon_coll_plan.h"
 
 #include "coll/axon_coll_op.h"
+#include "coll/axon_coll_select_model.h"
 
 #include <stdlib.h>
 
@@ -55,21 +56,10 @@ static void axon_coll_plan_sched_inter(const struct axon_coll_plan *p, struct ax
     }
 }
 
-int axon_coll_plan_sched(const struct axon_coll_plan *p, struct axon_coll_sched **sp)
+/* The schedule of a plan on an intracommunicator, on s as created. */
+static void axon_coll_plan_sched_intra(const struct axon_coll_plan *p, struct axon_coll_sched *s)
 {
-    struct axon_coll_comm *cc = p->cc;
-    unsigned seq = p->seq_fixed ? p->seq : axon_coll_comm_next_seq(cc);
-    struct axon_coll_sched *s;
-    /* An intercommunicator's schedule starts on the bridge: its peers are the remote group. */
-    int rc = axon_coll_sched_create(cc->view, cc->rank, axon_coll_comm_peers(cc), axon_coll_comm_tag(seq), &s);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (cc->is_inter) {
-        axon_coll_plan_sched_inter(p, s);
-        *sp = s;
-        return MPI_SUCCESS;
-    }
-    axon_coll_sched_set_nodes(s, axon_coll_comm_nodes(cc));
+    axon_coll_sched_set_nodes(s, axon_coll_comm_nodes(p->cc));
     if (p->on_gpu)
         axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
     if (p->all_device)
@@ -117,8 +107,45 @@ int axon_coll_plan_sched(const struct axon_coll_plan *p, struct axon_coll_sched 
         axon_coll_neighbor(s, p->nsend, p->sblocks, p->speers, p->nrecv, p->rblocks, p->rpeers);
         break;
     }
-    *sp = s;
+}
+
+/* AXON_COLL_SELECT=model: the cost model's answers are worked out here, outside the algorithms (whose
+ * schedules the model's simulator builds). A build that met a choice the communicator's node map had no
+ * answer for took the rules' algorithm there; once the model has answered, the schedule is built again
+ * under the same tag (building sends nothing, and discarding gives back what the build took). A build
+ * may meet a further question (a collective that calls another), hence rounds. Every member asks the
+ * same questions in the same order, so all build alike. */
+static int axon_coll_plan_sched_answer(const struct axon_coll_plan *p, int tag, struct axon_coll_sched **sp)
+{
+    struct axon_coll_comm *cc = p->cc;
+    for (int round = 0; round < AXON_COLL_MODEL_REBUILDS && axon_coll_select_model_fill(*sp); round++) {
+        axon_coll_sched_discard(*sp);
+        *sp = NULL;
+        int rc = axon_coll_sched_create(cc->view, cc->rank, cc->size, tag, sp);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        axon_coll_plan_sched_intra(p, *sp);
+    }
     return MPI_SUCCESS;
+}
+
+int axon_coll_plan_sched(const struct axon_coll_plan *p, struct axon_coll_sched **sp)
+{
+    struct axon_coll_comm *cc = p->cc;
+    unsigned seq = p->seq_fixed ? p->seq : axon_coll_comm_next_seq(cc);
+    int tag = axon_coll_comm_tag(seq);
+    struct axon_coll_sched *s;
+    /* An intercommunicator's schedule starts on the bridge: its peers are the remote group. */
+    int rc = axon_coll_sched_create(cc->view, cc->rank, axon_coll_comm_peers(cc), tag, &s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *sp = s;
+    if (cc->is_inter) {
+        axon_coll_plan_sched_inter(p, s);
+        return MPI_SUCCESS;
+    }
+    axon_coll_plan_sched_intra(p, s);
+    return axon_coll_plan_sched_answer(p, tag, sp);
 }
 
 static void axon_coll_blocks_release(struct axon_coll_block *blocks, int n)

@@ -69,6 +69,8 @@ struct axon_coll_sched {
     const struct axon_coll_nodes *nodes; /* NULL: unknown */
     const int *sub;              /* NULL: the whole group */
     int sub_rank, sub_size;
+    bool missed;                 /* miss holds the first choice the cost model could not make yet */
+    struct axon_coll_sched_miss miss;
     int err;                     /* the first error, sticky */
     bool dry;                    /* built to be read, never run (axon_coll_sched_set_dry) */
     bool dry_domain;             /* ... of GPU buffers on one NVLink domain (axon_coll_sched_set_dry_domain) */
@@ -221,6 +223,21 @@ void axon_coll_sched_set_nodes(struct axon_coll_sched *s, const struct axon_coll
 const struct axon_coll_nodes *axon_coll_sched_nodes(const struct axon_coll_sched *s)
 {
     return s->sub ? NULL : s->nodes;
+}
+
+void axon_coll_sched_miss_note(struct axon_coll_sched *s, const struct axon_coll_sched_miss *m)
+{
+    if (s->missed)
+        return;
+    s->miss = *m;
+    s->missed = true;
+}
+
+bool axon_coll_sched_miss_get(const struct axon_coll_sched *s, struct axon_coll_sched_miss *m)
+{
+    if (s->missed)
+        *m = s->miss;
+    return s->missed;
 }
 
 void axon_coll_sched_set_subgroup(struct axon_coll_sched *s, const int *members, int size)

@@ -14,6 +14,7 @@
 #ifndef AXON_COLL_SCHED_H
 #define AXON_COLL_SCHED_H
 
+#include "coll/axon_coll_select.h"
 #include "pt2pt/pt2pt.h"
 
 #include <mpi.h>
@@ -42,6 +43,21 @@ int axon_coll_sched_size(const struct axon_coll_sched *s);
 struct axon_coll_nodes;
 void axon_coll_sched_set_nodes(struct axon_coll_sched *s, const struct axon_coll_nodes *nodes);
 const struct axon_coll_nodes *axon_coll_sched_nodes(const struct axon_coll_sched *s);
+/* A choice that the cost model's answers in the group's map could not make yet (coll/axon_coll_select.h):
+ * the selection took the rules' algorithm instead and noted the question here, the first one of the
+ * build only (the choices after it followed from that stand-in). Whoever builds the schedule has the
+ * model answer it (coll/axon_coll_select_model.h) and builds again; the simulator's dry schedules keep
+ * theirs unanswered. */
+struct axon_coll_sched_miss {
+    enum axon_coll_kind kind;
+    int nranks;                          /* the group's size */
+    int64_t bytes;                       /* the selection's size of the call */
+    unsigned have;                       /* what the call offers (AXON_COLL_NEEDS_*) */
+    const struct axon_coll_nodes *nodes; /* the group's map, which keeps the answer */
+};
+void axon_coll_sched_miss_note(struct axon_coll_sched *s, const struct axon_coll_sched_miss *m);
+/* Whether the build met such a choice; *m gets the first. */
+bool axon_coll_sched_miss_get(const struct axon_coll_sched *s, struct axon_coll_sched_miss *m);
 /* The steps added next talk within a subgroup: its rank i is the group's members[i] (sorted or not;
  * the array must outlive the building), and axon_coll_sched_rank/size answer for the subgroup (rank -1
  * for a rank outside it, which must add nothing meanwhile). NULL: the whole group again. A composition

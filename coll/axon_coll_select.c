@@ -1,7 +1,11 @@
-/* Algorithm selection (coll/axon_coll_select.h): the table of descriptors by kind, the pick, and the
- * listing axon_info prints. The algorithms and their default rules belong to the collectives' files. */
+/* Algorithm selection (coll/axon_coll_select.h): the table of descriptors by kind, the pick by rules
+ * or knob, the lookup of the cost model's answers in a node map, and the listing axon_info prints. The
+ * algorithms and their default rules belong to the collectives' files; the model's answers are worked
+ * out outside the algorithms (coll/axon_coll_select_model.c), never from here. */
 #include "coll/axon_coll_select.h"
 
+#include "coll/axon_coll_hier.h"
+#include "coll/axon_coll_sched.h"
 #include "runtime/runtime.h"
 
 static const struct axon_coll_desc *const axon_coll_descs[AXON_COLL_NKINDS] = {
@@ -53,6 +57,47 @@ long axon_coll_select_forced(enum axon_coll_kind kind)
 int axon_coll_select(enum axon_coll_kind kind, int nranks, int64_t bytes, unsigned have)
 {
     return axon_coll_select_with(axon_coll_descs[kind], axon_coll_select_forced(kind), nranks, bytes, have);
+}
+
+/* Whether the model chooses for a call of kind on a group of n ranks whose map is nodes. */
+static bool axon_coll_select_by_model(enum axon_coll_kind kind, int n, const struct axon_coll_nodes *nodes)
+{
+    return axon_config.coll_select == 1 && axon_coll_select_forced(kind) < 0 && nodes && n >= 2 &&
+           n <= AXON_COLL_MODEL_MAX_RANKS && nodes->nnodes * nodes->max_per_node == nodes->nranks;
+}
+
+static int axon_coll_select_model_class(int64_t bytes)
+{
+    int c = 0;
+    while (bytes > 0 && c < AXON_COLL_MODEL_CLASSES - 1) {
+        bytes >>= 1;
+        c++;
+    }
+    return c;
+}
+
+int axon_coll_select_model_slot(enum axon_coll_kind kind, int64_t bytes, unsigned have)
+{
+    unsigned offers = have & (AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM);
+    _Static_assert((AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM) == 3, "two bits of offers");
+    return ((int)kind * AXON_COLL_MODEL_CLASSES + axon_coll_select_model_class(bytes)) * 4 + (int)offers;
+}
+
+int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, int64_t bytes, unsigned have)
+{
+    int n = axon_coll_sched_size(s);
+    int rules = axon_coll_select(kind, n, bytes, have);
+    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
+    if (!axon_coll_select_by_model(kind, n, nodes))
+        return rules;
+    const signed char *answers = __atomic_load_n(&nodes->model_choice, __ATOMIC_ACQUIRE);
+    int known = answers ? __atomic_load_n(&answers[axon_coll_select_model_slot(kind, bytes, have)], __ATOMIC_ACQUIRE)
+                        : AXON_COLL_MODEL_UNKNOWN;
+    if (known >= 0)
+        return known;
+    if (known == AXON_COLL_MODEL_UNKNOWN)
+        axon_coll_sched_miss_note(s, &(struct axon_coll_sched_miss){kind, n, bytes, have, nodes});
+    return rules;
 }
 
 static void axon_coll_print_needs(FILE *out, unsigned needs)

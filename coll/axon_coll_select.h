@@ -1,8 +1,14 @@
 /* Algorithm selection. Each collective (a kind) has a table of algorithms and default rules, owned by
  * the file of that collective (coll/axon_coll_<name>.c) and published as its descriptor; this module
  * only picks. A call's algorithm is the one AXON_COLL_<NAME>_ALG names when it applies to the call,
- * else that of the first rule that matches the communicator size and the message size and whose
- * algorithm applies. axon_info prints every table and rule.
+ * else, with AXON_COLL_SELECT=model, the cost model's answer for it, else that of the first rule that
+ * matches the communicator size and the message size and whose algorithm applies. axon_info prints
+ * every table and rule.
+ *
+ * This is all the algorithms depend on to choose. The cost model's answers are worked out outside them
+ * (coll/axon_coll_select_model.h) by the simulator, which builds schedules with the algorithms: the
+ * simulator calls the algorithms, never the reverse, so neither this module nor any algorithm includes
+ * or calls the simulator or the model's side of the selection.
  *
  * The knobs themselves are entries of the runtime's table (runtime/axon_runtime_config.c), of type
  * enum with the values "auto|<algorithm 0>|<algorithm 1>|...": that table is the one place knobs are
@@ -78,11 +84,35 @@ int axon_coll_select_with(const struct axon_coll_desc *d, long forced, int nrank
 /* The same with the knob of the kind from the configuration (axon_config). */
 int axon_coll_select(enum axon_coll_kind kind, int nranks, int64_t bytes, unsigned have);
 
-/* The choice for a call of a schedule (coll/axon_coll_select_model.c): axon_coll_select's, or with
- * AXON_COLL_SELECT=model and no knob forcing one, the algorithm of least predicted time for the
- * schedule's group. Every collective's entry point chooses through it. */
+/* The choice for a call of a schedule, through which every collective's entry point chooses:
+ * axon_coll_select's, or with AXON_COLL_SELECT=model and no knob forcing one, the cost model's answer
+ * for the call, which the group's node map keeps (struct axon_coll_nodes, coll/axon_coll_hier.h). It
+ * only looks answers up. A call whose answer the map lacks yet takes the rules' algorithm and notes the
+ * question on the schedule (axon_coll_sched_miss_note); whoever builds the schedule has the model answer
+ * it and builds the schedule again (coll/axon_coll_select_model.h), so the schedule that runs takes the
+ * model's answers. A map that never gets answers (the simulator's) leaves every call to the
+ * rules.
+ *
+ * The model answers for groups of nodes of one size and at most AXON_COLL_MODEL_MAX_RANKS ranks (the
+ * first call of a class would wait too long beyond), never inside a composition's subgroup (no map). */
 struct axon_coll_sched;
 int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, int64_t bytes, unsigned have);
+
+/* The model's answers in a map: one per kind, size class and offers, each an algorithm, or one of: */
+enum {
+    AXON_COLL_MODEL_UNKNOWN = -1, /* not worked out yet */
+    AXON_COLL_MODEL_RULES = -2,   /* the model has no answer (a kind the simulator does not build): the
+                                   * rules choose, call by call */
+};
+enum {
+    AXON_COLL_MODEL_MAX_RANKS = 4096,
+    AXON_COLL_MODEL_CLASSES = 48, /* 0 bytes, then [2^(c-1), 2^c) */
+    AXON_COLL_MODEL_SLOTS = AXON_COLL_NKINDS * AXON_COLL_MODEL_CLASSES * 4,
+};
+/* The slot of a call's answer: its kind, the class of its bytes, and what it offers of a commutative
+ * operation and equal blocks, which make classes of their own (a v-form must never get an algorithm
+ * chosen for the equal-block form of the same size). */
+int axon_coll_select_model_slot(enum axon_coll_kind kind, int64_t bytes, unsigned have);
 
 /* The knob's configuration value for a kind: -1 (auto) or an algorithm index. */
 long axon_coll_select_forced(enum axon_coll_kind kind);

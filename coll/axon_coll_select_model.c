@@ -1,15 +1,18 @@
-/* Selection by the cost model (AXON_COLL_SELECT=model): for a collective and a size class, the algorithm
- * with the least time that the simulator predicts (coll/axon_coll_simulate.h) for the communicator's
- * nodes. Worked out at the first call of each class on the communicator and kept in its node map, so
- * it costs one simulation per algorithm once; later calls look it up.
+/* The cost model's answers (coll/axon_coll_select_model.h): for a collective and a size class, the
+ * algorithm with the least time that the simulator predicts for the group's nodes. Worked out for the
+ * question a build noted, kept in the group's node map, so each class costs one simulation per algorithm
+ * once; the builds after it find the answer there.
  *
- * Every member must choose alike, and does: the inputs are the communicator's size and node shape,
- * the size class, the call's `have` bits and the model, all the same on every rank (the model file too,
- * which the knob's help says), and the simulation is deterministic. What the simulator cannot describe
- * takes the rules: gather, scatter and scan (not simulated), groups whose nodes are not all of one size
- * or that are larger than AXON_MODEL_MAX_RANKS (the first call would wait too long; so are algorithms
- * whose schedules are too long to simulate quickly, AXON_MODEL_MAX_STEPS), calls inside a
- * composition's subgroup (no map) and the simulator's own schedules (no_model). */
+ * Every member must choose alike, and does: the inputs are the group's size and node shape, the size
+ * class, the call's `have` bits and the model, all the same on every rank (the model file too, which the
+ * knob's help says), and the simulation is deterministic; every member asks the same questions, since
+ * its builds follow the same answers. What the simulator cannot describe takes the rules: gather,
+ * scatter and scan are not simulated (their answers are AXON_COLL_MODEL_RULES), and algorithms whose
+ * schedules are too long to simulate quickly (AXON_MODEL_MAX_STEPS) are left out of the comparison.
+ * Which groups and calls the model answers for at all, coll/axon_coll_select.h says. The simulator's
+ * own maps get no answers: their questions are never put here. */
+#include "coll/axon_coll_select_model.h"
+
 #include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_model.h"
 #include "coll/axon_coll_simulate.h"
@@ -19,11 +22,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define AXON_MODEL_MAX_RANKS 4096
 /* An algorithm whose schedules (all ranks) exceed this many steps is left out of the comparison: the
  * first call of a class must not wait seconds (the ring allreduce at 4096 ranks has 33 million). */
 #define AXON_MODEL_MAX_STEPS ((int64_t)2 * 1000 * 1000)
-#define AXON_MODEL_CLASSES 48 /* 0 bytes, then [2^(c-1), 2^c) */
 
 static struct axon_coll_model axon_select_model;
 static pthread_once_t axon_select_model_once = PTHREAD_ONCE_INIT;
@@ -38,14 +39,28 @@ static void axon_select_model_load(void)
         axon_runtime_log_error("AXON_COLL_MODEL_FILE: %s; using the model's defaults", why);
 }
 
-static int axon_select_class(int64_t bytes)
+/* The map's answers, made at the first question: every kind the simulator does not build answers "the
+ * rules" at once. NULL when out of memory. The answers belong to the map, which the communicator keeps
+ * (a schedule holds it as const). */
+static signed char *axon_select_model_answers(const struct axon_coll_nodes *nodes)
 {
-    int c = 0;
-    while (bytes > 0 && c < AXON_MODEL_CLASSES - 1) {
-        bytes >>= 1;
-        c++;
+    struct axon_coll_nodes *map = (struct axon_coll_nodes *)nodes;
+    signed char *answers = __atomic_load_n(&map->model_choice, __ATOMIC_ACQUIRE);
+    if (answers)
+        return answers;
+    signed char *fresh = malloc(AXON_COLL_MODEL_SLOTS);
+    if (!fresh)
+        return NULL;
+    for (int i = 0; i < AXON_COLL_MODEL_SLOTS; i++)
+        fresh[i] = axon_coll_sim_supports((enum axon_coll_kind)(i / (AXON_COLL_MODEL_CLASSES * 4)))
+                       ? AXON_COLL_MODEL_UNKNOWN
+                       : AXON_COLL_MODEL_RULES;
+    signed char *none = NULL;
+    if (!__atomic_compare_exchange_n(&map->model_choice, &none, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        free(fresh);
+        return none;
     }
-    return c;
+    return fresh;
 }
 
 /* The simulator's size of a call (as NCCL's tests count it) from the selection's bytes. */
@@ -54,52 +69,23 @@ static int64_t axon_select_sim_bytes(enum axon_coll_kind kind, int n, int64_t by
     return kind == AXON_COLL_KIND_ALLGATHER || kind == AXON_COLL_KIND_ALLTOALL ? bytes * n : bytes;
 }
 
-int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, int64_t bytes, unsigned have)
+/* The algorithm of least predicted time for the question (the rules' when none could be simulated). */
+static int axon_select_model_best(const struct axon_coll_sched_miss *q)
 {
-    int n = axon_coll_sched_size(s);
-    int rules = axon_coll_select(kind, n, bytes, have);
-    const struct axon_coll_nodes *nodes = axon_coll_sched_nodes(s);
-    if (axon_config.coll_select != 1 || axon_coll_select_forced(kind) >= 0 || !nodes || nodes->no_model ||
-        !axon_coll_sim_supports(kind) || n > AXON_MODEL_MAX_RANKS || n < 2 ||
-        nodes->nnodes * nodes->max_per_node != nodes->nranks)
-        return rules;
-    /* The cache belongs to the map, which the communicator keeps (the schedule holds it as const). */
-    struct axon_coll_nodes *map = (struct axon_coll_nodes *)nodes;
-    signed char *cache = __atomic_load_n(&map->model_choice, __ATOMIC_ACQUIRE);
-    if (!cache) {
-        signed char *fresh = malloc(AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 4);
-        if (!fresh)
-            return rules;
-        for (int i = 0; i < AXON_COLL_NKINDS * AXON_MODEL_CLASSES * 4; i++)
-            fresh[i] = -1;
-        signed char *none = NULL;
-        if (!__atomic_compare_exchange_n(&map->model_choice, &none, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            free(fresh);
-            cache = none;
-        } else {
-            cache = fresh;
-        }
-    }
-    /* What the call offers makes classes of their own: a commutative operation, equal blocks (a v-form
-     * must never get an algorithm chosen for the equal-block form of the same size). */
-    unsigned offers = have & (AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM);
-    _Static_assert((AXON_COLL_NEEDS_COMMUTATIVE | AXON_COLL_NEEDS_UNIFORM) == 3, "two bits of offers");
-    int slot = (kind * AXON_MODEL_CLASSES + axon_select_class(bytes)) * 4 + (int)offers;
-    signed char known = __atomic_load_n(&cache[slot], __ATOMIC_ACQUIRE);
-    if (known >= 0)
-        return known;
-
+    int n = q->nranks;
+    int rules = axon_coll_select(q->kind, n, q->bytes, q->have);
     pthread_once(&axon_select_model_once, axon_select_model_load);
-    struct axon_runtime_topo_spec t = {nodes->nnodes, nodes->max_per_node, 1, 1, 1};
+    struct axon_runtime_topo_spec t = {q->nodes->nnodes, q->nodes->max_per_node, 1, 1, 1};
     struct axon_coll_sim_opts opts = {.memory = AXON_COLL_SIM_HOST, .max_steps = AXON_MODEL_MAX_STEPS};
-    const struct axon_coll_desc *d = axon_coll_desc_of(kind);
+    const struct axon_coll_desc *d = axon_coll_desc_of(q->kind);
     int best = rules;
     double best_time = -1;
     for (int a = 0; a < d->nalgs; a++) {
         /* Only algorithms this call can run: the same needs the rules check. */
-        if (axon_coll_select_with(d, a, n, bytes, have) != a)
+        if (axon_coll_select_with(d, a, n, q->bytes, q->have) != a)
             continue;
-        struct axon_coll_sim_call call = {kind, a, axon_select_sim_bytes(kind, n, bytes), NULL, AXON_COLL_SIM_HOST};
+        struct axon_coll_sim_call call = {q->kind, a, axon_select_sim_bytes(q->kind, n, q->bytes), NULL,
+                                          AXON_COLL_SIM_HOST};
         struct axon_coll_sim_result res = {0};
         if (axon_coll_simulate(&t, &axon_select_model, &call, &opts, &res) != MPI_SUCCESS || res.alg != a)
             continue;
@@ -109,8 +95,22 @@ int axon_coll_select_sched(enum axon_coll_kind kind, struct axon_coll_sched *s, 
         }
     }
     axon_runtime_log_debug(2, "the model picks %s for %s of %lld bytes on %d nodes of %d ranks (rules: %s)",
-                           d->algs[best].name, d->name, (long long)bytes, nodes->nnodes, nodes->max_per_node,
-                           d->algs[rules].name);
-    __atomic_store_n(&cache[slot], (signed char)best, __ATOMIC_RELEASE);
+                           d->algs[best].name, d->name, (long long)q->bytes, q->nodes->nnodes,
+                           q->nodes->max_per_node, d->algs[rules].name);
     return best;
+}
+
+bool axon_coll_select_model_fill(const struct axon_coll_sched *s)
+{
+    struct axon_coll_sched_miss q;
+    if (!axon_coll_sched_miss_get(s, &q))
+        return false;
+    signed char *answers = axon_select_model_answers(q.nodes);
+    if (!answers)
+        return false;
+    int slot = axon_coll_select_model_slot(q.kind, q.bytes, q.have);
+    /* Another thread's build of the same communicator may have answered meanwhile (the same answer). */
+    if (__atomic_load_n(&answers[slot], __ATOMIC_ACQUIRE) == AXON_COLL_MODEL_UNKNOWN)
+        __atomic_store_n(&answers[slot], (signed char)axon_select_model_best(&q), __ATOMIC_RELEASE);
+    return true;
 }

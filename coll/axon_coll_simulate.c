@@ -1108,7 +1108,6 @@ int axon_coll_simulate(const struct axon_runtime_topo_spec *t, const struct axon
     if (rc == MPI_SUCCESS)
         rc = axon_coll_nodes_build(&nodes, ids, n, t->nodes);
     free(ids);
-    nodes.no_model = true;
     if (rc != MPI_SUCCESS) {
         snprintf(res->why, sizeof(res->why), "out of memory for the node map of %d ranks", n);
         return rc;

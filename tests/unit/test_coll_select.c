@@ -1,8 +1,11 @@
 /* Unit tests of the collectives' algorithm selection: every kind's table agrees with its knob in the
  * configuration table, keeps an algorithm that needs nothing first and ends with a rule that matches
  * every call; the pick honours a forced algorithm only when it applies, and skips rules whose
- * algorithm the call cannot use; alltoall's measured split. */
+ * algorithm the call cannot use; alltoall's measured split; the cost model's answers, which the
+ * selection only looks up and notes the questions of. */
+#include "coll/axon_coll_hier.h"
 #include "coll/axon_coll_select.h"
+#include "coll/axon_coll_select_model.h"
 #include "runtime/runtime.h"
 
 #include <check.h>
@@ -225,6 +228,98 @@ START_TEST(agree_memo_backs_off)
 }
 END_TEST
 
+static int alg_named(enum axon_coll_kind kind, const char *name)
+{
+    const struct axon_coll_desc *d = axon_coll_desc_of(kind);
+    for (int a = 0; a < d->nalgs; a++)
+        if (strcmp(d->algs[a].name, name) == 0)
+            return a;
+    return -1;
+}
+
+/* A schedule of rank 0 of 4 on map, not built. */
+static struct axon_coll_sched *sched_on(const struct axon_coll_nodes *map)
+{
+    struct axon_coll_sched *s;
+    ck_assert_int_eq(axon_coll_sched_create(NULL, 0, 4, 0, &s), MPI_SUCCESS);
+    axon_coll_sched_set_nodes(s, map);
+    return s;
+}
+
+/* AXON_COLL_SELECT=model: a choice the map has no answer for takes the rules and is noted on the
+ * schedule, the first one only; the model's fill answers it in the map, and the next schedule takes the
+ * answer and asks nothing. Kinds the simulator does not build answer "the rules". Rules mode, a forced
+ * knob and a subgroup ask nothing. */
+START_TEST(model_answers_outside_the_algorithms)
+{
+    struct axon_config saved = axon_config;
+    axon_config.coll_select = 1;
+    for (int k = 0; k < AXON_COLL_NKINDS; k++)
+        axon_config.coll_alg[k] = 0;
+    axon_config.coll_model_file[0] = '\0';
+    int ids[] = {0, 0, 1, 1};
+    struct axon_coll_nodes map;
+    ck_assert_int_eq(axon_coll_nodes_build(&map, ids, 4, 2), MPI_SUCCESS);
+    struct axon_coll_sched *s = sched_on(&map);
+    unsigned have = axon_coll_hier_have(s);
+    ck_assert_uint_eq(have, AXON_COLL_NEEDS_NODES);
+    int barrier_rules = axon_coll_select(AXON_COLL_KIND_BARRIER, 4, 0, have);
+    int bcast_rules = axon_coll_select(AXON_COLL_KIND_BCAST, 4, 100, have);
+    struct axon_coll_sched_miss q;
+    ck_assert(!axon_coll_sched_miss_get(s, &q));
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BARRIER, s, 0, have), barrier_rules);
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, 100, have), bcast_rules);
+    ck_assert(axon_coll_sched_miss_get(s, &q));
+    ck_assert_int_eq(q.kind, AXON_COLL_KIND_BARRIER);
+    ck_assert_int_eq(q.nranks, 4);
+    ck_assert_int_eq(q.bytes, 0);
+    ck_assert_uint_eq(q.have, have);
+    ck_assert_ptr_eq(q.nodes, &map);
+    ck_assert_ptr_null(map.model_choice); /* looking up answers none */
+
+    ck_assert(axon_coll_select_model_fill(s));
+    axon_coll_sched_discard(s);
+    ck_assert_ptr_nonnull(map.model_choice);
+    /* The model's defaults take the barrier through the node leaders (tests/mpi/coll_model_select.test). */
+    int hier = alg_named(AXON_COLL_KIND_BARRIER, "hier");
+    ck_assert_int_eq(map.model_choice[axon_coll_select_model_slot(AXON_COLL_KIND_BARRIER, 0, have)], hier);
+    ck_assert_int_eq(map.model_choice[axon_coll_select_model_slot(AXON_COLL_KIND_BCAST, 100, have)],
+                     AXON_COLL_MODEL_UNKNOWN);
+    ck_assert_int_eq(map.model_choice[axon_coll_select_model_slot(AXON_COLL_KIND_GATHER, 100, have)],
+                     AXON_COLL_MODEL_RULES);
+
+    s = sched_on(&map);
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BARRIER, s, 0, have), hier);
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_GATHER, s, 100, have),
+                     axon_coll_select(AXON_COLL_KIND_GATHER, 4, 100, have));
+    ck_assert(!axon_coll_sched_miss_get(s, &q));
+    ck_assert(!axon_coll_select_model_fill(s));
+    /* The same size class and offers share the answer; other offers are another question. */
+    ck_assert_int_eq(axon_coll_select_model_slot(AXON_COLL_KIND_BCAST, 64, have),
+                     axon_coll_select_model_slot(AXON_COLL_KIND_BCAST, 127, have));
+    ck_assert_int_ne(axon_coll_select_model_slot(AXON_COLL_KIND_BCAST, 127, have),
+                     axon_coll_select_model_slot(AXON_COLL_KIND_BCAST, 128, have));
+    ck_assert_int_ne(axon_coll_select_model_slot(AXON_COLL_KIND_ALLGATHER, 100, have),
+                     axon_coll_select_model_slot(AXON_COLL_KIND_ALLGATHER, 100, have | AXON_COLL_NEEDS_UNIFORM));
+
+    axon_config.coll_select = 0;
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, 100, have), bcast_rules);
+    axon_config.coll_select = 1;
+    axon_config.coll_alg[AXON_COLL_KIND_BCAST] = 1; /* the first algorithm, forced */
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, 100, have), 0);
+    axon_config.coll_alg[AXON_COLL_KIND_BCAST] = 0;
+    int members[] = {0, 1};
+    axon_coll_sched_set_subgroup(s, members, 2);
+    ck_assert_int_eq(axon_coll_select_sched(AXON_COLL_KIND_BCAST, s, 100, 0),
+                     axon_coll_select(AXON_COLL_KIND_BCAST, 2, 100, 0));
+    axon_coll_sched_set_subgroup(s, NULL, 0);
+    ck_assert(!axon_coll_sched_miss_get(s, &q));
+    axon_coll_sched_discard(s);
+    axon_coll_nodes_free(&map);
+    axon_config = saved;
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_select");
@@ -236,6 +331,7 @@ int main(void)
     tcase_add_test(tc, device_rules_pick_domain);
     tcase_add_test(tc, agree_memo_backs_off);
     tcase_add_test(tc, node_rules_pick_hier);
+    tcase_add_test(tc, model_answers_outside_the_algorithms);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
