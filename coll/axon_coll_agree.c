@@ -12,13 +12,6 @@
 
 #include <stdlib.h>
 
-/* The agreement's two ints, as MPI_INT's layout. */
-static struct axon_dtype_layout axon_coll_agree_layout(void)
-{
-    return (struct axon_dtype_layout){.size = sizeof(int), .extent = sizeof(int), .true_extent = sizeof(int),
-                                      .contig = true, .basic = MPI_INT, .basic_count = 1};
-}
-
 /* The bytes a rank's part of the call moves, which every member knows alike: a bcast's message, all the
  * blocks of an allgather, a rank's blocks of an equal-block alltoall (-1 for alltoallv and w, whose
  * counts each rank knows only for itself), a reduction's vector (a reduce-scatter's whole input). */
@@ -82,7 +75,7 @@ static int axon_coll_plan_shm_agree(const struct axon_coll_plan *p, struct axon_
 {
     int mine[2], all[2] = {0, 0};
     axon_coll_plan_memkinds(p, mine);
-    struct axon_dtype_layout dt = axon_coll_agree_layout();
+    struct axon_dtype_layout dt = axon_dtype_layout_basic(MPI_INT, sizeof(int));
     struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
     if (!min)
         return MPI_ERR_INTERN;
@@ -183,20 +176,15 @@ static struct axon_coll_sched *axon_coll_plan_agreed(void *arg, int *err)
     if (*err == MPI_SUCCESS) {
         p->all_device = a->all[1] == 1;
         const struct axon_coll_plan *run;
+        const char *why;
         *err = axon_coll_plan_gpu(p, false, &st, &run);
-        if (*err == MPI_SUCCESS)
-            *err = axon_coll_plan_sched(run, &s);
-        if (*err == MPI_SUCCESS && (*err = axon_coll_sched_built(s)) != MPI_SUCCESS) {
-            axon_coll_sched_discard(s);
-            s = NULL;
-        }
         if (*err != MPI_SUCCESS) {
             axon_coll_stage_abort(st);
-        } else {
-            if (st)
-                axon_coll_stage_attach(st, s);
-            if (axon_config.async_progress)
-                axon_coll_sched_set_handoff(s);
+        } else if ((*err = axon_coll_plan_build(run, st, true, &s, &why)) == MPI_SUCCESS &&
+                   (*err = axon_coll_sched_built(s)) != MPI_SUCCESS) {
+            axon_coll_sched_discard(s); /* never started: its end hook does not run */
+            axon_coll_stage_abort(st);
+            s = NULL;
         }
     }
     axon_coll_plan_fini(p);
@@ -207,7 +195,7 @@ static struct axon_coll_sched *axon_coll_plan_agreed(void *arg, int *err)
 int axon_coll_plan_start_agreeing(struct axon_coll_plan *p, struct axon_request **reqp, const char **why)
 {
     struct axon_coll_comm *cc = p->cc;
-    struct axon_dtype_layout dt = axon_coll_agree_layout();
+    struct axon_dtype_layout dt = axon_dtype_layout_basic(MPI_INT, sizeof(int));
     struct axon_coll_op *min = axon_coll_op_get(MPI_MIN);
     if (!min) {
         axon_coll_plan_fini(p);

@@ -149,6 +149,22 @@ static int axon_coll_plan_shm_kind(const struct axon_coll_plan *p, struct axon_c
     "the collective failed: its members passed different collectives, roots or counts (AXON_VERBOSE=1 " \
     "says which)"
 
+int axon_coll_plan_build(const struct axon_coll_plan *run, struct axon_coll_stage *st, bool handoff,
+                         struct axon_coll_sched **s, const char **why)
+{
+    int rc = axon_coll_plan_sched(run, s);
+    if (rc != MPI_SUCCESS) {
+        axon_coll_stage_abort(st);
+        *why = "cannot allocate the collective's schedule";
+        return rc;
+    }
+    if (st)
+        axon_coll_stage_attach(st, *s);
+    if (handoff && axon_config.async_progress)
+        axon_coll_sched_set_handoff(*s);
+    return MPI_SUCCESS;
+}
+
 int axon_coll_plan_run(struct axon_coll_plan *p, struct axon_request **request, const char **why)
 {
     struct axon_coll_comm *cc = p->cc;
@@ -204,17 +220,10 @@ int axon_coll_plan_run(struct axon_coll_plan *p, struct axon_request **request, 
         }
     }
     struct axon_coll_sched *s;
-    rc = axon_coll_plan_sched(run, &s);
+    rc = axon_coll_plan_build(run, st, request != NULL, &s, why);
     axon_coll_plan_fini(p); /* the schedule holds what it needs */
-    if (rc != MPI_SUCCESS) {
-        axon_coll_stage_abort(st);
-        *why = "cannot allocate the collective's schedule";
+    if (rc != MPI_SUCCESS)
         return rc;
-    }
-    if (st)
-        axon_coll_stage_attach(st, s);
-    if (request && axon_config.async_progress)
-        axon_coll_sched_set_handoff(s);
     struct axon_request *req;
     rc = axon_request_alloc_coll(&req);
     if (rc != MPI_SUCCESS) {
@@ -286,16 +295,9 @@ int axon_coll_plan_persist_start(struct axon_request *req, const char **why)
         return rc;
     }
     struct axon_coll_sched *s;
-    rc = axon_coll_plan_sched(run, &s);
-    if (rc != MPI_SUCCESS) {
-        axon_coll_stage_abort(st);
-        *why = "cannot allocate the collective's schedule";
+    rc = axon_coll_plan_build(run, st, true, &s, why);
+    if (rc != MPI_SUCCESS)
         return rc;
-    }
-    if (st)
-        axon_coll_stage_attach(st, s);
-    if (axon_config.async_progress)
-        axon_coll_sched_set_handoff(s);
     axon_request_coll_restart(req);
     rc = axon_coll_sched_start(s, req);
     if (rc != MPI_SUCCESS) {

@@ -21,6 +21,12 @@ static inline int axon_coll_plan_gpu(struct axon_coll_plan *p, bool shm, struct 
     return rc;
 }
 
+/* The schedule of run (the plan, or its staged copy in st): st's copies go back to the GPU when it ends;
+ * handed to the progress thread when handoff (and AXON_ASYNC_PROGRESS). On failure st is freed and
+ * *why says what failed. */
+int axon_coll_plan_build(const struct axon_coll_plan *run, struct axon_coll_stage *st, bool handoff,
+                         struct axon_coll_sched **s, const char **why);
+
 /* The packed bytes of a reduce-scatter's contribution: every member knows all the counts alike. */
 int64_t axon_coll_plan_scatter_bytes(const struct axon_coll_plan *p);
 

@@ -158,8 +158,7 @@ static inline bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_
     unsigned h = (unsigned)handle;
     if (__builtin_expect((h >> 26) == ((1u << 4) | 3u), 1)) {
         int64_t size = (h >> 8) & 0xffu;
-        *layout = (struct axon_dtype_layout){.size = size, .extent = size, .true_extent = size, .contig = true,
-                                             .basic = handle, .basic_count = 1};
+        *layout = axon_dtype_layout_basic(handle, size);
         return true;
     }
     return axon_mpi_datatype_get_other(handle, layout);

@@ -34,6 +34,13 @@ struct axon_dtype_layout {
     int64_t basic_count;   /* basic elements in one element */
 };
 
+/* The layout of a predefined type of size bytes: one basic element, contiguous. */
+static inline struct axon_dtype_layout axon_dtype_layout_basic(MPI_Datatype type, int64_t size)
+{
+    return (struct axon_dtype_layout){.size = size, .extent = size, .true_extent = size, .contig = true,
+                                      .basic = type, .basic_count = 1};
+}
+
 /* Whether data in layout dt at buf is surely host memory by the inline checks: contiguous, starting in
  * the heap, on the caller's stack or on a page known to be host (cuda_support.h). Most host buffers of a
  * CUDA-aware rank are told so without a call or the span's arithmetic (a third of what CUDA support
