@@ -49,7 +49,7 @@ static int64_t axon_coll_plan_moved_bytes(const struct axon_coll_plan *p)
  * small allreduce through the shared memory, for few of the calls above the threshold (the memo). */
 static bool axon_coll_plan_needs_agreement(const struct axon_coll_plan *p)
 {
-    if (!axon_cuda_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)
+    if (!axon_memkind_enabled() || axon_coll_plan_moved_bytes(p) <= axon_config.coll_gpu_agree_min)
         return false;
     switch (p->kind) {
     case AXON_COLL_PLAN_BCAST:
@@ -111,11 +111,11 @@ static void axon_coll_plan_memkinds(const struct axon_coll_plan *p, int mine[2])
     for (int i = 0; i < 3; i++) {
         if (!bufs[i] || bufs[i] == MPI_IN_PLACE)
             continue;
-        struct axon_cuda_memtype_info info;
-        int rc = axon_cuda_memtype_of(bufs[i], &info);
-        if (rc != MPI_SUCCESS || info.kind != AXON_CUDA_MEMKIND_HOST)
+        struct axon_memkind_info info;
+        int rc = axon_memkind_of(bufs[i], &info);
+        if (rc != MPI_SUCCESS || !axon_memkind_is_host(&info))
             mine[0] = 0; /* a buffer it cannot classify goes the general way too */
-        if (rc != MPI_SUCCESS || info.kind == AXON_CUDA_MEMKIND_HOST || info.device < 0)
+        if (rc != MPI_SUCCESS || axon_memkind_is_host(&info) || info.device < 0)
             mine[1] = 0;
     }
 }
@@ -157,7 +157,7 @@ int axon_coll_plan_agree(struct axon_coll_plan *p, bool memo, bool *agreed, bool
  * starts do. What host buffers pay: that allreduce of two ints, log2(n) more small messages. */
 bool axon_coll_plan_agrees_first(const struct axon_coll_plan *p)
 {
-    return !p->cc->is_inter && p->cc->size > 1 && axon_coll_plan_needs_agreement(p) && axon_cuda_ipc_available() &&
+    return !p->cc->is_inter && p->cc->size > 1 && axon_coll_plan_needs_agreement(p) && axon_memkind_ipc_any() &&
            axon_coll_comm_one_node(p->cc);
 }
 

@@ -9,7 +9,7 @@
  *                       memory say, is first copied into exportable device scratch), that of its
  *                       result too when the GPU can export it;
  *              round 2  when every member's result can be written by its peers (all of them said so in
- *                       round 1, so all decide alike) and the domain has at most AXON_CUDA_FOLD_MAX
+ *                       round 1, so all decide alike) and the domain has at most AXON_MEMKIND_FOLD_MAX
  *                       members, rank i runs one fold kernel over slice i: it reads that slice of
  *                       every member's input and writes the reduced slice into every member's result,
  *                       each byte read once and written once, the memory-traffic floor (fused);
@@ -30,7 +30,7 @@
  * result's), about five otherwise (the slice copied, each peer's folded in, then every slice copied
  * back: 2.06x the floor at 64 MiB on 4 ranks of one H200), against more for a reduce-scatter of
  * received copies. Opened handles
- * stay in the CUDA layer's cache (per peer and buffer id), so a loop of calls opens them once. The work
+ * stay in the memory kind's cache (per peer and buffer id), so a loop of calls opens them once. The work
  * after round 1 is only known when it runs (the peers' addresses), so it is done by call steps
  * (axon_coll_sched_call_gpu), which read what the builder left in a struct axon_domain. The simulator
  * builds them too, on a dry schedule of GPU buffers on one domain (axon_coll_sched_set_dry_domain): nothing
@@ -43,7 +43,7 @@
 #include "coll/axon_coll_reduce_internal.h"
 #include "coll/axon_coll_select.h"
 #include "coll/coll.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "runtime/runtime.h"
 
 #include <string.h>
@@ -51,12 +51,26 @@
 
 /* ---- who may run them ----------------------------------------------------------------------------- */
 
+/* The GPU that does this rank's work in schedule s: its data's, or the one the rank most likely uses
+ * when its data is host memory; false when there is none. */
+static bool axon_domain_gpu(const struct axon_coll_sched *s, enum axon_memkind *kind, int *device)
+{
+    if (axon_coll_sched_gpu_device(s) >= 0) {
+        *kind = axon_coll_sched_gpu_kind(s);
+        *device = axon_coll_sched_gpu_device(s);
+        return true;
+    }
+    return axon_memkind_default_device(kind, device);
+}
+
 unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
 {
     /* The simulator's dry schedules say what machine they describe (axon_coll_sched_set_dry_domain). */
     if (axon_coll_sched_is_dry(s))
         return axon_coll_sched_is_dry_domain(s) ? AXON_COLL_NEEDS_DOMAIN : 0;
-    if (!axon_cuda_ipc_available())
+    enum axon_memkind kind;
+    int device;
+    if (!axon_domain_gpu(s, &kind, &device) || !axon_memkind_ipc_available(kind))
         return 0;
     /* One machine (CUDA IPC does not cross it) and one NVLink domain (the GPUs reach each other;
      * runtime/axon_runtime_topo.h), from the job's tables, which every member reads alike. The group may
@@ -74,7 +88,10 @@ unsigned axon_coll_domain_group_have(const struct axon_coll_sched *s)
 unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
 {
     bool dry = axon_coll_sched_is_dry(s);
-    if (!axon_coll_domain_group_have(s) || (!dry && !axon_cuda_reduce_available()))
+    enum axon_memkind kind = AXON_MEMKIND_HOST;
+    int device;
+    if (!axon_coll_domain_group_have(s) || (!dry && (!axon_domain_gpu(s, &kind, &device) ||
+                                                     !axon_memkind_kernels_available(kind))))
         return 0;
     struct axon_coll_op *op;
     MPI_Datatype datatype;
@@ -84,7 +101,7 @@ unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
     if (dry)
         return !op || axon_coll_op_commutative(op) ? AXON_COLL_NEEDS_DOMAIN : 0;
     if (!op || !axon_coll_op_commutative(op) || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size ||
-        axon_coll_op_gpu_kernel(op, datatype, dt) < 0)
+        axon_coll_op_gpu_kernel(kind, op, datatype, dt) < 0)
         return 0;
     return AXON_COLL_NEEDS_DOMAIN;
 }
@@ -93,15 +110,16 @@ unsigned axon_coll_domain_have(const struct axon_coll_sched *s)
 
 /* What each rank sends its peers: its data, and for reductions its reduced slice. */
 struct axon_domain_msg {
-    struct axon_cuda_ipc_desc data;
-    struct axon_cuda_ipc_desc res;
-    struct axon_cuda_ipc_desc out; /* an allreduce's result, for the fused fold */
+    struct axon_memkind_ipc_desc data;
+    struct axon_memkind_ipc_desc res;
+    struct axon_memkind_ipc_desc out; /* an allreduce's result, for the fused fold */
     uint32_t out_ok;               /* out is exported (its GPU memory, contiguous and packed) */
     uint32_t pad;
 };
 
 struct axon_domain {
-    int n, me, root, device;       /* root: a bcast's, else -1; device: this rank's GPU */
+    int n, me, root, device;       /* root: a bcast's, else -1; device: this rank's GPU, */
+    enum axon_memkind kind;        /* of this memory kind */
     bool dry;                      /* built for the simulator: nothing exported, nothing run */
     int *world;                    /* [n]: the members' ranks in MPI_COMM_WORLD (the IPC cache's key) */
     struct axon_domain_msg *all;   /* [n]: every rank's descriptors, this rank's at me */
@@ -185,8 +203,10 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
     d->world = world;
     d->dry = axon_coll_sched_is_dry(s);
     /* The rank's GPU: its buffers', or the one it most likely uses when they are host memory. */
-    d->device = d->dry ? 0
-              : axon_coll_sched_gpu_device(s) >= 0 ? axon_coll_sched_gpu_device(s) : axon_cuda_default_device();
+    d->kind = AXON_MEMKIND_HOST;
+    d->device = 0;
+    if (!d->dry && !axon_domain_gpu(s, &d->kind, &d->device))
+        d->device = -1;
     for (int j = 0; j < n; j++)
         world[j] = axon_coll_sched_world_rank(s, j);
     return d;
@@ -199,17 +219,17 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
  * on its default stream (axon_domain_settle), where each export used to wait on its own (two or three
  * driver calls per allreduce). The library's own scratch needs no wait. */
 static int axon_domain_export(struct axon_domain *d, const void *p, int64_t bytes, bool user,
-                              struct axon_cuda_ipc_desc *desc)
+                              struct axon_memkind_ipc_desc *desc)
 {
     if (d->dry)
         return MPI_SUCCESS; /* a simulated member's GPU exports whatever it holds */
-    struct axon_cuda_memtype_info info;
-    int rc = axon_cuda_memtype_of(p, &info);
+    struct axon_memkind_info info;
+    int rc = axon_memkind_of(p, &info);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info.kind != AXON_CUDA_MEMKIND_CUDA)
+    if (info.kind != d->kind)
         return MPI_ERR_UNSUPPORTED_OPERATION;
-    rc = axon_cuda_ipc_export_unsettled(p, (size_t)bytes, &info, false, desc);
+    rc = axon_memkind_ipc_export(p, (size_t)bytes, &info, false, false, desc);
     desc->bytes = (uint64_t)bytes;
     if (rc == MPI_SUCCESS && user && info.device >= 0 && info.device < 64)
         d->settle |= 1ull << info.device;
@@ -222,7 +242,7 @@ static void axon_domain_settle(struct axon_domain *d)
     for (int dev = 0; dev < 64 && d->settle; dev++)
         if (d->settle & (1ull << dev)) {
             d->settle &= ~(1ull << dev);
-            d->broken |= axon_cuda_ipc_settle(dev) != MPI_SUCCESS;
+            d->broken |= axon_memkind_ipc_settle(d->kind, dev) != MPI_SUCCESS;
         }
 }
 
@@ -231,9 +251,9 @@ static void axon_domain_settle(struct axon_domain *d)
  * part: its steps fail, its zeroed descriptors fail its peers' maps, and the barriers keep everyone
  * going to the end. */
 static char *axon_domain_scratch(struct axon_coll_sched *s, struct axon_domain *d, int64_t bytes,
-                                 struct axon_cuda_ipc_desc *desc)
+                                 struct axon_memkind_ipc_desc *desc)
 {
-    char *p = axon_coll_sched_alloc_device(s, (size_t)(bytes > 0 ? bytes : 1), d->device);
+    char *p = axon_coll_sched_alloc_device(s, d->kind, (size_t)(bytes > 0 ? bytes : 1), d->device);
     d->broken |= !p || axon_domain_export(d, p, bytes > 0 ? bytes : 1, false, desc) != MPI_SUCCESS;
     return p;
 }
@@ -252,7 +272,7 @@ static void axon_domain_publish(struct axon_coll_sched *s, struct axon_domain *d
     d->dt = dt;
     d->bytes = count * dt->size;
     d->dev = (char *)buf + dt->true_lb;
-    struct axon_cuda_ipc_desc *mine = &d->all[d->me].data;
+    struct axon_memkind_ipc_desc *mine = &d->all[d->me].data;
     d->staged = d->bytes > 0 && (!dt->contig || axon_domain_export(d, d->dev, d->bytes, true, mine) != MPI_SUCCESS);
     if (!d->staged)
         return;
@@ -274,7 +294,7 @@ static int axon_domain_stage(void *arg)
             return rc;
         from = d->pack;
     }
-    return axon_cuda_copy(d->dev, from, (size_t)d->bytes, d->device);
+    return axon_memkind_copy(d->kind, d->dev, from, (size_t)d->bytes, d->device);
 }
 
 /* Round 1: the staging copy if any, then this rank's descriptors to every peer (root >= 0: only the
@@ -307,8 +327,8 @@ static int axon_domain_put(const struct axon_domain *d, const void *from, void *
     if (bytes == 0)
         return MPI_SUCCESS;
     if (dt->contig)
-        return axon_cuda_copy((char *)buf + dt->true_lb, from, (size_t)bytes, d->device);
-    int rc = axon_cuda_copy(d->tmp, from, (size_t)bytes, d->device);
+        return axon_memkind_copy(d->kind, (char *)buf + dt->true_lb, from, (size_t)bytes, d->device);
+    int rc = axon_memkind_copy(d->kind, d->tmp, from, (size_t)bytes, d->device);
     return rc == MPI_SUCCESS ? axon_coll_data_copy(d->tmp, bytes, &axon_coll_bytes, buf, count, dt) : rc;
 }
 
@@ -326,8 +346,8 @@ static int axon_domain_fold_slice(struct axon_domain *d)
 {
     int n = d->n, rc = MPI_SUCCESS, mapped = 0, nout = 0;
     int64_t lo = d->disp[d->me], cnt = d->disp[d->me + 1] - lo;
-    const void *in[AXON_CUDA_FOLD_MAX];
-    void *out[AXON_CUDA_FOLD_MAX];
+    const void *in[AXON_MEMKIND_FOLD_MAX];
+    void *out[AXON_MEMKIND_FOLD_MAX];
     /* This rank's input first, then the next ranks' in turn: the order the unfused way folds them in,
      * so both give the same bits. */
     for (int k = 0; k < n && rc == MPI_SUCCESS; k++, mapped = k) {
@@ -337,13 +357,13 @@ static int axon_domain_fold_slice(struct axon_domain *d)
             src = d->dev;
             dst = axon_domain_writes(d, j) ? d->out : NULL;
         } else {
-            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &src);
+            rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &src);
             if (rc != MPI_SUCCESS)
                 break;
             if (axon_domain_writes(d, j))
-                rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].out, d->device, &dst);
+                rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].out, d->device, &dst);
             if (rc != MPI_SUCCESS) {
-                axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+                axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].data);
                 break;
             }
         }
@@ -352,14 +372,14 @@ static int axon_domain_fold_slice(struct axon_domain *d)
             out[nout++] = (char *)dst + lo * d->esize;
     }
     if (rc == MPI_SUCCESS && cnt > 0)
-        rc = axon_cuda_fold_run(d->kernel, in, n, out, nout, (uint64_t)cnt, d->device);
+        rc = axon_memkind_fold_run(d->kind, d->kernel, in, n, out, nout, (uint64_t)cnt, d->device);
     axon_runtime_log_debug(2, "%s slice of %lld elements folded into the %d result%s by one kernel",
                            d->dest < 0 ? "allreduce" : "reduce", (long long)cnt, nout, nout == 1 ? "" : "s");
     for (int k = 1; k < mapped; k++) {
         int j = (d->me + k) % n;
-        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+        axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].data);
         if (axon_domain_writes(d, j))
-            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].out);
+            axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].out);
     }
     return rc;
 }
@@ -383,7 +403,7 @@ static int axon_domain_reduce_slice_run(struct axon_domain *d)
 {
     if (axon_config.verbose >= 3)
         d->t_fold0 = axon_domain_now();
-    d->fused = !d->scatter && d->n <= AXON_CUDA_FOLD_MAX && axon_config.coll_domain_fused;
+    d->fused = !d->scatter && d->n <= AXON_MEMKIND_FOLD_MAX && axon_config.coll_domain_fused;
     for (int j = 0; j < d->n && d->fused; j++)
         d->fused = !axon_domain_writes(d, j) || d->all[j].out_ok != 0;
     if (d->fused)
@@ -391,15 +411,15 @@ static int axon_domain_reduce_slice_run(struct axon_domain *d)
     int64_t lo = d->disp[d->me], cnt = d->disp[d->me + 1] - lo;
     if (cnt == 0)
         return MPI_SUCCESS;
-    int rc = axon_cuda_copy(d->res, d->dev + lo * d->esize, (size_t)(cnt * d->esize), d->device);
+    int rc = axon_memkind_copy(d->kind, d->res, d->dev + lo * d->esize, (size_t)(cnt * d->esize), d->device);
     for (int k = 1; k < d->n && rc == MPI_SUCCESS; k++) {
         int j = (d->me + k) % d->n;
         void *peer;
-        rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &peer);
+        rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &peer);
         if (rc == MPI_SUCCESS) {
-            rc = axon_coll_op_apply_gpu(d->kernel, (const char *)peer + lo * d->esize, d->res, cnt, d->datatype,
+            rc = axon_coll_op_apply_gpu(d->kind, d->kernel, (const char *)peer + lo * d->esize, d->res, cnt, d->datatype,
                                         d->dt, d->device);
-            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+            axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].data);
         }
     }
     return rc;
@@ -413,7 +433,7 @@ static int axon_domain_deliver_slice(void *arg)
     if (d->broken)
         return MPI_ERR_OTHER;
     int64_t cnt = d->disp[d->me + 1] - d->disp[d->me];
-    return cnt ? axon_cuda_copy(d->out, d->res, (size_t)(cnt * d->esize), d->device) : MPI_SUCCESS;
+    return cnt ? axon_memkind_copy(d->kind, d->out, d->res, (size_t)(cnt * d->esize), d->device) : MPI_SUCCESS;
 }
 
 static int axon_domain_gather_slices_run(struct axon_domain *d);
@@ -444,15 +464,15 @@ static int axon_domain_gather_slices_run(struct axon_domain *d)
             continue;
         char *to = d->out + d->disp[j] * d->esize;
         if (j == d->me) {
-            rc = axon_cuda_copy(to, d->res, (size_t)(cnt * d->esize), d->device);
+            rc = axon_memkind_copy(d->kind, to, d->res, (size_t)(cnt * d->esize), d->device);
             continue;
         }
         void *src;
-        rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].res, d->device, &src);
+        rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].res, d->device, &src);
         if (rc != MPI_SUCCESS)
             break;
-        rc = axon_cuda_copy(to, src, (size_t)(cnt * d->esize), d->device);
-        axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].res);
+        rc = axon_memkind_copy(d->kind, to, src, (size_t)(cnt * d->esize), d->device);
+        axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].res);
     }
     return rc;
 }
@@ -470,7 +490,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
     struct axon_coll_op *op;
     const struct axon_dtype_layout *op_dt;
     axon_coll_sched_get_op(s, &op, &d->datatype, &op_dt);
-    d->kernel = d->dry ? -1 : axon_coll_op_gpu_kernel(op, d->datatype, op_dt);
+    d->kernel = d->dry ? -1 : axon_coll_op_gpu_kernel(d->kind, op, d->datatype, op_dt);
     d->scatter = scatter;
     d->dest = dest;
     d->esize = dt->size;
@@ -497,7 +517,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
         d->t_built = axon_domain_now();
     const char *what = scatter ? "reduce_scatter" : dest >= 0 ? "reduce" : "allreduce";
     if (d->broken)
-        axon_runtime_log_error("the domain %s cannot export GPU memory through CUDA IPC", what);
+        axon_runtime_log_error("the domain %s cannot export GPU memory to its peers (IPC)", what);
     axon_runtime_log_debug(2, "%s of %lld bytes by the domain algorithm on %d ranks (GPU %d, input %s)", what,
                            (long long)d->bytes, n, d->device, d->staged ? "staged to the GPU" : "read in place");
 
@@ -506,7 +526,7 @@ static void axon_coll_domain_reduce(struct axon_coll_sched *s, const void *in, v
      * kernel reading the slice of every input and writing it into every result, or a copy of the own
      * slice and a kernel per peer reading its slice and reading and writing the scratch. The simulator's
      * tools read no knobs: they price the default, fused. */
-    bool fused = !scatter && n <= AXON_CUDA_FOLD_MAX && (d->dry || axon_config.coll_domain_fused);
+    bool fused = !scatter && n <= AXON_MEMKIND_FOLD_MAX && (d->dry || axon_config.coll_domain_fused);
     if (fused)
         axon_coll_sched_call_gpu(s, axon_domain_reduce_slice, d, (int64_t)n * slice, 1);
     else
@@ -575,7 +595,7 @@ static int axon_domain_bcast_fetch(void *arg)
     if (d->broken)
         return MPI_ERR_OTHER;
     void *from;
-    int rc = axon_cuda_ipc_map_peer(d->world[d->root], &d->all[d->root].data, d->device, &from);
+    int rc = axon_memkind_ipc_map_peer(d->world[d->root], &d->all[d->root].data, d->device, &from);
     if (rc != MPI_SUCCESS)
         return rc;
     if (d->listed && d->dt->contig) {
@@ -584,18 +604,18 @@ static int axon_domain_bcast_fetch(void *arg)
         const void *src = from;
         void *dst = (char *)d->buf + d->dt->true_lb;
         uint64_t len = (uint64_t)(d->count * d->dt->size);
-        rc = axon_cuda_copy_list_run(&src, &dst, &len, 1, d->device);
+        rc = axon_memkind_copy_list_run(d->kind, &src, &dst, &len, 1, d->device);
         axon_runtime_log_debug(2, "the domain bcast's %llu bytes fetched by a copy list", (unsigned long long)len);
     } else {
         rc = axon_domain_put(d, from, (void *)d->buf, d->count, d->dt);
     }
-    axon_cuda_ipc_unmap_peer(d->world[d->root], &d->all[d->root].data);
+    axon_memkind_ipc_unmap_peer(d->world[d->root], &d->all[d->root].data);
     return rc;
 }
 
 /* Block j of the receive blocks from member j's data, at offset (j's block for this rank: 0 for an
  * allgather, me * block_bytes for an alltoall). With GPU buffers and the library's kernels, the blocks
- * that land contiguous go by one copy-list launch (AXON_CUDA_COPY_LIST_MAX copies each) and one wait,
+ * that land contiguous go by one copy-list launch (AXON_MEMKIND_COPY_LIST_MAX copies each) and one wait,
  * where a driver copy each waited once per block; the others (layouts with gaps, host buffers) one copy
  * each, through host scratch where the layout has gaps. */
 static int axon_domain_fetch_blocks(struct axon_domain *d, int64_t offset)
@@ -608,7 +628,7 @@ static int axon_domain_fetch_blocks(struct axon_domain *d, int64_t offset)
             continue; /* nothing to fetch (an empty block has no descriptor) */
         void *from = d->dev;
         if (j != d->me) {
-            rc = axon_cuda_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
+            rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &from);
             if (rc != MPI_SUCCESS)
                 break;
         }
@@ -622,16 +642,16 @@ static int axon_domain_fetch_blocks(struct axon_domain *d, int64_t offset)
         }
         rc = axon_domain_put(d, from, b->buf, b->count, &b->dt);
         if (j != d->me)
-            axon_cuda_ipc_unmap_peer(d->world[j], &d->all[j].data);
+            axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].data);
     }
     if (rc == MPI_SUCCESS && nlist > 0) {
-        rc = axon_cuda_copy_list_run(d->list_src, d->list_dst, d->list_bytes, nlist, d->device);
+        rc = axon_memkind_copy_list_run(d->kind, d->list_src, d->list_dst, d->list_bytes, nlist, d->device);
         axon_runtime_log_debug(2, "%d blocks of the domain %s fetched by copy lists", nlist,
                                offset || d->block_bytes ? "alltoall" : "allgather");
     }
     for (int i = 0; i < nlist; i++)
         if (d->list_peer[i] >= 0)
-            axon_cuda_ipc_unmap_peer(d->world[d->list_peer[i]], &d->all[d->list_peer[i]].data);
+            axon_memkind_ipc_unmap_peer(d->world[d->list_peer[i]], &d->all[d->list_peer[i]].data);
     return rc;
 }
 
@@ -652,7 +672,7 @@ static int axon_domain_alltoall_fetch(void *arg)
 static void axon_domain_list_prepare(struct axon_coll_sched *s, struct axon_domain *d)
 {
     int n = d->n;
-    d->listed = !d->dry && axon_coll_sched_gpu_device(s) >= 0 && axon_cuda_reduce_available();
+    d->listed = !d->dry && axon_memkind_kernels_available(axon_coll_sched_gpu_kind(s));
     if (!d->listed)
         return;
     d->list_src = axon_coll_sched_alloc_meta(s, sizeof(*d->list_src) * (size_t)n);
@@ -662,12 +682,12 @@ static void axon_domain_list_prepare(struct axon_coll_sched *s, struct axon_doma
     d->listed = d->list_src && d->list_dst && d->list_bytes && d->list_peer;
 }
 
-/* The launches a fetch of nblocks blocks costs: lists of AXON_CUDA_COPY_LIST_MAX on GPU buffers, what the
+/* The launches a fetch of nblocks blocks costs: lists of AXON_MEMKIND_COPY_LIST_MAX on GPU buffers, what the
  * simulator prices (a dry schedule describes GPU buffers), else one copy a block. */
 static int axon_domain_fetch_ops(struct axon_coll_sched *s, int nblocks)
 {
     if (axon_coll_sched_is_dry(s) || axon_coll_sched_gpu_device(s) >= 0)
-        return (nblocks + AXON_CUDA_COPY_LIST_MAX - 1) / AXON_CUDA_COPY_LIST_MAX;
+        return (nblocks + AXON_MEMKIND_COPY_LIST_MAX - 1) / AXON_MEMKIND_COPY_LIST_MAX;
     return nblocks;
 }
 
@@ -690,12 +710,12 @@ void axon_coll_domain_bcast(struct axon_coll_sched *s, void *buf, int64_t count,
     }
     axon_domain_settle(d);
     if (d->broken)
-        axon_runtime_log_error("the domain bcast cannot export GPU memory through CUDA IPC");
+        axon_runtime_log_error("the domain bcast cannot export GPU memory to its peers (IPC)");
     axon_runtime_log_debug(2, "bcast of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)bytes,
                            d->n, d->device);
     axon_domain_exchange(s, d);
     if (d->me != root) {
-        d->listed = !d->dry && axon_coll_sched_gpu_device(s) >= 0 && axon_cuda_reduce_available();
+        d->listed = !d->dry && axon_memkind_kernels_available(axon_coll_sched_gpu_kind(s));
         axon_coll_sched_call_gpu(s, axon_domain_bcast_fetch, d, bytes, 1);
         axon_coll_sched_round(s);
     }
@@ -744,7 +764,7 @@ void axon_coll_domain_allgather(struct axon_coll_sched *s, const struct axon_col
     d->in_place = !mine;
     axon_domain_settle(d);
     if (d->broken)
-        axon_runtime_log_error("the domain allgather cannot export GPU memory through CUDA IPC");
+        axon_runtime_log_error("the domain allgather cannot export GPU memory to its peers (IPC)");
     axon_runtime_log_debug(2, "allgather of %lld bytes by the domain algorithm on %d ranks (GPU %d)", (long long)total,
                            n, d->device);
     axon_domain_exchange(s, d);
@@ -774,7 +794,7 @@ static int axon_domain_alltoall_stage(void *arg)
             from = d->pack;
         }
         if (rc == MPI_SUCCESS)
-            rc = axon_cuda_copy(to, from, (size_t)d->block_bytes, d->device);
+            rc = axon_memkind_copy(d->kind, to, from, (size_t)d->block_bytes, d->device);
     }
     return rc;
 }
@@ -818,7 +838,7 @@ void axon_coll_domain_alltoall(struct axon_coll_sched *s, const struct axon_coll
     }
     axon_domain_settle(d);
     if (d->broken)
-        axon_runtime_log_error("the domain alltoall cannot export GPU memory through CUDA IPC");
+        axon_runtime_log_error("the domain alltoall cannot export GPU memory to its peers (IPC)");
     axon_runtime_log_debug(2, "alltoall of %lld bytes a block by the domain algorithm on %d ranks (GPU %d, blocks %s)",
                            (long long)d->block_bytes, n, d->device,
                            together && !d->staged ? "read in place" : "staged to the GPU");

@@ -8,7 +8,7 @@
  * releases it. Creation and destruction take a mutex; a lookup is two loads. */
 #include "coll/axon_coll_op.h"
 
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "runtime/axon_runtime_pool.h"
 
 #include <limits.h>
@@ -219,7 +219,7 @@ int axon_coll_op_apply(const struct axon_coll_op *op, const void *in, void *inou
 
 /* ---- on the GPU ----------------------------------------------------------------------------------- */
 
-int axon_coll_op_gpu_kernel_built(const struct axon_coll_op *op, MPI_Datatype datatype,
+int axon_coll_op_gpu_kernel_built(enum axon_memkind mk, const struct axon_coll_op *op, MPI_Datatype datatype,
                                   const struct axon_dtype_layout *dt)
 {
     if (op->opi == AXON_OP_USER || op->opi == AXON_OP_OPI_REPLACE || op->opi == AXON_OP_OPI_NO_OP)
@@ -228,16 +228,17 @@ int axon_coll_op_gpu_kernel_built(const struct axon_coll_op *op, MPI_Datatype da
     int64_t n;
     if (!axon_op_basic(datatype, dt, 1, &basic, &n))
         return -1;
-    return axon_coll_op_predefined_kernel(op->opi, basic);
+    return axon_coll_op_predefined_kernel(mk, op->opi, basic);
 }
 
-int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt)
+int axon_coll_op_gpu_kernel(enum axon_memkind mk, const struct axon_coll_op *op, MPI_Datatype datatype,
+                            const struct axon_dtype_layout *dt)
 {
-    return axon_cuda_reduce_available() ? axon_coll_op_gpu_kernel_built(op, datatype, dt) : -1;
+    return axon_memkind_kernels_available(mk) ? axon_coll_op_gpu_kernel_built(mk, op, datatype, dt) : -1;
 }
 
-int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,
-                           const struct axon_dtype_layout *dt, int device)
+int axon_coll_op_apply_gpu(enum axon_memkind mk, int kernel, const void *in, void *inout, int64_t count,
+                           MPI_Datatype datatype, const struct axon_dtype_layout *dt, int device)
 {
     MPI_Datatype basic;
     int64_t n;
@@ -245,5 +246,5 @@ int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t coun
         return MPI_SUCCESS;
     if (!axon_op_basic(datatype, dt, count, &basic, &n))
         return MPI_ERR_OP;
-    return axon_cuda_reduce_run(kernel, in, inout, (uint64_t)n, device);
+    return axon_memkind_reduce_run(mk, kernel, in, inout, (uint64_t)n, device);
 }

@@ -9,6 +9,7 @@
 #ifndef AXON_COLL_OP_H
 #define AXON_COLL_OP_H
 
+#include "memkind/axon_memkind_types.h"
 #include "pt2pt/pt2pt.h" /* struct axon_dtype_layout */
 
 #include <mpi.h>
@@ -51,20 +52,21 @@ axon_coll_op_loop *axon_coll_op_predefined_loop(unsigned opi, MPI_Datatype basic
 /* The loop's name, "<op>_<type>" ("sum_u32", "maxloc_double_int"), which its GPU kernel shares; NULL
  * where there is no loop. */
 const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic);
-/* Its GPU kernel (cuda_support's axon_cuda_reduce_kernel of that name, looked up once), or -1. */
-int axon_coll_op_predefined_kernel(unsigned opi, MPI_Datatype basic);
+/* Its kernel on memory kind mk (the kind's reduce_kernel of that name, looked up once), or -1. */
+int axon_coll_op_predefined_kernel(enum axon_memkind mk, unsigned opi, MPI_Datatype basic);
 
 /* ---- on the GPU ----------------------------------------------------------------------------------- */
 
-/* The GPU kernel (cuda_support/cuda_support.h) that applies op to packed elements of the datatype, or
- * -1: a user operation, MPI_REPLACE or MPI_NO_OP, a type the GPU has no arithmetic for (long double),
- * a datatype that mixes types, or a build or driver without kernels. */
-int axon_coll_op_gpu_kernel(const struct axon_coll_op *op, MPI_Datatype datatype, const struct axon_dtype_layout *dt);
+/* The kernel of memory kind mk (memkind/axon_memkind.h) that applies op to packed elements of the
+ * datatype, or -1: a user operation, MPI_REPLACE or MPI_NO_OP, a type the GPU has no arithmetic for
+ * (long double), a datatype that mixes types, or a build or driver without kernels. */
+int axon_coll_op_gpu_kernel(enum axon_memkind mk, const struct axon_coll_op *op, MPI_Datatype datatype,
+                            const struct axon_dtype_layout *dt);
 /* The kernel this build has for the pair, whether or not a driver is there to run it (axon_info's table). */
-int axon_coll_op_gpu_kernel_built(const struct axon_coll_op *op, MPI_Datatype datatype,
+int axon_coll_op_gpu_kernel_built(enum axon_memkind mk, const struct axon_coll_op *op, MPI_Datatype datatype,
                                   const struct axon_dtype_layout *dt);
-/* inout = in op inout over count packed elements in GPU memory of device, by that kernel. */
-int axon_coll_op_apply_gpu(int kernel, const void *in, void *inout, int64_t count, MPI_Datatype datatype,
-                           const struct axon_dtype_layout *dt, int device);
+/* inout = in op inout over count packed elements in memory of kind mk on device, by that kernel. */
+int axon_coll_op_apply_gpu(enum axon_memkind mk, int kernel, const void *in, void *inout, int64_t count,
+                           MPI_Datatype datatype, const struct axon_dtype_layout *dt, int device);
 
 #endif

@@ -23,7 +23,7 @@
  * complement and there is no signed overflow. Pairs are packed (value then index, no padding), so their
  * loops load and store through memcpy, which the compiler turns into plain moves. */
 #include "coll/axon_coll_op.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include <complex.h>
 #include <limits.h>
@@ -380,22 +380,23 @@ const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic)
     return axon_op_names[opi][axon_op_kind(basic)];
 }
 
-/* The kernels found by name, per [operation][kind]: 0 not looked up yet, 1 none, k + 2 kernel k. Every
- * collective of a process with CUDA support asks (GPU buffers or not), and the lookup compares names:
+/* The kernels found by name, per [memory kind][operation][kind]: 0 not looked up yet, 1 none, k + 2
+ * kernel k. Every collective of a process with a device kind on asks (GPU buffers or not), and the lookup compares names:
  * it runs once per pair. Which kernels exist is the build's, so the answer never changes; two threads
  * asking at once store the same value. */
-static unsigned char axon_op_kernels[AXON_OPI_LOOPS][AXON_KIND_COUNT];
+static unsigned char axon_op_kernels[AXON_MEMKIND_COUNT][AXON_OPI_LOOPS][AXON_KIND_COUNT];
 
-int axon_coll_op_predefined_kernel(unsigned opi, MPI_Datatype basic)
+int axon_coll_op_predefined_kernel(enum axon_memkind mk, unsigned opi, MPI_Datatype basic)
 {
-    if (opi >= AXON_OPI_LOOPS)
+    if (opi >= AXON_OPI_LOOPS || (unsigned)mk >= AXON_MEMKIND_COUNT)
         return -1;
     unsigned kind = axon_op_kind(basic);
-    unsigned char known = __atomic_load_n(&axon_op_kernels[opi][kind], __ATOMIC_RELAXED);
+    unsigned char *slot = &axon_op_kernels[mk][opi][kind];
+    unsigned char known = __atomic_load_n(slot, __ATOMIC_RELAXED);
     if (!known) {
-        int k = axon_cuda_reduce_kernel(axon_op_names[opi][kind]);
+        int k = axon_memkind_reduce_kernel(mk, axon_op_names[opi][kind]);
         known = (unsigned char)(k < 0 ? 1 : k + 2);
-        __atomic_store_n(&axon_op_kernels[opi][kind], known, __ATOMIC_RELAXED);
+        __atomic_store_n(slot, known, __ATOMIC_RELAXED);
     }
     return (int)known - 2;
 }

@@ -183,7 +183,7 @@ int axon_coll_plan_run(struct axon_coll_plan *p, struct axon_request **request, 
         return axon_coll_plan_start_agreeing(p, request, why);
     /* Whether it runs through the node's shared memory, known to every member alike (or agreed). */
     bool shm = !request && !cc->is_inter && axon_coll_plan_shm_eligible(p);
-    if (!request && axon_cuda_enabled()) { /* (no agreement without CUDA support) */
+    if (!request && axon_memkind_enabled()) { /* (no agreement without a device kind) */
         bool agreed, all_host;
         int rc = axon_coll_plan_agree(p, true, &agreed, &all_host);
         if (rc != MPI_SUCCESS) {

@@ -13,7 +13,7 @@ static inline int axon_coll_plan_gpu(struct axon_coll_plan *p, bool shm, struct 
 {
     *st = NULL;
     *run = p;
-    if (!axon_cuda_watching() || p->cc->view->host_only)
+    if (!axon_memkind_watching() || p->cc->view->host_only)
         return MPI_SUCCESS;
     int rc = axon_coll_gpu_prepare(p, shm, st);
     if (rc == MPI_SUCCESS && *st)

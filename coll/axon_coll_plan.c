@@ -61,7 +61,7 @@ static void axon_coll_plan_sched_intra(const struct axon_coll_plan *p, struct ax
 {
     axon_coll_sched_set_nodes(s, axon_coll_comm_nodes(p->cc));
     if (p->on_gpu)
-        axon_coll_sched_set_gpu(s, p->gpu_device, p->gpu_kernel);
+        axon_coll_sched_set_gpu(s, p->gpu_kind, p->gpu_device, p->gpu_kernel);
     if (p->all_device)
         axon_coll_sched_set_all_device(s);
     const struct axon_coll_block *mine = p->in_place ? NULL : &p->mine;

@@ -13,7 +13,7 @@
 
 #include "coll/axon_coll_comm.h"
 #include "coll/coll.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 /* What a reduction is. */
 enum axon_coll_red_kind { AXON_COLL_RED_REDUCE, AXON_COLL_RED_ALLREDUCE, AXON_COLL_RED_SCATTER_BLOCK,
@@ -59,6 +59,7 @@ struct axon_coll_plan {
      * scratch on the GPU, reductions by the kernel, nothing staged through the host. */
     bool on_gpu;
     bool all_device; /* the members agreed that all their buffers are GPU memory (blocking reductions) */
+    enum axon_memkind gpu_kind;
     int gpu_device, gpu_kernel;
 };
 
@@ -94,7 +95,7 @@ void axon_coll_plan_persist_free(struct axon_request *req);
 
 /* ---- GPU buffers (coll/axon_coll_stage.c) --------------------------------------------------------- */
 
-/* Only while CUDA support is on (the callers test axon_cuda_watching() first, so host-only runs pay one
+/* Only while CUDA support is on (the callers test axon_memkind_watching() first, so host-only runs pay one
  * load). */
 struct axon_coll_stage;
 /* When some buffer that plan p touches is GPU memory: *st gets host copies of them, filled with what

@@ -16,7 +16,7 @@
 
 #include "coll/axon_coll_op.h"
 #include "coll/axon_coll_select.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <stdatomic.h>
@@ -47,10 +47,11 @@ struct axon_coll_step {
     int gpu_ops;                 /* such a step's GPU operations (axon_coll_sched_call_gpu; 0: CPU work) */
 };
 
-/* Device scratch of a schedule, given back to the CUDA layer's cache when it ends. */
+/* Device scratch of a schedule, given back to its memory kind's cache when it ends. */
 struct axon_coll_gpu_scratch {
     void *p;
     size_t size;
+    enum axon_memkind kind;
     int device;
 };
 
@@ -89,8 +90,10 @@ struct axon_coll_sched {
     struct axon_dtype_layout op_dt;
 
     /* A schedule whose data lives on a GPU (axon_coll_sched_set_gpu): gpu is its ordinal + 1 (0: host
-     * data), gpu_kernel the reduction kernel; its data scratch is device memory, kept in gpu_scratch. */
+     * data) among those of memory kind gpu_kind, gpu_kernel the reduction kernel; its data scratch is
+     * device memory, kept in gpu_scratch. */
     int gpu, gpu_kernel;
+    enum axon_memkind gpu_kind;
     bool all_device;             /* the members agreed that all their buffers are GPU memory */
     bool handoff;                /* started by the progress thread, not by the caller */
     bool keep_going;             /* runs to its end after an error: a GPU schedule, or one with call steps */
@@ -441,39 +444,45 @@ void axon_coll_sched_set_dry(struct axon_coll_sched *s)
     s->dry_used = 0;
 }
 
-void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel)
+void axon_coll_sched_set_gpu(struct axon_coll_sched *s, enum axon_memkind kind, int device, int kernel)
 {
+    s->gpu_kind = kind;
     s->gpu = device + 1;
     s->gpu_kernel = kernel;
     s->keep_going = true; /* a local step may fail for this rank alone (axon_coll_round_start) */
 }
 
-void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device)
+void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, enum axon_memkind kind, size_t bytes, int device)
 {
     if (s->dry)
         return axon_coll_sched_alloc(s, bytes); /* a placeholder, as for the data scratch */
     if (!axon_coll_grow(s, (void **)&s->gpu_scratch, s->ngpu_scratch, &s->cap_gpu_scratch, sizeof(*s->gpu_scratch),
                         NULL))
         return NULL;
-    void *p = axon_cuda_scratch_get(bytes, device);
+    void *p = axon_memkind_scratch_get(kind, bytes, device);
     if (!p) {
         if (s->err == MPI_SUCCESS)
             s->err = MPI_ERR_NO_MEM;
         return NULL;
     }
-    s->gpu_scratch[s->ngpu_scratch++] = (struct axon_coll_gpu_scratch){p, bytes, device};
+    s->gpu_scratch[s->ngpu_scratch++] = (struct axon_coll_gpu_scratch){p, bytes, kind, device};
     return p;
 }
 
 /* Data scratch of a GPU schedule: device memory from the layer's cache, given back when it ends. */
 static void *axon_coll_sched_alloc_gpu(struct axon_coll_sched *s, size_t bytes)
 {
-    return axon_coll_sched_alloc_device(s, bytes, s->gpu - 1);
+    return axon_coll_sched_alloc_device(s, s->gpu_kind, bytes, s->gpu - 1);
 }
 
 int axon_coll_sched_gpu_device(const struct axon_coll_sched *s)
 {
     return s->gpu - 1;
+}
+
+enum axon_memkind axon_coll_sched_gpu_kind(const struct axon_coll_sched *s)
+{
+    return s->gpu ? s->gpu_kind : AXON_MEMKIND_HOST;
 }
 
 void axon_coll_sched_set_handoff(struct axon_coll_sched *s)
@@ -715,7 +724,8 @@ void axon_coll_sched_discard(struct axon_coll_sched *s)
     for (int i = 0; i < s->nscratch; i++)
         axon_coll_cache_give(s->scratch[i]);
     for (int i = 0; i < s->ngpu_scratch; i++)
-        axon_cuda_scratch_put(s->gpu_scratch[i].p, s->gpu_scratch[i].size, s->gpu_scratch[i].device);
+        axon_memkind_scratch_put(s->gpu_scratch[i].kind, s->gpu_scratch[i].p, s->gpu_scratch[i].size,
+                                 s->gpu_scratch[i].device);
     free(s->gpu_scratch);
     for (int i = 0; i < s->nloops; i++)
         axon_dloop_release(s->loops[i]);
@@ -877,12 +887,13 @@ static int axon_coll_gpu_copy(const struct axon_coll_sched *s, const void *src, 
         return MPI_SUCCESS;
     if (!sdt->contig || !ddt->contig)
         return MPI_ERR_INTERN;
-    return axon_cuda_copy((char *)dst + ddt->true_lb, (const char *)src + sdt->true_lb, (size_t)bytes, s->gpu - 1);
+    return axon_memkind_copy(s->gpu_kind, (char *)dst + ddt->true_lb, (const char *)src + sdt->true_lb, (size_t)bytes,
+                             s->gpu - 1);
 }
 
 static int axon_coll_gpu_reduce(const struct axon_coll_sched *s, const void *in, void *inout, int64_t count)
 {
-    return axon_coll_op_apply_gpu(s->gpu_kernel, in, inout, count, s->datatype, &s->op_dt, s->gpu - 1);
+    return axon_coll_op_apply_gpu(s->gpu_kind, s->gpu_kernel, in, inout, count, s->datatype, &s->op_dt, s->gpu - 1);
 }
 
 /* ---- running -------------------------------------------------------------------------------------- */

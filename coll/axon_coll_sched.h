@@ -68,14 +68,15 @@ void axon_coll_sched_set_subgroup(struct axon_coll_sched *s, const int *members,
  * datatype, whose layout is dt. */
 void axon_coll_sched_set_op(struct axon_coll_sched *s, struct axon_coll_op *op, MPI_Datatype datatype,
                             const struct axon_dtype_layout *dt);
-/* The schedule's data lives on GPU device (CUDA support, cuda_support/cuda_support.h): the data scratch
+/* The schedule's data lives on GPU device of memory kind kind (memkind/axon_memkind.h): the data scratch
  * that axon_coll_sched_alloc hands out from now on is device memory, copy steps copy through the
  * driver and reduce steps run kernel (axon_coll_op_gpu_kernel of the schedule's operation), so a
  * reduction of GPU buffers never takes its data through the host. Every layout of its steps must be
  * contiguous. Messages go through the point-to-point engine, which moves GPU memory itself. */
-void axon_coll_sched_set_gpu(struct axon_coll_sched *s, int device, int kernel);
-/* The GPU of a GPU schedule, -1 for host data. */
+void axon_coll_sched_set_gpu(struct axon_coll_sched *s, enum axon_memkind kind, int device, int kernel);
+/* The GPU of a GPU schedule, -1 for host data; its memory kind (AXON_MEMKIND_HOST for host data). */
 int axon_coll_sched_gpu_device(const struct axon_coll_sched *s);
+enum axon_memkind axon_coll_sched_gpu_kind(const struct axon_coll_sched *s);
 /* The members agreed that every one of their buffers is GPU memory (the MPI layer asks them, for large
  * blocking reductions): rules for device data apply (AXON_COLL_NEEDS_DEVICE from
  * axon_coll_sched_device_have, else 0). Every member sets it alike, or none does. */
@@ -87,9 +88,9 @@ void axon_coll_sched_set_all_device(struct axon_coll_sched *s);
  * computation (99% with it). */
 void axon_coll_sched_set_handoff(struct axon_coll_sched *s);
 unsigned axon_coll_sched_device_have(const struct axon_coll_sched *s);
-/* Device memory on GPU device, whatever the schedule's data, given back when it ends (the CUDA layer's
- * cache); NULL, the error recorded, when the GPU is out of memory. */
-void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, size_t bytes, int device);
+/* Device memory on GPU device of memory kind kind, whatever the schedule's data, given back when it ends
+ * (to the kind's cache); NULL, the error recorded, when the GPU is out of memory. */
+void *axon_coll_sched_alloc_device(struct axon_coll_sched *s, enum axon_memkind kind, size_t bytes, int device);
 /* Whether the schedule is dry (built for the simulator, never run). */
 bool axon_coll_sched_is_dry(const struct axon_coll_sched *s);
 /* The schedule's operation, its datatype and layout (axon_coll_sched_set_op). */

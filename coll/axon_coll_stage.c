@@ -14,17 +14,17 @@
  * the holes between the blocks of a v form; then the copies are freed. A failed copy becomes the
  * collective's error. MPI_Reduce_local stages its two buffers the same way.
  *
- * A host-only program pays nothing here: the callers test axon_cuda_watching() first. With CUDA support
+ * A host-only program pays nothing here: the callers test axon_memkind_watching() first. With a device kind
  * on, a call whose buffers are all host memory costs a classification per buffer and no allocation.
  * Staging is the way of the calls the GPU way does not take. The GPU way (the end of this file): a call
  * whose buffers on this rank all lie on one GPU, contiguous (and for a reduction, an operation with a
  * GPU kernel for a packed datatype), keeps its data there as a GPU schedule (coll/axon_coll_sched.h),
  * with no copy through the host. With support off in a process that uses CUDA, a GPU buffer is refused
- * (axon_cuda_memtype_of). */
+ * (axon_memkind_of). */
 #include "coll/axon_coll_plan.h"
 
 #include "coll/axon_coll_op.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +41,7 @@ struct axon_stage_ref {
     int group;                 /* the user's buffer it lies in (the blocks of one side share one) */
     int visit;                 /* its place in the walk of the plan */
     int64_t lo, len;           /* the bytes it touches: [buf + lo, buf + lo + len) */
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     int span;                  /* the span of its group */
     int seg;                   /* its host copy */
 };
@@ -59,7 +59,7 @@ struct axon_stage_seg {
     uintptr_t user;            /* its first byte on the GPU */
     int64_t len;
     char *host;
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
 };
 
 /* Bytes copied one way: the runs of touching buffers the call reads (filled before) or writes (copied
@@ -105,8 +105,8 @@ static int axon_stage_note(struct axon_coll_stage **stp, int cap, struct axon_st
     if (r->count <= 0 || r->dt->size == 0)
         return MPI_SUCCESS; /* touches nothing */
     axon_stage_bytes(r->count, r->dt, &r->lo, &r->len);
-    int rc = axon_cuda_memtype_of((const void *)axon_stage_start(r), &r->info);
-    if (rc != MPI_SUCCESS || r->info.kind == AXON_CUDA_MEMKIND_HOST)
+    int rc = axon_memkind_of((const void *)axon_stage_start(r), &r->info);
+    if (rc != MPI_SUCCESS || axon_memkind_is_host(&r->info))
         return rc;
     struct axon_coll_stage *st = *stp;
     if (!st) {
@@ -130,7 +130,7 @@ static int axon_stage_note(struct axon_coll_stage **stp, int cap, struct axon_st
 /* Orders of the buffers: by allocation then user buffer (spans); by allocation then address (spans
  * into copies); by copy then address (runs). A copy never crosses allocations: the driver copies within
  * one. */
-static int axon_stage_cmp_alloc(const struct axon_cuda_memtype_info *x, const struct axon_cuda_memtype_info *y)
+static int axon_stage_cmp_alloc(const struct axon_memkind_info *x, const struct axon_memkind_info *y)
 {
     if (x->base != y->base)
         return x->base < y->base ? -1 : 1;
@@ -150,7 +150,7 @@ static int axon_stage_cmp_group(const void *a, const void *b)
 /* Spans by allocation, then start; carries the allocation of a span's first buffer alongside. */
 struct axon_stage_span_key {
     struct axon_stage_span *span;
-    const struct axon_cuda_memtype_info *info;
+    const struct axon_memkind_info *info;
 };
 
 static int axon_stage_cmp_span(const void *a, const void *b)
@@ -238,7 +238,7 @@ static int axon_stage_build(struct axon_coll_stage *st)
     /* Copies: spans that overlap within one allocation share one. */
     qsort(keys, (size_t)nspans, sizeof(*keys), axon_stage_cmp_span);
     struct axon_stage_seg *seg = NULL;
-    const struct axon_cuda_memtype_info *seg_alloc = NULL;
+    const struct axon_memkind_info *seg_alloc = NULL;
     for (int k = 0; k < nspans; k++) {
         struct axon_stage_span *sp = keys[k].span;
         if (!seg || axon_stage_cmp_alloc(seg_alloc, keys[k].info) ||
@@ -268,8 +268,7 @@ static int axon_stage_build(struct axon_coll_stage *st)
     int nread = axon_stage_runs(st, order, AXON_STAGE_READ, runs);
     for (int k = 0; k < nread && st->err == MPI_SUCCESS; k++) {
         const struct axon_stage_seg *s = &st->segs[runs[k].seg];
-        st->err = axon_cuda_memkind_get(s->info.kind)->copy_to_host(runs[k].host, (const void *)runs[k].user,
-                                                                   (size_t)runs[k].len, &s->info);
+        st->err = axon_memkind_copy_to_host(runs[k].host, (const void *)runs[k].user, (size_t)runs[k].len, &s->info);
     }
     /* After a failure the call goes on with zeros, not with whatever the heap held. */
     for (int k = 0; k < st->nsegs && st->err != MPI_SUCCESS; k++)
@@ -408,7 +407,7 @@ static int axon_stage_collect(void *ctx, struct axon_stage_ref *r)
     if (k->uniform && (k->host_groups & bit))
         return MPI_SUCCESS;
     int rc = axon_stage_note(&k->st, k->cap, r);
-    if (rc == MPI_SUCCESS && k->uniform && r->count > 0 && r->dt->size > 0 && r->info.kind == AXON_CUDA_MEMKIND_HOST)
+    if (rc == MPI_SUCCESS && k->uniform && r->count > 0 && r->dt->size > 0 && axon_memkind_is_host(&r->info))
         k->host_groups |= bit;
     return rc;
 }
@@ -481,8 +480,7 @@ int axon_coll_stage_end(struct axon_coll_stage *st, int err)
     for (int k = 0; k < st->nwruns && err == MPI_SUCCESS && rc == MPI_SUCCESS; k++) {
         const struct axon_stage_run *run = &st->wruns[k];
         const struct axon_stage_seg *seg = &st->segs[run->seg];
-        rc = axon_cuda_memkind_get(seg->info.kind)->copy_from_host((void *)run->user, run->host, (size_t)run->len,
-                                                                   &seg->info);
+        rc = axon_memkind_copy_from_host((void *)run->user, run->host, (size_t)run->len, &seg->info);
     }
     axon_stage_free(st);
     return err != MPI_SUCCESS ? err : rc;
@@ -549,8 +547,9 @@ int axon_coll_stage_local(const void **in, void **inout, int64_t count, const st
 /* ---- reductions that stay on the GPU --------------------------------------------------------------- */
 
 struct axon_gpu_check {
-    int device;  /* of the first buffer; -1 before it */
-    bool ok;     /* every buffer so far on that GPU */
+    enum axon_memkind kind; /* of the first buffer, */
+    int device;             /* and its GPU; -1 before it */
+    bool ok;                /* every buffer so far on that GPU */
 };
 
 static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
@@ -563,16 +562,19 @@ static int axon_gpu_check_visit(void *ctx, struct axon_stage_ref *r)
         k->ok = false;
         return MPI_SUCCESS;
     }
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     int64_t lo, len;
     axon_stage_bytes(r->count, r->dt, &lo, &len);
-    int rc = axon_cuda_memtype_of(r->buf + lo, &info);
+    int rc = axon_memkind_of(r->buf + lo, &info);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info.kind != AXON_CUDA_MEMKIND_CUDA || (k->device >= 0 && info.device != k->device))
+    if (axon_memkind_is_host(&info) || info.device < 0 ||
+        (k->device >= 0 && (info.kind != k->kind || info.device != k->device))) {
         k->ok = false;
-    else
+    } else {
+        k->kind = info.kind;
         k->device = info.device;
+    }
     return MPI_SUCCESS;
 }
 
@@ -582,22 +584,20 @@ int axon_coll_gpu_choose(struct axon_coll_plan *p)
     /* Neighborhood collectives and intercommunicators stay staged (their schedules are built apart). */
     if (p->kind == AXON_COLL_PLAN_NEIGHBOR || p->kind == AXON_COLL_PLAN_BARRIER || p->cc->is_inter)
         return MPI_SUCCESS;
-    int kernel = -1;
-    if (p->kind == AXON_COLL_PLAN_REDUCTION) {
-        /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they
-         * are. */
-        const struct axon_dtype_layout *dt = &p->dt;
-        if (!p->op || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size)
-            return MPI_SUCCESS;
-        kernel = axon_coll_op_gpu_kernel(p->op, p->datatype, dt);
-        if (kernel < 0)
-            return MPI_SUCCESS;
-    }
-    struct axon_gpu_check k = {-1, true};
+    /* Packed elements are the buffer's bytes: the kernels and the driver's copies see them as they are. */
+    const struct axon_dtype_layout *dt = &p->dt;
+    bool reduction = p->kind == AXON_COLL_PLAN_REDUCTION;
+    if (reduction && (!p->op || !dt->contig || dt->true_lb != 0 || dt->extent != (int64_t)dt->size))
+        return MPI_SUCCESS;
+    struct axon_gpu_check k = {AXON_MEMKIND_HOST, -1, true};
     int rc = axon_stage_walk(p, axon_gpu_check_visit, &k);
     if (rc != MPI_SUCCESS || !k.ok || k.device < 0)
         return rc;
+    int kernel = reduction ? axon_coll_op_gpu_kernel(k.kind, p->op, p->datatype, dt) : -1;
+    if (reduction && kernel < 0)
+        return MPI_SUCCESS;
     p->on_gpu = true;
+    p->gpu_kind = k.kind;
     p->gpu_device = k.device;
     p->gpu_kernel = kernel;
     return MPI_SUCCESS;
@@ -621,30 +621,32 @@ int axon_coll_gpu_local(const struct axon_coll_op *op, MPI_Datatype datatype, co
     *done = false;
     if (!dt->contig || dt->extent != (int64_t)dt->size)
         return MPI_SUCCESS;
-    int kernel = axon_coll_op_gpu_kernel(op, datatype, dt);
-    if (kernel < 0)
-        return MPI_SUCCESS;
     const char *src = (const char *)in + dt->true_lb;
     char *dst = (char *)inout + dt->true_lb;
-    struct axon_cuda_memtype_info io, ii;
-    int rc = axon_cuda_memtype_of(dst, &io);
-    if (rc == MPI_SUCCESS && io.kind == AXON_CUDA_MEMKIND_CUDA)
-        rc = axon_cuda_memtype_of(src, &ii);
-    if (rc != MPI_SUCCESS || io.kind != AXON_CUDA_MEMKIND_CUDA)
+    struct axon_memkind_info io, ii;
+    int rc = axon_memkind_of(dst, &io);
+    if (rc != MPI_SUCCESS || axon_memkind_is_host(&io) || io.device < 0)
+        return rc;
+    int kernel = axon_coll_op_gpu_kernel(io.kind, op, datatype, dt);
+    if (kernel < 0)
+        return MPI_SUCCESS;
+    rc = axon_memkind_of(src, &ii);
+    if (rc != MPI_SUCCESS)
         return rc;
     /* The result is on the GPU: the input goes there too when it is not (one copy, not two). */
     size_t bytes = (size_t)(count * dt->size);
     void *tmp = NULL;
-    if (ii.kind != AXON_CUDA_MEMKIND_CUDA || ii.device != io.device) {
-        tmp = axon_cuda_scratch_get(bytes, io.device);
+    if (ii.kind != io.kind || ii.device != io.device) {
+        tmp = axon_memkind_scratch_get(io.kind, bytes, io.device);
         if (!tmp)
             return MPI_ERR_NO_MEM;
-        rc = axon_cuda_copy(tmp, src, bytes, io.device);
+        rc = axon_memkind_copy(io.kind, tmp, src, bytes, io.device);
         src = tmp;
     }
     if (rc == MPI_SUCCESS)
-        rc = axon_coll_op_apply_gpu(kernel, src, dst, count, datatype, dt, io.device);
-    axon_cuda_scratch_put(tmp, bytes, io.device);
+        rc = axon_coll_op_apply_gpu(io.kind, kernel, src, dst, count, datatype, dt, io.device);
+    if (tmp)
+        axon_memkind_scratch_put(io.kind, tmp, bytes, io.device);
     *done = true;
     return rc;
 }

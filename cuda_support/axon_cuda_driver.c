@@ -333,7 +333,7 @@ int axon_cuda_device_get_peer_access(int device, int peer, bool *can)
 
 /* ---- contexts -------------------------------------------------------------------------------------- */
 
-enum axon_cuda_side axon_cuda_side_of(const struct axon_cuda_memtype_info *info)
+enum axon_cuda_side axon_cuda_side_of(const struct axon_memkind_info *info)
 {
     switch (info->type) {
     case AXON_CUDA_MEMTYPE_DEVICE:

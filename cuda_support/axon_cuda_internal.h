@@ -118,7 +118,7 @@ int axon_cuda_ctx_enter(int device, bool *pushed);
 /* What one side of a copy is, for axon_cuda_copy_sync: GPU memory (device, VMM, or a peer's opened
  * through IPC), host memory (pageable or pinned), or not known (managed memory, say). */
 enum axon_cuda_side { AXON_CUDA_SIDE_ANY, AXON_CUDA_SIDE_DEVICE, AXON_CUDA_SIDE_HOST };
-enum axon_cuda_side axon_cuda_side_of(const struct axon_cuda_memtype_info *info);
+enum axon_cuda_side axon_cuda_side_of(const struct axon_memkind_info *info);
 
 /* A copy of bytes in the current context, complete (landed) when it returns: by the call that names
  * its direction where both sides are known, else by cuMemcpy, then a wait for the legacy stream. */
@@ -135,12 +135,12 @@ bool axon_cuda_take_fd_works(void);
 int axon_cuda_take_fd(int pid, int fd);
 /* Fills out's parts for the bytes at ptr (VMM memory, info the mapping holding ptr): the exported fds,
  * held until axon_cuda_vmm_release. */
-int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
-                         struct axon_cuda_ipc_desc *out);
-void axon_cuda_vmm_release(const struct axon_cuda_ipc_desc *d);
+int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_memkind_info *info,
+                         struct axon_memkind_ipc_desc *out);
+void axon_cuda_vmm_release(const struct axon_memkind_ipc_desc *d);
 /* Imports part p of process pid (pidfd_getfd, then the driver), reserves addresses, maps it there and
  * lets device read it: *local is its address here. */
-int axon_cuda_vmm_import(int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local);
+int axon_cuda_vmm_import(int pid, const struct axon_memkind_ipc_part *p, int device, CUdeviceptr *local);
 /* Lets device read an import too (one made for another GPU's copies). */
 int axon_cuda_vmm_grant(CUdeviceptr local, size_t size, int device);
 /* Unmaps an import and gives its addresses back. */

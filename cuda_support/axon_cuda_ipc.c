@@ -24,7 +24,7 @@
 
 #if AXON_HAVE_CUDA_H
 
-_Static_assert(sizeof(CUipcMemHandle) == AXON_CUDA_IPC_HANDLE_BYTES, "the descriptor holds a handle");
+_Static_assert(sizeof(CUipcMemHandle) == AXON_MEMKIND_IPC_HANDLE_BYTES, "the descriptor holds a handle");
 
 /* Microseconds, for the debug messages that say what each driver call of a GPU message cost
  * (AXON_VERBOSE=2: exports and opens; 3: every copy), read only when they print. */
@@ -41,7 +41,7 @@ static double axon_cuda_ipc_us(void)
 struct axon_cuda_ipc_export {
     uint64_t id;
     uintptr_t base;
-    unsigned char handle[AXON_CUDA_IPC_HANDLE_BYTES];
+    unsigned char handle[AXON_MEMKIND_IPC_HANDLE_BYTES];
     uint64_t used;
 };
 
@@ -100,16 +100,18 @@ int axon_cuda_ipc_settle(int device)
     return MPI_SUCCESS;
 }
 
-int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
-                         struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_memkind_info *info, bool fds_ok,
+                         struct axon_memkind_ipc_desc *out)
 {
     int rc = axon_cuda_ipc_export_unsettled(ptr, bytes, info, fds_ok, out);
     return rc == MPI_SUCCESS ? axon_cuda_ipc_settle(info->device) : rc;
 }
 
-int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
-                                   bool fds_ok, struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_memkind_info *info,
+                                   bool fds_ok, struct axon_memkind_ipc_desc *out)
 {
+    out->kind = AXON_MEMKIND_CUDA;
+    out->unused = 0;
     if (info->type == AXON_CUDA_MEMTYPE_VMM) {
         if (!fds_ok || bytes == 0 || !axon_cuda_ipc_available() || !axon_cuda_vmm_available())
             return MPI_ERR_UNSUPPORTED_OPERATION;
@@ -167,7 +169,7 @@ int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct a
     return rc;
 }
 
-void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
+void axon_cuda_ipc_release(const struct axon_memkind_ipc_desc *d)
 {
     if (d->nparts > 0)
         axon_cuda_vmm_release(d);
@@ -277,7 +279,7 @@ static void axon_cuda_ipc_mps_check(int peer, bool on_device, int device)
 
 /* The local address of peer's allocation d (opened now or found in the cache). *near (may be NULL):
  * the memory lies on device's GPU, where a kernel of device's context reads it for sure. Under the lock. */
-static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int device, CUdeviceptr *local,
+static int axon_cuda_ipc_map(int peer, const struct axon_memkind_ipc_desc *d, int device, CUdeviceptr *local,
                              bool *near)
 {
     axon_cuda_ipc_drop_stale(peer, false, d->id, d->base, d->size);
@@ -324,7 +326,7 @@ static int axon_cuda_ipc_map(int peer, const struct axon_cuda_ipc_desc *d, int d
 /* The local address of one of peer's VMM allocations, readable by device: imported now or found in the
  * cache. *cached false: an allocation without block id, which the caller closes after its copy. Under
  * the lock. */
-static int axon_cuda_ipc_map_part(int peer, int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local,
+static int axon_cuda_ipc_map_part(int peer, int pid, const struct axon_memkind_ipc_part *p, int device, CUdeviceptr *local,
                                   bool *cached)
 {
     axon_cuda_ipc_drop_stale(peer, true, p->id, p->base, p->size);
@@ -396,12 +398,12 @@ static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, enum axon_c
 }
 
 /* A VMM message: the bytes of each allocation it lies in, one copy each. */
-static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d, char *dst, enum axon_cuda_side dside,
+static int axon_cuda_ipc_copy_parts(int peer, const struct axon_memkind_ipc_desc *d, char *dst, enum axon_cuda_side dside,
                                     size_t bytes, int device)
 {
     uint64_t from = d->offset, to = d->offset + bytes, at = 0;
     for (uint32_t i = 0; i < d->nparts && at < to; i++) {
-        const struct axon_cuda_ipc_part *p = &d->parts[i];
+        const struct axon_memkind_ipc_part *p = &d->parts[i];
         if (p->base != d->base + at) {
             axon_runtime_log_error("rank %d's IPC descriptor names GPU memory with holes", peer);
             return MPI_ERR_OTHER;
@@ -426,8 +428,8 @@ static int axon_cuda_ipc_copy_parts(int peer, const struct axon_cuda_ipc_desc *d
     return MPI_SUCCESS;
 }
 
-int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
-                            const struct axon_cuda_memtype_info *dst_info)
+int axon_cuda_ipc_copy_from(int peer, const struct axon_memkind_ipc_desc *d, void *dst, size_t bytes,
+                            const struct axon_memkind_info *dst_info)
 {
     if (bytes == 0)
         return MPI_SUCCESS;
@@ -450,7 +452,7 @@ int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *
     return axon_cuda_ipc_copy(peer, device, (CUdeviceptr)dst, dside, src + d->offset, bytes, near);
 }
 
-int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)
+int axon_cuda_ipc_map_peer(int peer, const struct axon_memkind_ipc_desc *d, int device, void **local)
 {
     if (d->nparts != 0)
         return MPI_ERR_UNSUPPORTED_OPERATION; /* VMM memory: copied through axon_cuda_ipc_copy_from */
@@ -465,7 +467,7 @@ int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int dev
     return rc;
 }
 
-void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d)
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_memkind_ipc_desc *d)
 {
     pthread_mutex_lock(&axon_ipc.lock);
     struct axon_cuda_ipc_open *o = axon_cuda_ipc_find(peer, false, d->id, d->base, d->size);
@@ -503,15 +505,15 @@ bool axon_cuda_ipc_available(void)
     return false;
 }
 
-int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
-                         struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_memkind_info *info, bool fds_ok,
+                         struct axon_memkind_ipc_desc *out)
 {
     (void)ptr, (void)bytes, (void)info, (void)fds_ok, (void)out;
     return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
-int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
-                                   bool fds_ok, struct axon_cuda_ipc_desc *out)
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_memkind_info *info,
+                                   bool fds_ok, struct axon_memkind_ipc_desc *out)
 {
     (void)ptr, (void)bytes, (void)info, (void)fds_ok, (void)out;
     return MPI_ERR_UNSUPPORTED_OPERATION;
@@ -523,24 +525,24 @@ int axon_cuda_ipc_settle(int device)
     return MPI_SUCCESS;
 }
 
-void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d)
+void axon_cuda_ipc_release(const struct axon_memkind_ipc_desc *d)
 {
     (void)d;
 }
 
-int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local)
+int axon_cuda_ipc_map_peer(int peer, const struct axon_memkind_ipc_desc *d, int device, void **local)
 {
     (void)peer, (void)d, (void)device, (void)local;
     return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
-void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d)
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_memkind_ipc_desc *d)
 {
     (void)peer, (void)d;
 }
 
-int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
-                            const struct axon_cuda_memtype_info *dst_info)
+int axon_cuda_ipc_copy_from(int peer, const struct axon_memkind_ipc_desc *d, void *dst, size_t bytes,
+                            const struct axon_memkind_info *dst_info)
 {
     (void)peer, (void)d, (void)dst, (void)bytes, (void)dst_info;
     return MPI_ERR_UNSUPPORTED_OPERATION;

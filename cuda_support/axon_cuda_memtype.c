@@ -178,10 +178,10 @@ seen:
 
 /* ---- asking the driver ------------------------------------------------------------------------------ */
 
-static enum axon_cuda_memkind axon_cuda_memtype_kind(enum axon_cuda_memtype type)
+static enum axon_memkind axon_cuda_memtype_kind(enum axon_cuda_memtype type)
 {
-    return type == AXON_CUDA_MEMTYPE_HOST || type == AXON_CUDA_MEMTYPE_PINNED ? AXON_CUDA_MEMKIND_HOST
-                                                                               : AXON_CUDA_MEMKIND_CUDA;
+    return type == AXON_CUDA_MEMTYPE_HOST || type == AXON_CUDA_MEMTYPE_PINNED ? AXON_MEMKIND_HOST
+                                                                               : AXON_MEMKIND_CUDA;
 }
 
 /* The id of the allocation at a now, by the attribute a range of these flags was cached with; false
@@ -211,7 +211,7 @@ static bool axon_cuda_memtype_is_vmm(uintptr_t a)
 }
 
 /* Asks the driver what a is. Fills info, and *range with *cacheable when the answer may be cached. */
-static int axon_cuda_memtype_ask(uintptr_t a, struct axon_cuda_memtype_info *info, struct axon_cuda_range *range,
+static int axon_cuda_memtype_ask(uintptr_t a, struct axon_memkind_info *info, struct axon_cuda_range *range,
                                  bool *cacheable)
 {
     const struct axon_cuda_driver *d = axon_cuda.drv;
@@ -237,7 +237,7 @@ static int axon_cuda_memtype_ask(uintptr_t a, struct axon_cuda_memtype_info *inf
     CUresult rc = d->pointer_get_attributes(AXON_ARRAY_SIZE(attrs), attrs, data, (CUdeviceptr)a);
     if (rc == CUDA_ERROR_INVALID_CONTEXT) {
         /* Its meaning here: no context with unified addressing made or registered this pointer. */
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         return MPI_SUCCESS;
     }
     if (rc != CUDA_SUCCESS) {
@@ -263,7 +263,7 @@ static int axon_cuda_memtype_ask(uintptr_t a, struct axon_cuda_memtype_info *inf
             type = AXON_CUDA_MEMTYPE_DEVICE;
     } else if (memtype == 0) {
         /* Unknown to the driver: host memory. */
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         return MPI_SUCCESS;
     } else {
         axon_runtime_log_error("%p is CUDA memory of type %u (an array?), not a buffer MPI can move", (void *)a,
@@ -324,11 +324,11 @@ unmapped:
 
 /* ---- classification --------------------------------------------------------------------------------- */
 
-static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_info *info)
+static int axon_cuda_memtype_lookup(const void *ptr, struct axon_memkind_info *info)
 {
     uintptr_t a = (uintptr_t)ptr;
     if (!axon_cuda.drv || a == 0 || axon_cuda_memtype_surely_host(a) || axon_cuda_hostpage_known((const void *)a)) {
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         return MPI_SUCCESS;
     }
     struct axon_cuda_range r;
@@ -350,7 +350,7 @@ static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_in
         axon_cuda_range_set_remove(&axon_cuda_memtype_ranges, r.base, r.id);
         pthread_rwlock_unlock(&axon_cuda_memtype_lock);
     } else if (axon_cuda_memtype_no_context()) {
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         axon_cuda_hostpage_note(a);
         return MPI_SUCCESS;
     }
@@ -369,16 +369,16 @@ static int axon_cuda_memtype_lookup(const void *ptr, struct axon_cuda_memtype_in
 
 static const char *const axon_cuda_memtype_names[] = {"host", "pinned host", "device", "managed", "VMM"};
 
-int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info)
+int axon_cuda_memtype_classify(const void *ptr, struct axon_memkind_info *info)
 {
     int rc = axon_cuda_memtype_lookup(ptr, info);
     /* Support off, the driver installed only to look (AXON_CUDA=0 in a process that uses CUDA): a GPU
      * buffer is refused, by name, before anything reads it. */
-    if (rc == MPI_SUCCESS && info->kind != AXON_CUDA_MEMKIND_HOST && !axon_cuda_enabled()) {
+    if (rc == MPI_SUCCESS && info->kind != AXON_MEMKIND_HOST && !axon_cuda_enabled()) {
         axon_runtime_log_error("buffer %p is GPU memory (%s, GPU %d), but CUDA support is off (AXON_CUDA=0): "
                                "pass host memory, or leave CUDA support on (AXON_CUDA=auto)",
                                ptr, axon_cuda_memtype_names[info->type], info->device);
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         return MPI_ERR_BUFFER;
     }
     return rc;
@@ -408,10 +408,10 @@ void axon_cuda_memtype_finalize(void)
 
 #else /* !AXON_HAVE_CUDA_H */
 
-int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info)
+int axon_cuda_memtype_classify(const void *ptr, struct axon_memkind_info *info)
 {
     (void)ptr;
-    axon_cuda_memtype_set_host(info);
+    axon_memkind_set_host(info);
     return MPI_SUCCESS;
 }
 

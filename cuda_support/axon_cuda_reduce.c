@@ -488,7 +488,7 @@ int axon_cuda_copy(void *dst, const void *src, size_t bytes, int device)
         return rc;
     /* Each side's kind from the memory-type cache, so the copy names its direction (a peer's memory
      * opened through IPC is GPU memory; see axon_cuda_copy_sync for why it matters). */
-    struct axon_cuda_memtype_info di, si;
+    struct axon_memkind_info di, si;
     enum axon_cuda_side dside = AXON_CUDA_SIDE_ANY, sside = AXON_CUDA_SIDE_ANY;
     if (axon_cuda_memtype_classify(dst, &di) == MPI_SUCCESS && axon_cuda_memtype_classify(src, &si) == MPI_SUCCESS) {
         dside = axon_cuda_side_of(&di);

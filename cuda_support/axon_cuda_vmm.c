@@ -185,11 +185,11 @@ static void axon_cuda_vmm_export_put(int fd)
     }
 }
 
-int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
-                         struct axon_cuda_ipc_desc *out)
+int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_memkind_info *info,
+                         struct axon_memkind_ipc_desc *out)
 {
     uintptr_t a = (uintptr_t)ptr, end = a + bytes;
-    struct axon_cuda_memtype_info m = *info;
+    struct axon_memkind_info m = *info;
     uint32_t n = 0;
     int rc = MPI_SUCCESS;
     pthread_mutex_lock(&axon_vmm.lock);
@@ -197,7 +197,7 @@ int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_m
         /* The next mapping must start where the last ended: a hole, or other memory, ends the walk. */
         if (m.type != AXON_CUDA_MEMTYPE_VMM || m.size == 0 || (n > 0 && m.base != out->parts[n - 1].base +
                                                                                  out->parts[n - 1].size) ||
-            n == AXON_CUDA_IPC_PARTS_MAX) {
+            n == AXON_MEMKIND_IPC_PARTS_MAX) {
             rc = MPI_ERR_UNSUPPORTED_OPERATION;
             break;
         }
@@ -210,7 +210,7 @@ int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_m
             rc = MPI_ERR_UNSUPPORTED_OPERATION;
             break;
         }
-        out->parts[n++] = (struct axon_cuda_ipc_part){.id = id, .base = m.base, .size = m.size, .fd = e->fd};
+        out->parts[n++] = (struct axon_memkind_ipc_part){.id = id, .base = m.base, .size = m.size, .fd = e->fd};
         uintptr_t next = m.base + m.size;
         if (next >= end)
             break;
@@ -236,10 +236,10 @@ int axon_cuda_vmm_export(const void *ptr, size_t bytes, const struct axon_cuda_m
     return MPI_SUCCESS;
 }
 
-void axon_cuda_vmm_release(const struct axon_cuda_ipc_desc *d)
+void axon_cuda_vmm_release(const struct axon_memkind_ipc_desc *d)
 {
     pthread_mutex_lock(&axon_vmm.lock);
-    for (uint32_t i = 0; i < d->nparts && i < AXON_CUDA_IPC_PARTS_MAX; i++)
+    for (uint32_t i = 0; i < d->nparts && i < AXON_MEMKIND_IPC_PARTS_MAX; i++)
         axon_cuda_vmm_export_put(d->parts[i].fd);
     pthread_mutex_unlock(&axon_vmm.lock);
 }
@@ -258,7 +258,7 @@ int axon_cuda_vmm_grant(CUdeviceptr local, size_t size, int device)
     return MPI_SUCCESS;
 }
 
-int axon_cuda_vmm_import(int pid, const struct axon_cuda_ipc_part *p, int device, CUdeviceptr *local)
+int axon_cuda_vmm_import(int pid, const struct axon_memkind_ipc_part *p, int device, CUdeviceptr *local)
 {
     int fd = axon_cuda_take_fd(pid, p->fd);
     if (fd < 0) {

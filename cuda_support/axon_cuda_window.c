@@ -81,7 +81,7 @@ static void axon_cuda_window_unmap(struct axon_cuda_window_map *m)
     m->base = NULL;
 }
 
-void *axon_cuda_window_mine(size_t bytes, int device, struct axon_cuda_window_id *id)
+void *axon_cuda_window_mine(size_t bytes, int device, struct axon_memkind_window_id *id)
 {
     const struct axon_cuda_driver *d = axon_cuda.drv;
     pthread_mutex_lock(&axon_win.lock);
@@ -107,12 +107,14 @@ void *axon_cuda_window_mine(size_t bytes, int device, struct axon_cuda_window_id
         id->pid = axon_win.mine.pid;
         id->fd = axon_win.mine.fd;
         id->bytes = axon_win.mine.bytes;
+        id->kind = AXON_MEMKIND_CUDA;
+        id->unused = 0;
     }
     pthread_mutex_unlock(&axon_win.lock);
     return base;
 }
 
-void *axon_cuda_window_peer(int world, const struct axon_cuda_window_id *id, int device)
+void *axon_cuda_window_peer(int world, const struct axon_memkind_window_id *id, int device)
 {
     pthread_mutex_lock(&axon_win.lock);
     for (int i = 0; i < axon_win.npeers; i++) {
@@ -166,13 +168,13 @@ void axon_cuda_window_finalize(void)
 
 #else /* !AXON_HAVE_CUDA_H: nothing is ever staged */
 
-void *axon_cuda_window_mine(size_t bytes, int device, struct axon_cuda_window_id *id)
+void *axon_cuda_window_mine(size_t bytes, int device, struct axon_memkind_window_id *id)
 {
     (void)bytes, (void)device, (void)id;
     return NULL;
 }
 
-void *axon_cuda_window_peer(int world, const struct axon_cuda_window_id *id, int device)
+void *axon_cuda_window_peer(int world, const struct axon_memkind_window_id *id, int device)
 {
     (void)world, (void)id, (void)device;
     return NULL;

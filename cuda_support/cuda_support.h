@@ -14,6 +14,7 @@
 #define AXON_CUDA_SUPPORT_H
 
 #include "cuda_support/axon_cuda_reduce_list.h"
+#include "memkind/axon_memkind_types.h"
 
 #include <mpi.h>
 #include <stdatomic.h>
@@ -80,38 +81,8 @@ enum axon_cuda_memtype {
                                   * segments) */
 };
 
-/* The memory kinds: the index of the table of operations (axon_cuda_memkind.c). Pinned host memory is
- * host memory there: the CPU reads and writes it directly. */
-enum axon_cuda_memkind {
-    AXON_CUDA_MEMKIND_HOST,
-    AXON_CUDA_MEMKIND_CUDA,
-    AXON_CUDA_MEMKIND_COUNT
-};
-
-struct axon_cuda_memtype_info {
-    enum axon_cuda_memtype type;
-    enum axon_cuda_memkind kind;
-    int device;                  /* ordinal of the GPU it belongs to; -1 for host memory */
-    uintptr_t base;              /* the allocation (for VMM: the mapping) holding the pointer; 0 and */
-    size_t size;                 /* 0 for pageable host memory, whose extent nobody tracks */
-    uint64_t id;                 /* the driver's id of the allocation (buffer id; for VMM the memory
-                                  * block id when the driver has it): a freed and reallocated address
-                                  * gets a new one. 0 for host memory */
-};
-
-/* Fills info for host memory. */
-static inline void axon_cuda_memtype_set_host(struct axon_cuda_memtype_info *info)
-{
-    info->type = AXON_CUDA_MEMTYPE_HOST;
-    info->kind = AXON_CUDA_MEMKIND_HOST;
-    info->device = -1;
-    info->base = 0;
-    info->size = 0;
-    info->id = 0;
-}
-
 /* The classification behind axon_cuda_memtype_of, for when CUDA support is on. */
-int axon_cuda_memtype_classify(const void *ptr, struct axon_cuda_memtype_info *info);
+int axon_cuda_memtype_classify(const void *ptr, struct axon_memkind_info *info);
 
 /* Where the program's heap (brk) starts, 0 when unknown (axon_cuda_memtype.c). */
 extern uintptr_t axon_cuda_brk_start;
@@ -194,32 +165,14 @@ static inline bool axon_cuda_memtype_host_inline(const void *ptr)
  * MPI_ERR_BUFFER when ptr lies in GPU address space where nothing is mapped, and, with support off in
  * a process that uses CUDA (axon_cuda_watching), when it is GPU memory (logged, naming the buffer);
  * MPI_ERR_OTHER when the driver fails (its message is logged). */
-static inline int axon_cuda_memtype_of(const void *ptr, struct axon_cuda_memtype_info *info)
+static inline int axon_cuda_memtype_of(const void *ptr, struct axon_memkind_info *info)
 {
     if (!axon_cuda_watching() || axon_cuda_memtype_host_inline(ptr)) {
-        axon_cuda_memtype_set_host(info);
+        axon_memkind_set_host(info);
         return MPI_SUCCESS;
     }
     return axon_cuda_memtype_classify(ptr, info);
 }
-
-/* ---- memory kinds (axon_cuda_memkind.c) ------------------------------------------------------------ */
-
-/* What can be done with memory of one kind (libfabric's hmem_ops are the model). Later: register with
- * the transport, export and open IPC handles, asynchronous copies on a stream. */
-struct axon_cuda_memkind_ops {
-    const char *name;
-    /* Fills info when ptr is memory of this kind and sets *mine; the host entry claims everything. */
-    int (*classify)(const void *ptr, struct axon_cuda_memtype_info *info, bool *mine);
-    /* Synchronous copies between memory of this kind (described by info, from classify) and host
-     * memory: when they return, the bytes are at their destination. */
-    int (*copy_to_host)(void *host_dst, const void *src, size_t len, const struct axon_cuda_memtype_info *info);
-    int (*copy_from_host)(void *dst, const void *host_src, size_t len, const struct axon_cuda_memtype_info *info);
-};
-
-/* The operations of a kind; never NULL for a kind below AXON_CUDA_MEMKIND_COUNT (the CUDA entry of a
- * build without CUDA refuses to copy). */
-const struct axon_cuda_memkind_ops *axon_cuda_memkind_get(enum axon_cuda_memkind kind);
 
 /* ---- pinned staging buffers (axon_cuda_bounce.c) ---------------------------------------------------- */
 
@@ -234,94 +187,35 @@ void axon_cuda_bounce_finalize(void);
 
 /* ---- staging windows shared by the processes of a node (axon_cuda_window.c) ------------------------ */
 
-/* What a peer needs to map a process's window: the owner's pid and descriptor, and the size. */
-struct axon_cuda_window_id {
-    int32_t pid, fd;
-    uint64_t bytes;
-};
 /* This process's window: bytes of pinned host memory that node peers can map (made on the first call,
  * near GPU device, with bytes then; later calls return it as it is); NULL when the driver or the kernel
  * refuse (the caller uses another path). *id says how a peer maps it. */
-void *axon_cuda_window_mine(size_t bytes, int device, struct axon_cuda_window_id *id);
+void *axon_cuda_window_mine(size_t bytes, int device, struct axon_memkind_window_id *id);
 /* Rank world's window, mapped and pinned here on first use (near GPU device); NULL, logged, on failure. */
-void *axon_cuda_window_peer(int world, const struct axon_cuda_window_id *id, int device);
+void *axon_cuda_window_peer(int world, const struct axon_memkind_window_id *id, int device);
 /* Unmaps every window (MPI_Finalize). */
 void axon_cuda_window_finalize(void);
 
 /* ---- CUDA IPC (axon_cuda_ipc.c) ----------------------------------------------------------------- */
 
-#define AXON_CUDA_IPC_HANDLE_BYTES 64
-/* Physical allocations one VMM descriptor names at most: a message across more is staged. 64 of
- * PyTorch's 20 MiB expandable-segment pages is 1.25 GiB; the descriptor is then 2.2 KiB. */
-#define AXON_CUDA_IPC_PARTS_MAX 64
-
-/* One physical allocation under a VMM message, as its sender maps it: the allocations of a message lie
- * side by side in the sender's address space, in address order. */
-struct axon_cuda_ipc_part {
-    uint64_t id;      /* the sender's memory block id (0: the driver has none; never cached) */
-    uint64_t base;    /* its mapping in the sender */
-    uint64_t size;
-    int32_t fd;       /* the sender's descriptor of its exported POSIX fd, for pidfd_getfd */
-    uint32_t unused;
-};
-
-/* What a receiver needs to read a sender's GPU memory in place. Legacy IPC (cuMemAlloc memory; nparts
- * 0): the allocation's IPC handle, its buffer id (a freed and reallocated address gets a new one), its
- * extent in the sender, and where the message starts in it. VMM (cuMemCreate memory; nparts > 0): the
- * sender's pid and nparts parts after the fixed fields; base and size span the parts, offset is the
- * message's start from the first part's base, id and handle are unused. The descriptor travels as
- * axon_cuda_ipc_desc_bytes(nparts) bytes. */
-struct axon_cuda_ipc_desc {
-    unsigned char handle[AXON_CUDA_IPC_HANDLE_BYTES];
-    uint64_t id;
-    uint64_t base;
-    uint64_t size;
-    uint64_t offset;
-    uint64_t bytes;   /* the message's length (set by the caller, not by the export) */
-    uint32_t nparts;
-    int32_t pid;
-    struct axon_cuda_ipc_part parts[];
-};
-
-static inline size_t axon_cuda_ipc_desc_bytes(uint32_t nparts)
-{
-    return sizeof(struct axon_cuda_ipc_desc) + (size_t)nparts * sizeof(struct axon_cuda_ipc_part);
-}
-
-/* The room a descriptor may need: what a sender sets aside for one. */
-#define AXON_CUDA_IPC_DESC_MAX (sizeof(struct axon_cuda_ipc_desc) + AXON_CUDA_IPC_PARTS_MAX * sizeof(struct axon_cuda_ipc_part))
-
-/* Whether length bytes at data are a whole descriptor; *bytes is then the message's length. */
-static inline bool axon_cuda_ipc_desc_check(const void *data, size_t length, uint64_t *bytes)
-{
-    struct axon_cuda_ipc_desc d;
-    if (length < sizeof(d))
-        return false;
-    memcpy(&d, data, sizeof(d));
-    if (d.nparts > AXON_CUDA_IPC_PARTS_MAX || length != axon_cuda_ipc_desc_bytes(d.nparts))
-        return false;
-    *bytes = d.bytes;
-    return true;
-}
-
 /* Whether this process can use CUDA IPC (support on, AXON_CUDA_IPC not 0, the driver has the calls). */
 bool axon_cuda_ipc_available(void);
 /* Describes the bytes at ptr (info from axon_cuda_memtype_of) for a peer on this node, into out (room
- * for AXON_CUDA_IPC_DESC_MAX bytes). cuMemAlloc memory: its legacy IPC handle. VMM memory, when
+ * for AXON_MEMKIND_IPC_DESC_MAX bytes). cuMemAlloc memory: its legacy IPC handle. VMM memory, when
  * fds_ok (the peer may take our descriptors: pidfd_getfd): the physical allocations the bytes lie in,
  * exported as POSIX fds (cached per allocation), held until axon_cuda_ipc_release. 
  * MPI_ERR_UNSUPPORTED_OPERATION when there is no way (pool or managed memory, IPC off, a VMM range with
- * a hole or of more than AXON_CUDA_IPC_PARTS_MAX allocations): the caller then stages. */
-int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info, bool fds_ok,
-                         struct axon_cuda_ipc_desc *out);
+ * a hole or of more than AXON_MEMKIND_IPC_PARTS_MAX allocations): the caller then stages. */
+int axon_cuda_ipc_export(const void *ptr, size_t bytes, const struct axon_memkind_info *info, bool fds_ok,
+                         struct axon_memkind_ipc_desc *out);
 /* The same without the wait for the device's default stream that lets a peer read what the program
  * queued there before the call: a caller exporting several buffers waits once, with
  * axon_cuda_ipc_settle on each device, before any peer can read them. */
-int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_cuda_memtype_info *info,
-                                   bool fds_ok, struct axon_cuda_ipc_desc *out);
+int axon_cuda_ipc_export_unsettled(const void *ptr, size_t bytes, const struct axon_memkind_info *info,
+                                   bool fds_ok, struct axon_memkind_ipc_desc *out);
 int axon_cuda_ipc_settle(int device);
 /* The send that carried d is complete (the receiver has copied): its exports may be closed again. */
-void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
+void axon_cuda_ipc_release(const struct axon_memkind_ipc_desc *d);
 /* Copies bytes from rank peer's memory described by d into dst (GPU or host memory, described by
  * dst_info); complete on return. Opened handles and imported allocations are cached
  * (AXON_CUDA_IPC_CACHE_MAX). */
@@ -329,10 +223,10 @@ void axon_cuda_ipc_release(const struct axon_cuda_ipc_desc *d);
  * may read and write it directly: *local is the descriptor's offset in it. The opened handle is the
  * cache's, pinned there (never closed) until axon_cuda_ipc_unmap_peer. MPI_ERR_UNSUPPORTED_OPERATION for
  * VMM descriptors (copy them with axon_cuda_ipc_copy_from). */
-int axon_cuda_ipc_map_peer(int peer, const struct axon_cuda_ipc_desc *d, int device, void **local);
-void axon_cuda_ipc_unmap_peer(int peer, const struct axon_cuda_ipc_desc *d);
-int axon_cuda_ipc_copy_from(int peer, const struct axon_cuda_ipc_desc *d, void *dst, size_t bytes,
-                            const struct axon_cuda_memtype_info *dst_info);
+int axon_cuda_ipc_map_peer(int peer, const struct axon_memkind_ipc_desc *d, int device, void **local);
+void axon_cuda_ipc_unmap_peer(int peer, const struct axon_memkind_ipc_desc *d);
+int axon_cuda_ipc_copy_from(int peer, const struct axon_memkind_ipc_desc *d, void *dst, size_t bytes,
+                            const struct axon_memkind_info *dst_info);
 /* Handles and imports open in the cache (tests). */
 int axon_cuda_ipc_cached(void);
 /* Closes every cached handle and import, and this process's exports (MPI_Finalize). */

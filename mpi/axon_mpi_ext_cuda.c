@@ -5,12 +5,12 @@
  * program that asks before handing MPI device pointers keeps working. */
 #include "mpi/axon_mpi.h"
 
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 AXON_MPIX_WEAK(Query_cuda_support)
 int PMPIX_Query_cuda_support(void)
 {
-    return axon_cuda_enabled() ? 1 : 0;
+    return axon_memkind_kind_enabled(AXON_MEMKIND_CUDA) ? 1 : 0;
 }
 
 AXON_MPIX_WEAK(GPU_query_support)
@@ -19,7 +19,7 @@ int PMPIX_GPU_query_support(int gpu_type, int *is_supported)
     if (!is_supported)
         return axon_mpi_error(NULL, "MPIX_GPU_query_support", MPI_ERR_ARG, "is_supported is a NULL pointer");
     /* Only CUDA: Level Zero and HIP buffers are host memory to us. */
-    *is_supported = gpu_type == MPIX_GPU_SUPPORT_CUDA && axon_cuda_enabled();
+    *is_supported = gpu_type == MPIX_GPU_SUPPORT_CUDA && axon_memkind_kind_enabled(AXON_MEMKIND_CUDA);
     return MPI_SUCCESS;
 }
 

@@ -5,7 +5,7 @@
 #include "mpi/comm/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -27,7 +27,7 @@ int axon_mpi_library_down(void)
     axon_attr_table_finalize(); /* after every object that may hold attributes */
     int rc = axon_ucx_finalize();
     axon_pt2pt_release(); /* the node's segments: peers are watched through the transport's last fence */
-    axon_cuda_finalize();
+    axon_memkind_finalize();
     atomic_store(&axon_mpi_state.phase, AXON_MPI_PHASE_FINALIZED);
     axon_runtime_bootstrap_finalize();
     return rc;

@@ -7,7 +7,7 @@
 #include "mpi/comm/axon_mpi_comm.h"
 
 #include "coll/axon_coll_sched.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
@@ -74,8 +74,8 @@ int axon_mpi_library_up(const char *func, int required)
     /* Before anything that asks which ranks share a node: AXON_TOPO may redraw the nodes. */
     if (axon_runtime_topo_init(axon_config.topo, err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
-    /* dlopen and cuInit only: no CUDA context is made here. */
-    if (axon_cuda_init(axon_config.cuda, axon_config.cuda_library, err, sizeof(err)) != MPI_SUCCESS)
+    /* The memory kinds' drivers are loaded here; no GPU context is made. */
+    if (axon_memkind_init(err, sizeof(err)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, err);
 
     /* The level granted is the one asked for (at most MULTIPLE), progress thread or not: the thread is
@@ -88,7 +88,7 @@ int axon_mpi_library_up(const char *func, int required)
         axon_mpi_init_fail(func, "cannot set up the point-to-point engine");
     /* Each rank's GPU travels with the addresses: the NVLink domains need every rank's. */
     struct axon_runtime_gpu_ident gpu;
-    axon_cuda_gpu_ident(axon_runtime_job.host_local_rank, &gpu);
+    axon_memkind_gpu_ident(axon_runtime_job.host_local_rank, &gpu);
     if (axon_runtime_bootstrap_put(AXON_MPI_GPU_KEY, &gpu, sizeof(gpu)) != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot publish this rank's GPU through PMIx");
     bool collect = axon_config.modex == AXON_MODEX_COLLECT;

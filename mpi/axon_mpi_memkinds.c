@@ -14,49 +14,49 @@
  * GPU kind its buffers are host memory, and the library skips their memory-type checks. */
 #include "mpi/comm/axon_mpi_comm.h"
 
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-struct axon_memkind {
+struct axon_mpi_memkind {
     const char *name;
     const char *const *restrictors; /* NULL-terminated */
     bool (*available)(void);
 };
 
-static bool axon_memkind_always(void)
+static bool axon_mpi_memkind_always(void)
 {
     return true;
 }
 
-static bool axon_memkind_cuda(void)
+static bool axon_mpi_memkind_cuda(void)
 {
-    return axon_cuda_enabled();
+    return axon_memkind_kind_enabled(AXON_MEMKIND_CUDA);
 }
 
-static const char *const axon_memkind_mpi_restrictors[] = {"alloc_mem", NULL};
-static const char *const axon_memkind_none[] = {NULL};
-static const char *const axon_memkind_cuda_restrictors[] = {"host", "device", "managed", NULL};
+static const char *const axon_mpi_memkind_mpi_restrictors[] = {"alloc_mem", NULL};
+static const char *const axon_mpi_memkind_none[] = {NULL};
+static const char *const axon_mpi_memkind_cuda_restrictors[] = {"host", "device", "managed", NULL};
 
-static const struct axon_memkind axon_memkinds[] = {
-    {"mpi", axon_memkind_mpi_restrictors, axon_memkind_always},
-    {"system", axon_memkind_none, axon_memkind_always},
-    {"cuda", axon_memkind_cuda_restrictors, axon_memkind_cuda},
+static const struct axon_mpi_memkind axon_mpi_memkind_table[] = {
+    {"mpi", axon_mpi_memkind_mpi_restrictors, axon_mpi_memkind_always},
+    {"system", axon_mpi_memkind_none, axon_mpi_memkind_always},
+    {"cuda", axon_mpi_memkind_cuda_restrictors, axon_mpi_memkind_cuda},
 };
 
-enum { AXON_MEMKINDS = AXON_ARRAY_SIZE(axon_memkinds) };
+enum { AXON_MPI_MEMKINDS = AXON_ARRAY_SIZE(axon_mpi_memkind_table) };
 
 /* Whether the kind spelled in text[0..len) ("cuda:device:managed") is supported: its name is a kind
  * available now and each restrictor is one of that kind's (case aside, as MPICH compares). */
-static bool axon_memkind_supported(const char *text, size_t len)
+static bool axon_mpi_memkind_supported(const char *text, size_t len)
 {
     size_t name_len = 0;
     while (name_len < len && text[name_len] != ':')
         name_len++;
-    for (int k = 0; k < AXON_MEMKINDS; k++) {
-        const struct axon_memkind *m = &axon_memkinds[k];
+    for (int k = 0; k < AXON_MPI_MEMKINDS; k++) {
+        const struct axon_mpi_memkind *m = &axon_mpi_memkind_table[k];
         if (strlen(m->name) != name_len || strncasecmp(m->name, text, name_len) != 0 || !m->available())
             continue;
         size_t at = name_len;
@@ -77,7 +77,7 @@ static bool axon_memkind_supported(const char *text, size_t len)
 
 /* Appends the kind text[0..len) to the list out (used bytes *n of size), unless it is there already or
  * empty. False when the list is full. */
-static bool axon_memkind_append(char *out, size_t size, size_t *n, const char *text, size_t len)
+static bool axon_mpi_memkind_append(char *out, size_t size, size_t *n, const char *text, size_t len)
 {
     if (len == 0)
         return true;
@@ -101,7 +101,7 @@ static bool axon_memkind_append(char *out, size_t size, size_t *n, const char *t
 
 /* The next kind of the comma-separated list at *p, blanks around it left out (*kind, *len; possibly
  * empty); false at the list's end. */
-static bool axon_memkind_next(const char **p, const char **kind, size_t *len)
+static bool axon_mpi_memkind_next(const char **p, const char **kind, size_t *len)
 {
     if (!*p || !**p)
         return false;
@@ -119,12 +119,12 @@ static bool axon_memkind_next(const char **p, const char **kind, size_t *len)
 }
 
 /* The supported kinds of the list appended to out. */
-static bool axon_memkind_append_supported(char *out, size_t size, size_t *n, const char *list)
+static bool axon_mpi_memkind_append_supported(char *out, size_t size, size_t *n, const char *list)
 {
     const char *kind;
     size_t len;
-    while (axon_memkind_next(&list, &kind, &len))
-        if (axon_memkind_supported(kind, len) && !axon_memkind_append(out, size, n, kind, len))
+    while (axon_mpi_memkind_next(&list, &kind, &len))
+        if (axon_mpi_memkind_supported(kind, len) && !axon_mpi_memkind_append(out, size, n, kind, len))
             return false;
     return true;
 }
@@ -133,18 +133,18 @@ int axon_mpi_memkinds_resolve(const char *requested, char *out, size_t size)
 {
     size_t n = 0;
     out[0] = '\0';
-    for (int k = 0; k < AXON_MEMKINDS; k++)
-        if (axon_memkinds[k].available() &&
-            !axon_memkind_append(out, size, &n, axon_memkinds[k].name, strlen(axon_memkinds[k].name)))
+    for (int k = 0; k < AXON_MPI_MEMKINDS; k++)
+        if (axon_mpi_memkind_table[k].available() &&
+            !axon_mpi_memkind_append(out, size, &n, axon_mpi_memkind_table[k].name, strlen(axon_mpi_memkind_table[k].name)))
             return MPI_ERR_INFO_VALUE;
-    return axon_memkind_append_supported(out, size, &n, requested) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
+    return axon_mpi_memkind_append_supported(out, size, &n, requested) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
 }
 
 int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size)
 {
     size_t n = 0;
     out[0] = '\0';
-    return axon_memkind_append_supported(out, size, &n, asserted) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
+    return axon_mpi_memkind_append_supported(out, size, &n, asserted) ? MPI_SUCCESS : MPI_ERR_INFO_VALUE;
 }
 
 int axon_mpi_memkinds_world(char *out, size_t size)
@@ -163,7 +163,7 @@ bool axon_mpi_memkinds_host_only(MPI_Info info)
     int kinds = 0;
     const char *list = asserted, *kind;
     size_t len;
-    while (axon_memkind_next(&list, &kind, &len)) {
+    while (axon_mpi_memkind_next(&list, &kind, &len)) {
         size_t name = 0;
         while (name < len && kind[name] != ':')
             name++;

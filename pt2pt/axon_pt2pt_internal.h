@@ -12,7 +12,7 @@
 #define AXON_AM_SYNC_ACK 2  /* a synchronous send's receive has matched */
 
 #define AXON_PT2PT_FLAG_SYNC 1u
-#define AXON_PT2PT_FLAG_IPC 2u  /* the payload is a struct axon_cuda_ipc_desc: read the data in place */
+#define AXON_PT2PT_FLAG_IPC 2u  /* the payload is a struct axon_memkind_ipc_desc: read the data in place */
 #define AXON_PT2PT_FLAG_CMA 4u  /* the payload is a struct axon_pt2pt_cma_desc: read the sender's memory */
 #define AXON_PT2PT_FLAG_PIPE 8u /* the payload is a struct axon_pt2pt_pipe_rts: GPU data follows in chunks */
 
@@ -134,7 +134,7 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
  * buffer asked twice). */
 int axon_pt2pt_isend_classified(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                                 struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
-                                const struct axon_cuda_memtype_info *info, struct axon_request **reqp);
+                                const struct axon_memkind_info *info, struct axon_request **reqp);
 void axon_pt2pt_stage_attach(struct axon_request *req);
 /* A send's device protocol: with *ipc set, req->stage holds the IPC descriptor of the data, to be sent
  * in its place (to a rank of this node, for GPU memory with an IPC handle, from AXON_CUDA_IPC_MIN
@@ -159,7 +159,7 @@ static inline bool axon_pt2pt_surely_host(const struct axon_request *req)
 
 static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming)
 {
-    if (!axon_cuda_watching())
+    if (!axon_memkind_watching())
         return MPI_SUCCESS;
     if (axon_pt2pt_surely_host(req)) {
         req->stage_pending = false;
@@ -177,7 +177,7 @@ struct axon_pt2pt_pipe_rts {
 /* Whether a staged send of bytes goes in chunks (contiguous, above AXON_CUDA_PIPELINE_CHUNK). */
 bool axon_pt2pt_pipe_wanted(const struct axon_request *req, int64_t bytes);
 /* Sets a send up for the pipeline (its GPU data at req->buf, described by info); rts is its message. */
-int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_cuda_memtype_info *info,
+int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_memkind_info *info,
                                struct axon_pt2pt_pipe_rts *rts);
 /* A receive matched a pipelined message: asks the sender for the chunks; the receive completes with the
  * last of them. */

@@ -13,7 +13,7 @@
  * receive's request lives on its caller's stack); neither leaves its process but to come back.
  *
  * Between ranks of a node (that may read each other's memory), chunks go through the sender's staging
- * window instead (cuda_support/axon_cuda_window.c: pinned host memory both processes map): the sender
+ * window instead (the memory kind's window: pinned host memory both processes map): the sender
  * copies a chunk off its GPU into a slot of its window and sends only where it is; the receiver copies it
  * from there onto its GPU and gives the slot back, which ends the chunk's flight. Two DMA copies and no
  * CPU copy per chunk. A message that finds every slot taken by others (a window of 64 sends) waits in
@@ -50,7 +50,7 @@ struct axon_pipe_slot_chunk {
     uint64_t offset;
     uint64_t slot_offset;
     uint64_t len;
-    struct axon_cuda_window_id window;
+    struct axon_memkind_window_id window;
     int32_t sender; /* its world rank */
     uint32_t slot;
     uint32_t failed; /* the copy off the sender's GPU failed: the receive fails too, rather than wait */
@@ -75,7 +75,7 @@ struct axon_pipe_flight {
 static struct {
     bool tried;
     char *base;
-    struct axon_cuda_window_id id;
+    struct axon_memkind_window_id id;
     uint64_t slot_bytes;
     struct axon_pipe_flight *held[AXON_PIPE_SLOTS];
     uint32_t line[AXON_PIPE_LINE]; /* request indices waiting for a slot, oldest first (a ring) */
@@ -99,7 +99,7 @@ static void axon_pipe_flight_end(struct axon_pipe_flight *f, bool ok)
 {
     struct axon_request *req = f->req;
     if (f->slot < 0)
-        axon_cuda_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes());
+        axon_memkind_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes(), &req->pipe_info);
     if (!ok && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = MPI_ERR_OTHER;
     req->pipe_done += f->len;
@@ -129,8 +129,9 @@ static bool axon_pipe_window_for(int world, const struct axon_request *req)
     if (!axon_pipe_win.tried) {
         axon_pipe_win.tried = true;
         axon_pipe_win.slot_bytes = axon_pipe_chunk_bytes();
-        axon_pipe_win.base = axon_cuda_window_mine((size_t)(AXON_PIPE_SLOTS * axon_pipe_win.slot_bytes),
-                                                   req->pipe_info.device, &axon_pipe_win.id);
+        axon_pipe_win.base = axon_memkind_window_mine(req->pipe_info.kind,
+                                                      (size_t)(AXON_PIPE_SLOTS * axon_pipe_win.slot_bytes),
+                                                      req->pipe_info.device, &axon_pipe_win.id);
     }
     return axon_pipe_win.base != NULL && axon_pipe_win.slot_bytes == axon_pipe_chunk_bytes();
 }
@@ -169,9 +170,8 @@ static void axon_pipe_pump(struct axon_request *req)
             axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for a chunk of a GPU message");
         if (slot >= 0) {
             void *dst = axon_pipe_win.base + (uint64_t)slot * axon_pipe_win.slot_bytes;
-            const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
-            bool ok = ops->copy_to_host(dst, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
-                      MPI_SUCCESS;
+            bool ok = axon_memkind_copy_to_host(dst, req->pipe_data + req->pipe_next, (size_t)len,
+                                                &req->pipe_info) == MPI_SUCCESS;
             *f = (struct axon_pipe_flight){.req = req, .bounce = dst, .len = len, .slot = slot};
             struct axon_pipe_slot_chunk sc = {.receiver = req->pipe_peer, .offset = req->pipe_next,
                                               .slot_offset = (uint64_t)slot * axon_pipe_win.slot_bytes, .len = len,
@@ -190,10 +190,9 @@ static void axon_pipe_pump(struct axon_request *req)
             axon_pt2pt_send_control(world, AXON_AM_PIPE_DATA, &sc, sizeof(sc), "a chunk of a GPU message");
             continue;
         }
-        void *bounce = axon_cuda_bounce_get((size_t)chunk, req->pipe_info.device);
-        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
+        void *bounce = axon_memkind_bounce_get((size_t)chunk, &req->pipe_info);
         bool ok = ep && bounce &&
-                  ops->copy_to_host(bounce, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
+                  axon_memkind_copy_to_host(bounce, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
                       MPI_SUCCESS;
         *f = (struct axon_pipe_flight){.req = req, .bounce = bounce, .len = len, .slot = -1,
                                        .hdr = {.receiver = req->pipe_peer, .offset = req->pipe_next}};
@@ -226,7 +225,7 @@ static void axon_pipe_pump(struct axon_request *req)
     }
 }
 
-int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_cuda_memtype_info *info,
+int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_memkind_info *info,
                                struct axon_pt2pt_pipe_rts *rts)
 {
     req->pipe = true;
@@ -275,11 +274,11 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
         req->pipe_info = req->stage_info;
     } else if (req->dt.contig) {
         req->pipe_data = (char *)req->buf + req->dt.true_lb;
-        axon_cuda_memtype_set_host(&req->pipe_info);
+        axon_memkind_set_host(&req->pipe_info);
     } else {
         /* A typed layout: the chunks gather in a host copy that unpacks at the end. */
         req->pipe_data = req->pipe_take ? malloc((size_t)req->pipe_take) : NULL;
-        axon_cuda_memtype_set_host(&req->pipe_info);
+        axon_memkind_set_host(&req->pipe_info);
         req->pipe_unpack = true;
         if (req->pipe_take && !req->pipe_data) {
             req->status.MPI_ERROR = MPI_ERR_NO_MEM;
@@ -296,8 +295,7 @@ static void axon_pipe_land(struct axon_request *req, uint64_t offset, const void
 {
     if (src && offset < req->pipe_take) {
         uint64_t n = req->pipe_take - offset < length ? req->pipe_take - offset : length;
-        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->pipe_info.kind);
-        if (ops->copy_from_host(req->pipe_data + offset, src, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
+        if (axon_memkind_copy_from_host(req->pipe_data + offset, src, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
@@ -330,7 +328,7 @@ static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t head
         struct axon_pipe_slot_chunk sc;
         memcpy(&sc, header, sizeof(sc));
         struct axon_request *req = (struct axon_request *)(uintptr_t)sc.receiver;
-        const char *win = sc.failed ? NULL : axon_cuda_window_peer(sc.sender, &sc.window, req->pipe_info.device);
+        const char *win = sc.failed ? NULL : axon_memkind_window_peer(sc.sender, &sc.window, req->pipe_info.device);
         if (!win && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
         struct axon_pipe_slot_free fr = {.slot = sc.slot, .ok = win != NULL || sc.failed};
@@ -390,6 +388,6 @@ void axon_pt2pt_pipe_finalize(void)
     axon_ucx_am_set_handler(AXON_AM_PIPE_CTS, NULL, NULL);
     axon_ucx_am_set_handler(AXON_AM_PIPE_DATA, NULL, NULL);
     axon_ucx_am_set_handler(AXON_AM_PIPE_FREE, NULL, NULL);
-    /* The window itself goes with the CUDA layer (axon_cuda_window_finalize). */
+    /* The window itself goes with its memory kind (axon_memkind_finalize). */
     memset(&axon_pipe_win, 0, sizeof(axon_pipe_win));
 }

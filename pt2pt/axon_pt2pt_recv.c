@@ -177,7 +177,7 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
     }
     uint64_t ipc_bytes;
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_IPC, 0) && !rndv &&
-        axon_cuda_ipc_desc_check(data, length, &ipc_bytes)) {
+        axon_memkind_ipc_desc_check(data, length, &ipc_bytes)) {
         /* The data is in the sender's GPU: read it in place, then let the sender go. */
         axon_pt2pt_recv_set_status(req, hdr, (size_t)ipc_bytes);
         axon_pt2pt_ipc_deliver(req, hdr, data, length);
@@ -368,7 +368,7 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
     /* A descriptor's message reports its own length, not the descriptor's. */
     uint64_t length = ux->length;
     uint64_t ipc_bytes;
-    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && axon_cuda_ipc_desc_check(ux->data, length, &ipc_bytes)) {
+    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && axon_memkind_ipc_desc_check(ux->data, length, &ipc_bytes)) {
         length = ipc_bytes;
     } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_PIPE) && !ux->rndv && length == sizeof(struct axon_pt2pt_pipe_rts)) {
         struct axon_pt2pt_pipe_rts rts;

@@ -118,7 +118,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
     struct axon_pt2pt_pipe_rts rts;
-    int rc = axon_cuda_watching() && !axon_pt2pt_surely_host(req) ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts)
+    int rc = axon_memkind_watching() && !axon_pt2pt_surely_host(req) ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts)
                                                                    : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
@@ -144,7 +144,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
     const struct axon_dtype_layout *dt = &req->dt;
     if (ipc) {
         sbuf = req->stage;
-        scount = (int64_t)axon_cuda_ipc_desc_bytes(((const struct axon_cuda_ipc_desc *)req->stage)->nparts);
+        scount = (int64_t)axon_memkind_ipc_desc_bytes(((const struct axon_memkind_ipc_desc *)req->stage)->nparts);
         dt = &axon_pt2pt_bytes_layout;
     } else if (pipe) {
         /* UCX reads a message's payload until the send completes: the request keeps it. */
@@ -246,7 +246,7 @@ int axon_pt2pt_send_post(struct axon_request *req)
 /* The blocking contiguous send of a message that needs a request (a GPU buffer to stage, a single copy
  * to be acknowledged): started as a nonblocking send and waited for. */
 static int axon_pt2pt_send_contig_by_request(const void *buf, int64_t bytes, int dest, int tag,
-                                             struct axon_pt2pt_comm *comm, const struct axon_cuda_memtype_info *info)
+                                             struct axon_pt2pt_comm *comm, const struct axon_memkind_info *info)
 {
     struct axon_request *req;
     int rc = axon_pt2pt_isend_classified(buf, bytes, &axon_pt2pt_bytes_layout, dest, tag, comm, AXON_SEND_STANDARD,
@@ -268,13 +268,13 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
         return MPI_SUCCESS;
     if (axon_pt2pt_lost_refuses(comm, dest))
         return MPI_ERR_PROC_ABORTED;
-    if (axon_cuda_watching() && !comm->host_only) {
+    if (axon_memkind_watching() && !comm->host_only) {
         /* A device buffer goes through a request, which stages it through host memory. */
-        struct axon_cuda_memtype_info info;
-        int rc = axon_cuda_memtype_of(buf, &info);
+        struct axon_memkind_info info;
+        int rc = axon_memkind_of(buf, &info);
         if (rc != MPI_SUCCESS)
             return rc;
-        if (info.kind != AXON_CUDA_MEMKIND_HOST) {
+        if (!axon_memkind_is_host(&info)) {
             return axon_pt2pt_send_contig_by_request(buf, bytes, dest, tag, comm, &info);
         }
     }
@@ -324,7 +324,7 @@ int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype
     /* A device buffer takes the request path, which stages it: with CUDA support on, only data the
      * inline checks call host goes straight (a window of small sends from the heap ran at 0.5x the
      * message rate of AXON_CUDA=0 through requests). */
-    if (dest == MPI_PROC_NULL || (axon_cuda_watching() && !comm->host_only && !axon_pt2pt_data_surely_host(buf, dt)))
+    if (dest == MPI_PROC_NULL || (axon_memkind_watching() && !comm->host_only && !axon_pt2pt_data_surely_host(buf, dt)))
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;
     struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_route(world, count * dt->size);
@@ -346,7 +346,7 @@ int axon_pt2pt_isend(const void *buf, int64_t count, const struct axon_dtype_lay
 
 int axon_pt2pt_isend_classified(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                                 struct axon_pt2pt_comm *comm, enum axon_send_mode mode,
-                                const struct axon_cuda_memtype_info *info, struct axon_request **reqp)
+                                const struct axon_memkind_info *info, struct axon_request **reqp)
 {
     if (dest == MPI_PROC_NULL)
         return axon_pt2pt_request_proc_null(reqp);

@@ -1,14 +1,14 @@
 /* Device buffers in point-to-point. Between ranks of one node, GPU memory with an IPC handle (cuMemAlloc
  * memory's legacy handle, or VMM memory's POSIX fds) is read in place: the sender sends the allocation's
  * IPC descriptor instead of the data, the receiver copies from the sender's GPU straight into its buffer
- * (cached handles, cuda_support/axon_cuda_ipc.c) and acknowledges, which completes the send. Large
+ * (the memory kind's cached handles, memkind/) and acknowledges, which completes the send. Large
  * contiguous messages otherwise go in pipelined chunks (axon_pt2pt_pipeline.c). Everything else is
  * staged through pinned host memory: a send copies its data's span from the GPU into a host copy and the
  * engine sends that copy; a receive notes its GPU buffer when posted and takes its host copy only when a
  * message that needs one matches (holding the device's bytes first when the layout leaves gaps, so the
  * gaps come back unchanged), which goes to the GPU when the message is complete. Every protocol of the
  * engine (the node's rings, UCX eager and rendezvous, typed data) then moves device data unchanged, and
- * nothing but the memory kinds' copies (cuda_support/) ever reads or writes GPU memory. */
+ * nothing but the memory kinds' copies (memkind/) ever reads or writes GPU memory. */
 #include "pt2pt/axon_pt2pt_internal.h"
 #include "pt2pt/axon_pt2pt_shm.h"
 
@@ -38,13 +38,13 @@ static void axon_pt2pt_stage_stand_in(struct axon_request *req, char *host)
 
 /* What memory p, the start of a request's data, is: the sender's own answer when it gave one for this
  * very address (stage_known), else the classification's. */
-static int axon_pt2pt_stage_classify(const struct axon_request *req, const void *p, struct axon_cuda_memtype_info *info)
+static int axon_pt2pt_stage_classify(const struct axon_request *req, const void *p, struct axon_memkind_info *info)
 {
     if (req->kind == AXON_REQUEST_SEND && req->stage_known && p == req->buf) {
         *info = req->stage_info;
         return MPI_SUCCESS;
     }
-    return axon_cuda_memtype_of(p, info);
+    return axon_memkind_of(p, info);
 }
 
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
@@ -55,11 +55,11 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
     int64_t lo, len;
     axon_pt2pt_stage_span(req, &lo, &len);
     char *user = req->buf;
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     int rc = axon_pt2pt_stage_classify(req, user + lo, &info);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info.kind == AXON_CUDA_MEMKIND_HOST)
+    if (axon_memkind_is_host(&info))
         return MPI_SUCCESS;
     req->stage_user = user;
     req->stage_lo = lo;
@@ -73,13 +73,12 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         req->stage_pending = true;
         return MPI_SUCCESS;
     }
-    char *host = axon_cuda_bounce_get((size_t)len, info.device);
+    char *host = axon_memkind_bounce_get((size_t)len, &info);
     if (!host)
         return MPI_ERR_NO_MEM;
-    const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
-    rc = ops->copy_to_host(host, user + lo, (size_t)len, &info);
+    rc = axon_memkind_copy_to_host(host, user + lo, (size_t)len, &info);
     if (rc != MPI_SUCCESS) {
-        axon_cuda_bounce_put(host, (size_t)len);
+        axon_memkind_bounce_put(host, (size_t)len, &info);
         return rc;
     }
     axon_pt2pt_stage_stand_in(req, host);
@@ -90,7 +89,7 @@ void axon_pt2pt_stage_attach(struct axon_request *req)
 {
     req->stage_pending = false;
     int64_t lo = req->stage_lo, len = req->stage_len;
-    char *host = axon_cuda_bounce_get((size_t)len, req->stage_info.device);
+    char *host = axon_memkind_bounce_get((size_t)len, &req->stage_info);
     if (!host) {
         /* The message is on its way and must land somewhere: end the job rather than lose it. */
         char msg[160];
@@ -100,8 +99,7 @@ void axon_pt2pt_stage_attach(struct axon_request *req)
     }
     /* A layout with gaps: the copy holds the device's bytes first, so the gaps go back unchanged. */
     if (!req->dt.contig) {
-        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->stage_info.kind);
-        int rc = ops->copy_to_host(host, req->stage_user + lo, (size_t)len, &req->stage_info);
+        int rc = axon_memkind_copy_to_host(host, req->stage_user + lo, (size_t)len, &req->stage_info);
         if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = rc;
     }
@@ -117,14 +115,57 @@ void axon_pt2pt_stage_end(struct axon_request *req)
             int64_t capacity = req->count * req->dt.size;
             len = req->bytes < capacity ? req->bytes : capacity;
         }
-        const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(req->stage_info.kind);
-        if (len > 0 && ops->copy_from_host(req->stage_user + lo, req->stage, (size_t)len, &req->stage_info) !=
-                           MPI_SUCCESS &&
+        if (len > 0 &&
+            axon_memkind_copy_from_host(req->stage_user + lo, req->stage, (size_t)len, &req->stage_info) !=
+                MPI_SUCCESS &&
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
     axon_pt2pt_stage_free(req);
     req->buf = req->stage_user; /* a persistent request starts again from the user's buffer */
+}
+
+/* A send of GPU data through host memory: in pipelined chunks when large and contiguous, else one host
+ * copy. */
+static int axon_pt2pt_staged_send_begin(struct axon_request *req, int64_t bytes, struct axon_pt2pt_pipe_rts *rts)
+{
+    if (axon_pt2pt_pipe_wanted(req, bytes)) {
+        struct axon_memkind_info info;
+        int rc = axon_pt2pt_stage_classify(req, (const char *)req->buf + req->dt.true_lb, &info);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!axon_memkind_is_host(&info))
+            return axon_pt2pt_pipe_send_begin(req, &info, rts);
+        return MPI_SUCCESS;
+    }
+    return axon_pt2pt_stage_begin(req, false);
+}
+
+/* A send of bytes at data (device memory info describes) to rank world of this node: its IPC
+ * descriptor goes instead of the data when the memory can be exported, else it is staged. */
+static int axon_pt2pt_ipc_send_begin(struct axon_request *req, int world, const char *data, int64_t bytes,
+                                     const struct axon_memkind_info *info, bool *ipc, struct axon_pt2pt_pipe_rts *rts)
+{
+    /* VMM memory goes as POSIX fds the receiver takes with pidfd_getfd, which needs the right to ptrace
+     * us: the same right process_vm_readv needs, which the rings' probe established. */
+    struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
+    bool fds_ok = peer && axon_pt2pt_shm_cma_ok(peer);
+    struct axon_memkind_ipc_desc *desc = axon_memkind_bounce_get(AXON_MEMKIND_IPC_DESC_MAX, info);
+    if (!desc)
+        return MPI_ERR_NO_MEM;
+    if (axon_memkind_ipc_export(data, (size_t)bytes, info, fds_ok, true, desc) == MPI_SUCCESS) {
+        desc->bytes = (uint64_t)bytes;
+        req->stage = desc;
+        req->stage_info = *info; /* the kind whose bounce buffer holds the descriptor */
+        req->stage_len = AXON_MEMKIND_IPC_DESC_MAX;
+        req->stage_ipc = true;
+        req->stage_user = req->buf;
+        *ipc = true;
+        return MPI_SUCCESS;
+    }
+    axon_memkind_bounce_put(desc, AXON_MEMKIND_IPC_DESC_MAX, info); /* no handle for this memory */
+    axon_runtime_log_debug(3, "GPU message of %lld bytes to rank %d: no IPC export, staged", (long long)bytes, world);
+    return axon_pt2pt_staged_send_begin(req, bytes, rts);
 }
 
 int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc, struct axon_pt2pt_pipe_rts *rts)
@@ -133,54 +174,28 @@ int axon_pt2pt_device_send_begin(struct axon_request *req, int world, bool *ipc,
     int64_t bytes = req->count * req->dt.size;
     const struct axon_runtime_job *job = &axon_runtime_job;
     if (bytes > 0 && req->dt.contig && bytes >= axon_config.cuda_ipc_min && world != job->rank &&
-        job->node_of_rank[world] == job->node && axon_cuda_ipc_available()) {
+        job->node_of_rank[world] == job->node) {
         const char *data = (const char *)req->buf + req->dt.true_lb;
-        struct axon_cuda_memtype_info info;
+        struct axon_memkind_info info;
         int rc = axon_pt2pt_stage_classify(req, data, &info);
         if (rc != MPI_SUCCESS)
             return rc;
-        if (info.kind == AXON_CUDA_MEMKIND_HOST)
+        if (axon_memkind_is_host(&info))
             return MPI_SUCCESS;
-        /* VMM memory goes as POSIX fds the receiver takes with pidfd_getfd, which needs the right to
-         * ptrace us: the same right process_vm_readv needs, which the rings' probe established. */
-        struct axon_pt2pt_shm_peer *peer = axon_pt2pt_shm_peer_of(world);
-        bool fds_ok = peer && axon_pt2pt_shm_cma_ok(peer);
-        struct axon_cuda_ipc_desc *desc = axon_cuda_bounce_get(AXON_CUDA_IPC_DESC_MAX, info.device);
-        if (!desc)
-            return MPI_ERR_NO_MEM;
-        if (axon_cuda_ipc_export(data, (size_t)bytes, &info, fds_ok, desc) == MPI_SUCCESS) {
-            desc->bytes = (uint64_t)bytes;
-            req->stage = desc;
-            req->stage_len = AXON_CUDA_IPC_DESC_MAX;
-            req->stage_ipc = true;
-            req->stage_user = req->buf;
-            *ipc = true;
-            return MPI_SUCCESS;
-        }
-        axon_cuda_bounce_put(desc, AXON_CUDA_IPC_DESC_MAX); /* no handle for this memory: staged below */
-        axon_runtime_log_debug(3, "GPU message of %lld bytes to rank %d: no IPC export, staged",
-                               (long long)bytes, world);
+        if (axon_memkind_ipc_available(info.kind))
+            return axon_pt2pt_ipc_send_begin(req, world, data, bytes, &info, ipc, rts);
     }
-    if (axon_pt2pt_pipe_wanted(req, bytes)) {
-        struct axon_cuda_memtype_info info;
-        int rc = axon_pt2pt_stage_classify(req, (const char *)req->buf + req->dt.true_lb, &info);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (info.kind != AXON_CUDA_MEMKIND_HOST)
-            return axon_pt2pt_pipe_send_begin(req, &info, rts);
-        return MPI_SUCCESS;
-    }
-    return axon_pt2pt_stage_begin(req, false);
+    return axon_pt2pt_staged_send_begin(req, bytes, rts);
 }
 
 void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *hdr, const void *data,
                             size_t length)
 {
     /* An aligned copy: the payload may lie anywhere in UCX's buffer. */
-    _Alignas(16) unsigned char room[AXON_CUDA_IPC_DESC_MAX];
+    _Alignas(16) unsigned char room[AXON_MEMKIND_IPC_DESC_MAX];
     memcpy(room, data, length < sizeof(room) ? length : sizeof(room));
-    const struct axon_cuda_ipc_desc *d = (const struct axon_cuda_ipc_desc *)room;
-    struct axon_cuda_ipc_desc desc;
+    const struct axon_memkind_ipc_desc *d = (const struct axon_memkind_ipc_desc *)room;
+    struct axon_memkind_ipc_desc desc;
     memcpy(&desc, d, sizeof(desc));
     int64_t capacity = req->count * req->dt.size;
     int64_t take = (int64_t)desc.bytes < capacity ? (int64_t)desc.bytes : capacity;
@@ -188,18 +203,18 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
     if (take > 0 && req->dt.contig) {
         /* Straight into the user's buffer, GPU or host. */
         char *user = req->stage_pending ? req->stage_user : req->buf;
-        struct axon_cuda_memtype_info info;
+        struct axon_memkind_info info;
         if (req->stage_pending)
             info = req->stage_info;
         else
-            axon_cuda_memtype_set_host(&info);
-        rc = axon_cuda_ipc_copy_from(hdr->sync_world_rank, d, user + req->dt.true_lb, (size_t)take, &info);
+            axon_memkind_set_host(&info);
+        rc = axon_memkind_ipc_copy_from(hdr->sync_world_rank, d, user + req->dt.true_lb, (size_t)take, &info);
     } else if (take > 0) {
         /* A typed layout: the data comes to host memory and unpacks into the buffer (or its host copy). */
         char *tmp = malloc((size_t)take);
-        struct axon_cuda_memtype_info host;
-        axon_cuda_memtype_set_host(&host);
-        rc = tmp ? axon_cuda_ipc_copy_from(hdr->sync_world_rank, d, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
+        struct axon_memkind_info host;
+        axon_memkind_set_host(&host);
+        rc = tmp ? axon_memkind_ipc_copy_from(hdr->sync_world_rank, d, tmp, (size_t)take, &host) : MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS)
             rc = axon_pt2pt_unpack_packed(req, tmp, take);
         free(tmp);
@@ -212,9 +227,9 @@ void axon_pt2pt_stage_free(struct axon_request *req)
 {
     /* A send's descriptor: its exports may close once the receiver has copied. */
     if (req->stage_ipc)
-        axon_cuda_ipc_release(req->stage);
+        axon_memkind_ipc_release(req->stage);
     req->stage_ipc = false;
-    axon_cuda_bounce_put(req->stage, (size_t)req->stage_len);
+    axon_memkind_bounce_put(req->stage, (size_t)req->stage_len, &req->stage_info);
     req->stage = NULL;
 }
 

@@ -10,7 +10,7 @@
 #ifndef AXON_PT2PT_H
 #define AXON_PT2PT_H
 
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "pt2pt/axon_pt2pt_dloop.h"
 #include "pt2pt/axon_pt2pt_match.h"
 #include "runtime/runtime.h"
@@ -42,12 +42,12 @@ static inline struct axon_dtype_layout axon_dtype_layout_basic(MPI_Datatype type
 }
 
 /* Whether data in layout dt at buf is surely host memory by the inline checks: contiguous, starting in
- * the heap, on the caller's stack or on a page known to be host (cuda_support.h). Most host buffers of a
+ * the heap, on the caller's stack or on a page known to be host (memkind/axon_memkind.h). Most host buffers of a
  * CUDA-aware rank are told so without a call or the span's arithmetic (a third of what CUDA support
  * cost a host message). False means "look closer". */
 static inline bool axon_pt2pt_data_surely_host(const void *buf, const struct axon_dtype_layout *dt)
 {
-    return dt->contig && axon_cuda_memtype_host_inline((const char *)buf + dt->true_lb);
+    return dt->contig && axon_memkind_host_inline((const char *)buf + dt->true_lb);
 }
 
 /* A communicator as the engine sees it. The layer above embeds it in its communicator object. */
@@ -131,10 +131,10 @@ struct axon_request {
     struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams (cursor_live) */
     char *stage_user;                /* while stage (or stage_pending) is set: the user's buffer, */
     int64_t stage_lo, stage_len;     /* the span of it the copy holds, */
-    struct axon_cuda_memtype_info stage_info; /* and what memory it is */
+    struct axon_memkind_info stage_info; /* and what memory it is */
     /* While pipe is set: the chunks' target or source and what memory it is, */
     char *pipe_data;
-    struct axon_cuda_memtype_info pipe_info;
+    struct axon_memkind_info pipe_info;
     uint64_t pipe_bytes, pipe_take;  /* the message's length, and how much of it the receive keeps */
     uint64_t pipe_next, pipe_done;   /* the next chunk's offset; bytes sent (acknowledged) or received */
     uint64_t pipe_peer;              /* the receiver's request (its address there), for the chunks */

@@ -44,7 +44,7 @@ int axon_info_ops(void)
             const struct axon_coll_op *op = axon_coll_op_get(ops[o].op);
             char cell = '.';
             if (axon_coll_op_check(op, t, &dt) == MPI_SUCCESS)
-                cell = axon_coll_op_gpu_kernel_built(op, t, &dt) >= 0 ? 'g' : 'h';
+                cell = axon_coll_op_gpu_kernel_built(AXON_MEMKIND_CUDA, op, t, &dt) >= 0 ? 'g' : 'h';
             printf(o + 1 < NOPS ? " %-6c" : " %c", cell);
         }
         printf("\n");

@@ -9,7 +9,7 @@
 #include "mpi/datatype/axon_mpi_datatype.h"
 
 #include "coll/axon_coll_op.h"
-#include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "mpi/coll/axon_mpi_coll.h"
 
 #include <stdlib.h>
@@ -172,7 +172,7 @@ static int axon_mpi_reduce_local(const char *func, const void *inbuf, void *inou
      * GPU buffers are reduced in host copies, the result copied back. */
     struct axon_coll_stage *st = NULL;
     bool host = axon_pt2pt_data_surely_host(inbuf, &dt) && axon_pt2pt_data_surely_host(inoutbuf, &dt);
-    if (axon_cuda_watching() && !host) {
+    if (axon_memkind_watching() && !host) {
         bool done;
         rc = axon_coll_gpu_local(o, datatype, &dt, inbuf, inoutbuf, count, &done);
         if (done || rc != MPI_SUCCESS)

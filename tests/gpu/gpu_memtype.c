@@ -22,6 +22,7 @@ int main(void)
 #else
 
 #include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -123,9 +124,9 @@ static const char *type_name(enum axon_cuda_memtype t)
     return (unsigned)t < 5 ? names[t] : "?";
 }
 
-static struct axon_cuda_memtype_info classify(const void *p)
+static struct axon_memkind_info classify(const void *p)
 {
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     memset(&info, 0, sizeof(info));
     int rc = axon_cuda_memtype_of(p, &info);
     CHECK(rc == MPI_SUCCESS, "classification of %p returned %d", p, rc);
@@ -134,8 +135,8 @@ static struct axon_cuda_memtype_info classify(const void *p)
 
 static void expect(const void *p, enum axon_cuda_memtype type, const char *what)
 {
-    struct axon_cuda_memtype_info info = classify(p);
-    CHECK(info.type == type, "%s at %p: classified %s, expected %s", what, p, type_name(info.type), type_name(type));
+    struct axon_memkind_info info = classify(p);
+    CHECK(info.type == (int)type, "%s at %p: classified %s, expected %s", what, p, type_name(info.type), type_name(type));
     printf("%-40s %-8s device %d base %#lx size %zu id %llu\n", what, type_name(info.type), info.device,
            (unsigned long)info.base, info.size, (unsigned long long)info.id);
 }
@@ -150,7 +151,7 @@ static double now_ns(void)
 /* What one classification of p costs, on average over n. */
 static void cost(const void *p, int n, const char *what)
 {
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     double t0 = now_ns();
     for (int i = 0; i < n; i++)
         axon_cuda_memtype_of(p, &info);
@@ -158,7 +159,7 @@ static void cost(const void *p, int n, const char *what)
 }
 
 static CUdeviceptr thread_ptr;
-static struct axon_cuda_memtype_info thread_info;
+static struct axon_memkind_info thread_info;
 static CUcontext thread_ctx;
 
 static void *other_thread(void *arg)
@@ -223,9 +224,9 @@ int main(int argc, char **argv)
     size_t len = 1 << 20;
     CUdeviceptr d;
     CU(cu.mem_alloc(&d, len));
-    struct axon_cuda_memtype_info info = classify((void *)(d + 1000));
+    struct axon_memkind_info info = classify((void *)(d + 1000));
     expect((void *)(d + 1000), AXON_CUDA_MEMTYPE_DEVICE, "cuMemAlloc(1 MiB) + 1000");
-    CHECK(info.kind == AXON_CUDA_MEMKIND_CUDA && info.device == 0, "device memory: kind %d device %d", info.kind,
+    CHECK(info.kind == AXON_MEMKIND_CUDA && info.device == 0, "device memory: kind %d device %d", info.kind,
           info.device);
     CHECK(info.base == d && info.size >= len, "device memory: base %#lx size %zu, allocated %#llx size %zu",
           (unsigned long)info.base, info.size, (unsigned long long)d, len);
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < len; i++)
         src[i] = (char)(i * 13 + 1);
     info = classify((void *)d);
-    const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
+    const struct axon_memkind_ops *ops = axon_memkind_get(info.kind);
     CHECK(ops->copy_from_host((void *)d, src, len, &info) == MPI_SUCCESS, "copy to the device failed");
     CHECK(ops->copy_to_host(dst, (void *)d, len, &info) == MPI_SUCCESS, "copy from the device failed");
     CHECK(memcmp(src, dst, len) == 0, "device round trip changed the data");
@@ -324,8 +325,8 @@ int main(int argc, char **argv)
     CU(cu.ctx_get_current(&after));
     CHECK(after == NULL, "the copy left a context current in the thread");
     CU(cu.ctx_set_current(ctx));
-    struct axon_cuda_memtype_info minfo = classify((void *)m);
-    CHECK(axon_cuda_memkind_get(minfo.kind)->copy_from_host((void *)m, src, len, &minfo) == MPI_SUCCESS,
+    struct axon_memkind_info minfo = classify((void *)m);
+    CHECK(axon_memkind_get(minfo.kind)->copy_from_host((void *)m, src, len, &minfo) == MPI_SUCCESS,
           "copy to managed memory failed");
     CHECK(memcmp((void *)m, src, len) == 0, "managed memory does not hold what was copied");
 

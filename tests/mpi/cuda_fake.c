@@ -25,6 +25,7 @@ int main(void)
 #else
 
 #include "cuda_support/cuda_support.h"
+#include "memkind/axon_memkind.h"
 #include "tests/fakecuda/fakecuda.h"
 #include "tests/mpi/axon_test.h"
 #include "tests/mpi/axon_test_cuda.h"
@@ -52,9 +53,9 @@ static fakecuda_calls_fn calls;
 static fakecuda_copy_stats_fn copy_stats;
 static fakecuda_reset_stats_fn reset_stats;
 
-static struct axon_cuda_memtype_info classify(const void *p)
+static struct axon_memkind_info classify(const void *p)
 {
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     memset(&info, 0x5a, sizeof(info));
     int rc = axon_cuda_memtype_of(p, &info);
     EXPECT(rc == MPI_SUCCESS);
@@ -112,8 +113,8 @@ int main(int argc, char **argv)
     int dev = test_cuda_setup();
     EXPECT(dev == rank % ndev);
     unsigned char *d = test_cuda_malloc(N);
-    struct axon_cuda_memtype_info info = classify(d + 100);
-    EXPECT(info.type == AXON_CUDA_MEMTYPE_DEVICE && info.kind == AXON_CUDA_MEMKIND_CUDA);
+    struct axon_memkind_info info = classify(d + 100);
+    EXPECT(info.type == AXON_CUDA_MEMTYPE_DEVICE && info.kind == AXON_MEMKIND_CUDA);
     EXPECT(info.device == dev && info.base == (uintptr_t)d && info.size == N);
     EXPECT(info.id == buffer_id(d) && info.id != 0);
     /* Cached: one validation (the buffer id) and no full query. */
@@ -126,12 +127,12 @@ int main(int argc, char **argv)
     CUdeviceptr m;
     TEST_CU(CUSYM(cuMemAllocManaged)(&m, N, CU_MEM_ATTACH_GLOBAL));
     info = classify((void *)(uintptr_t)m);
-    EXPECT(info.type == AXON_CUDA_MEMTYPE_MANAGED && info.kind == AXON_CUDA_MEMKIND_CUDA && info.device == dev);
+    EXPECT(info.type == AXON_CUDA_MEMTYPE_MANAGED && info.kind == AXON_MEMKIND_CUDA && info.device == dev);
 
     void *pinned;
     TEST_CU(CUSYM(cuMemHostAlloc)(&pinned, N, 0));
     info = classify(pinned);
-    EXPECT(info.type == AXON_CUDA_MEMTYPE_PINNED && info.kind == AXON_CUDA_MEMKIND_HOST);
+    EXPECT(info.type == AXON_CUDA_MEMTYPE_PINNED && info.kind == AXON_MEMKIND_HOST);
     EXPECT(info.base == (uintptr_t)pinned && info.size == N);
 
     /* Registered host memory is pinned while registered, and host again after. A host page, once the
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
 
     /* The memory kinds: one driver copy each way, in the thread's context or, without one, in the
      * device's primary context pushed for the copy and popped after. */
-    const struct axon_cuda_memkind_ops *cuda = axon_cuda_memkind_get(AXON_CUDA_MEMKIND_CUDA);
+    const struct axon_memkind_ops *cuda = axon_memkind_get(AXON_MEMKIND_CUDA);
     unsigned char *out = host + N;
     for (int with_context = 1; with_context >= 0; with_context--) {
         if (!with_context)

@@ -22,6 +22,7 @@ int main(void)
 #else
 
 #include "cuda_support/axon_cuda_internal.h"
+#include "memkind/axon_memkind.h"
 
 #include <check.h>
 #include <dlfcn.h>
@@ -372,9 +373,9 @@ static void fake_install(void)
     ck_assert(axon_cuda_enabled());
 }
 
-static struct axon_cuda_memtype_info classify(const void *p)
+static struct axon_memkind_info classify(const void *p)
 {
-    struct axon_cuda_memtype_info info;
+    struct axon_memkind_info info;
     memset(&info, 0x5a, sizeof(info));
     ck_assert_int_eq(axon_cuda_memtype_of(p, &info), MPI_SUCCESS);
     return info;
@@ -390,9 +391,9 @@ START_TEST(test_loading_decisions)
     ck_assert(!axon_cuda_enabled());
     ck_assert_str_eq(axon_cuda_status(), "off (AXON_CUDA=0)");
     int x;
-    struct axon_cuda_memtype_info info = classify(&x);
+    struct axon_memkind_info info = classify(&x);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_HOST);
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_HOST);
     ck_assert_int_eq(info.device, -1);
 
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -410,7 +411,7 @@ START_TEST(test_loading_decisions)
     ck_assert_ptr_nonnull(strstr(err, "no CUDA driver"));
     /* The CUDA kind refuses to copy without support, and says so rather than crash. */
     char a[8] = "abcdefg", b[8];
-    const struct axon_cuda_memkind_ops *cuda = axon_cuda_memkind_get(AXON_CUDA_MEMKIND_CUDA);
+    const struct axon_memkind_ops *cuda = axon_memkind_get(AXON_MEMKIND_CUDA);
     ck_assert_int_eq(cuda->copy_to_host(b, a, sizeof(a), &info), MPI_ERR_OTHER);
 }
 END_TEST
@@ -479,7 +480,7 @@ START_TEST(test_host_without_driver_calls)
     fake_primary_active = 0; /* no context anywhere yet */
     fake_install();
     int on_stack[16];
-    struct axon_cuda_memtype_info info = classify(on_stack);
+    struct axon_memkind_info info = classify(on_stack);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_uint_eq(info.base, 0);
     ck_assert_uint_eq(info.id, 0);
@@ -544,7 +545,7 @@ static void *stack_prober(void *arg)
 {
     struct stack_probe *p = arg;
     int mine[4] = {0};
-    struct axon_cuda_memtype_info info = classify(mine);
+    struct axon_memkind_info info = classify(mine);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     info = classify(&mine[3]);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
@@ -561,7 +562,7 @@ START_TEST(test_stack_is_per_thread)
     fake_primary_active = 1; /* a context exists: what no check recognizes goes to the driver */
     fake_install();
     int on_stack[4] = {0};
-    struct axon_cuda_memtype_info info = classify(on_stack);
+    struct axon_memkind_info info = classify(on_stack);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_int_eq(n_attrs, 0);
     struct stack_probe probe = {.other = on_stack};
@@ -588,7 +589,7 @@ START_TEST(test_host_pages_until_unmapped)
     long page = sysconf(_SC_PAGESIZE);
     char *mapped = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(mapped, MAP_FAILED);
-    struct axon_cuda_memtype_info info = classify(mapped + 8);
+    struct axon_memkind_info info = classify(mapped + 8);
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_HOST);
     ck_assert_int_eq(n_attrs, 1);
     info = classify(mapped + 16);
@@ -665,7 +666,7 @@ START_TEST(test_current_context_counts)
     fake_install();
     fake_ctx_push((CUcontext)0x77);
     struct fake_alloc *d = fake_alloc_at(FAKE_DEVICE, 0, 4096, 0);
-    struct axon_cuda_memtype_info info = classify((void *)(d->base + 8));
+    struct axon_memkind_info info = classify((void *)(d->base + 8));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_DEVICE);
     ck_assert_int_eq(n_attrs, 1);
     axon_cuda_finalize();
@@ -678,9 +679,9 @@ START_TEST(test_device_cache_and_validation)
     fake_install();
     struct fake_alloc *d = fake_alloc_at(FAKE_DEVICE, 8192, 4 * 4096, 1);
     uint64_t first_id = d->buffer_id;
-    struct axon_cuda_memtype_info info = classify((void *)(d->base + 100));
+    struct axon_memkind_info info = classify((void *)(d->base + 100));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_DEVICE);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_CUDA);
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_CUDA);
     ck_assert_int_eq(info.device, 1);
     ck_assert_uint_eq(info.base, d->base);
     ck_assert_uint_eq(info.size, 4 * 4096);
@@ -706,7 +707,7 @@ START_TEST(test_device_cache_and_validation)
     ck_assert_uint_ne(m->buffer_id, first_id);
     info = classify((void *)(m->base + 100));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_MANAGED);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_CUDA);
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_CUDA);
     ck_assert_int_eq(info.device, 2);
     ck_assert_uint_eq(info.size, 2 * 4096);
     ck_assert_uint_eq(info.id, m->buffer_id);
@@ -740,9 +741,9 @@ START_TEST(test_pinned_pool)
     fake_install();
     struct fake_alloc *p = fake_alloc_at(FAKE_PINNED, 0, 4096, 0);
     struct fake_alloc *pool = fake_alloc_at(FAKE_POOL, 65536, 8192, 2);
-    struct axon_cuda_memtype_info info = classify((void *)(p->base + 10));
+    struct axon_memkind_info info = classify((void *)(p->base + 10));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_PINNED);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_HOST); /* the CPU copies it */
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_HOST); /* the CPU copies it */
     ck_assert_uint_eq(info.id, p->buffer_id);
     info = classify((void *)(p->base + 20));
     ck_assert_int_eq(n_attrs, 1); /* cached too */
@@ -763,9 +764,9 @@ START_TEST(test_vmm)
     struct fake_alloc *b = fake_alloc_at(FAKE_VMM, 2 * 4096, 2 * 4096, 0);
     a->res_base = b->res_base = (uintptr_t)arena;
     a->res_size = b->res_size = 4 * 4096;
-    struct axon_cuda_memtype_info info = classify((void *)(b->base + 5));
+    struct axon_memkind_info info = classify((void *)(b->base + 5));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_VMM);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_CUDA);
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_CUDA);
     ck_assert_uint_eq(info.base, b->base); /* the mapping, not the reservation */
     ck_assert_uint_eq(info.size, 2 * 4096);
     ck_assert_uint_eq(info.id, b->block_id);
@@ -794,7 +795,7 @@ START_TEST(test_vmm)
     struct fake_alloc *hole = fake_alloc_at(FAKE_UNMAPPED, 8 * 4096, 4096, 0);
     hole->res_base = hole->base;
     hole->res_size = hole->size;
-    struct axon_cuda_memtype_info bad;
+    struct axon_memkind_info bad;
     ck_assert_int_eq(axon_cuda_memtype_of((void *)(hole->base + 1), &bad), MPI_ERR_BUFFER);
     axon_cuda_finalize();
 }
@@ -809,7 +810,7 @@ START_TEST(test_vmm_without_block_ids)
     struct fake_alloc *a = fake_alloc_at(FAKE_VMM, 0, 2 * 4096, 1);
     a->res_base = a->base;
     a->res_size = 8 * 4096;
-    struct axon_cuda_memtype_info info = classify((void *)(a->base + 5));
+    struct axon_memkind_info info = classify((void *)(a->base + 5));
     ck_assert_int_eq(info.type, AXON_CUDA_MEMTYPE_VMM);
     ck_assert_int_eq(info.device, 1);
     ck_assert_uint_eq(info.base, a->base);
@@ -835,9 +836,9 @@ START_TEST(test_copies)
     char src[64], dst[64];
     for (int i = 0; i < 64; i++)
         src[i] = (char)(i * 7);
-    struct axon_cuda_memtype_info info = classify((void *)d->base);
-    ck_assert_int_eq(info.kind, AXON_CUDA_MEMKIND_CUDA);
-    const struct axon_cuda_memkind_ops *ops = axon_cuda_memkind_get(info.kind);
+    struct axon_memkind_info info = classify((void *)d->base);
+    ck_assert_int_eq(info.kind, AXON_MEMKIND_CUDA);
+    const struct axon_memkind_ops *ops = axon_memkind_get(info.kind);
     ck_assert_str_eq(ops->name, "cuda");
 
     /* No context in this thread: the device's primary context is retained and pushed for the copy, then
@@ -871,7 +872,7 @@ START_TEST(test_copies)
     ck_assert_int_eq(n_copy, 3); /* nothing to do for 0 bytes */
 
     /* The host kind copies with memcpy and claims everything. */
-    const struct axon_cuda_memkind_ops *host = axon_cuda_memkind_get(AXON_CUDA_MEMKIND_HOST);
+    const struct axon_memkind_ops *host = axon_memkind_get(AXON_MEMKIND_HOST);
     ck_assert_str_eq(host->name, "host");
     bool mine = false;
     ck_assert_int_eq(host->classify(dst, &info, &mine), MPI_SUCCESS);
@@ -885,7 +886,7 @@ START_TEST(test_copies)
     ck_assert(mine);
     ck_assert_int_eq(ops->classify(dst, &info, &mine), MPI_SUCCESS);
     ck_assert(!mine);
-    ck_assert_ptr_null(axon_cuda_memkind_get(AXON_CUDA_MEMKIND_COUNT));
+    ck_assert_ptr_null(axon_memkind_get(AXON_MEMKIND_COUNT));
 
     /* Finalize gives back the primary context it retained. */
     axon_cuda_finalize();
@@ -910,7 +911,7 @@ static void *churn_reader(void *arg)
     struct churn *c = arg;
     int local[4];
     for (int iter = 0; iter < 20000 && !atomic_load(&c->stop); iter++) {
-        struct axon_cuda_memtype_info info;
+        struct axon_memkind_info info;
         struct fake_alloc *s = c->stable[iter % 3];
         if (axon_cuda_memtype_of((void *)(s->base + (size_t)iter % s->size), &info) != MPI_SUCCESS ||
             info.id != s->buffer_id || info.base != s->base)
@@ -927,6 +928,55 @@ static void *churn_reader(void *arg)
     }
     return NULL;
 }
+
+/* Every kind's table is complete (a caller never finds a hole), and the host kind refuses what only a
+ * device has, so the layers above ask without testing the kind first. */
+START_TEST(test_memkind_table)
+{
+    for (int k = 0; k < AXON_MEMKIND_COUNT; k++) {
+        const struct axon_memkind_ops *ops = axon_memkind_get((enum axon_memkind)k);
+        ck_assert_ptr_nonnull(ops);
+        /* The entries are function pointers side by side after the name. */
+        void (*const *fn)(void) = (void (*const *)(void))((const char *)ops + offsetof(struct axon_memkind_ops, init));
+        size_t n = (sizeof(*ops) - offsetof(struct axon_memkind_ops, init)) / sizeof(*fn);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(fn[i] != NULL, "kind %s: entry %zu is missing", ops->name, i);
+    }
+    ck_assert_ptr_null(axon_memkind_get(AXON_MEMKIND_COUNT));
+
+    struct axon_memkind_info host;
+    axon_memkind_set_host(&host);
+    ck_assert(axon_memkind_is_host(&host));
+    ck_assert_ptr_null(axon_memkind_bounce_get(64, &host));
+    ck_assert(!axon_memkind_ipc_available(AXON_MEMKIND_HOST));
+    ck_assert(!axon_memkind_kernels_available(AXON_MEMKIND_HOST));
+    ck_assert_int_eq(axon_memkind_reduce_kernel(AXON_MEMKIND_HOST, "sum_f32"), -1);
+    ck_assert_ptr_null(axon_memkind_scratch_get(AXON_MEMKIND_HOST, 64, 0));
+    _Alignas(16) unsigned char room[AXON_MEMKIND_IPC_DESC_MAX];
+    struct axon_memkind_ipc_desc *d = (struct axon_memkind_ipc_desc *)room;
+    char buf[64] = {0};
+    ck_assert_int_eq(axon_memkind_ipc_export(buf, sizeof(buf), &host, false, true, d), MPI_ERR_UNSUPPORTED_OPERATION);
+    ck_assert_int_eq(axon_memkind_fold_run(AXON_MEMKIND_HOST, 0, NULL, 0, NULL, 0, 0, 0), MPI_ERR_UNSUPPORTED_OPERATION);
+    ck_assert_int_eq(axon_memkind_copy(AXON_MEMKIND_HOST, buf + 32, "abc", 4, -1), MPI_SUCCESS);
+    ck_assert_str_eq(buf + 32, "abc");
+
+    /* A descriptor from a peer that names no kind this build knows is refused, never followed. */
+    memset(room, 0, sizeof(room));
+    d->kind = AXON_MEMKIND_COUNT + 3;
+    d->bytes = 8;
+    uint64_t bytes = 0;
+    ck_assert(!axon_memkind_ipc_desc_check(room, axon_memkind_ipc_desc_bytes(0), &bytes));
+    ck_assert_int_eq(axon_memkind_ipc_copy_from(1, d, buf, 8, &host), MPI_ERR_UNSUPPORTED_OPERATION);
+    void *local = buf;
+    ck_assert_int_eq(axon_memkind_ipc_map_peer(1, d, 0, &local), MPI_ERR_UNSUPPORTED_OPERATION);
+    ck_assert_ptr_null(local);
+    d->kind = AXON_MEMKIND_CUDA;
+    ck_assert(axon_memkind_ipc_desc_check(room, axon_memkind_ipc_desc_bytes(0), &bytes));
+    ck_assert_int_eq((int)bytes, 8);
+    d->kind = AXON_MEMKIND_HOST; /* host memory is never described: a copy of it would travel instead */
+    ck_assert(!axon_memkind_ipc_desc_check(room, axon_memkind_ipc_desc_bytes(0), &bytes));
+}
+END_TEST
 
 START_TEST(test_threads)
 {
@@ -975,6 +1025,7 @@ int main(void)
     tcase_add_test(tc, test_vmm);
     tcase_add_test(tc, test_vmm_without_block_ids);
     tcase_add_test(tc, test_copies);
+    tcase_add_test(tc, test_memkind_table);
     tcase_add_test(tc, test_threads);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
