@@ -113,7 +113,7 @@ static void axon_coll_allreduce_rabenseifner(struct axon_coll_sched *s, const vo
     char *a;
     if (dt->contig && count > 0 && in != out && r >= 2 * f.rem) {
         /* The user's result buffer serves as the halving's first scratch: the kept run is folded there
-         * and not copied out at the end (2 ranks, 4 MiB on the VM: 2 of the 5 passes over the data). */
+         * and not copied out at the end (at 2 ranks, 2 of the 5 passes over the data). */
         src = (const char *)in + dt->true_lb;
         a = (char *)out + dt->true_lb;
     } else {

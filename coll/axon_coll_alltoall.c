@@ -37,7 +37,8 @@ static const struct axon_coll_alg axon_coll_alltoall_algs[] = {
  * message either way; up to 3 ranks Bruck sends as many messages as the others and only adds packing.
  * Blocks of 64 KiB are scattered too: pairwise sends them eagerly (through the node's rings), so a rank
  * ahead of its partner's step leaves its block unexpected, copied once more; beyond, pairwise's blocks
- * are read in place (bench/results/2026-11-26-collectives-2-ranks.md and the H200 records). */
+ * are read in place (bench/results/2026-11-26-collectives-2-ranks.md, and for 8 and 16 ranks
+ * bench/results/2026-11-26-h200-cuda-targets-met.md and 2026-11-26-h200-domain-collectives.md). */
 /* Where every member's buffers are GPU memory on one NVLink domain (agreed before a blocking call above
  * AXON_COLL_GPU_AGREE_MIN, coll/axon_coll_agree.c): the domain algorithm at any size, which reads the peers'
  * blocks in place (bench/results/2026-11-26-h200-domain-collectives.md). */

@@ -28,11 +28,10 @@
  *
  * For allreduce the memory traffic per rank is two vectors fused (read every input's slice, write every
  * result's), about five otherwise (the slice copied, each peer's folded in, then every slice copied
- * back: 2.06x the floor at 64 MiB on 4 ranks of one H200), against more for a reduce-scatter of
- * received copies. Opened handles
- * stay in the memory kind's cache (per peer and buffer id), so a loop of calls opens them once. The work
- * after round 1 is only known when it runs (the peers' addresses), so it is done by call steps
- * (axon_coll_sched_call_gpu), which read what the builder left in a struct axon_domain. The simulator
+ * back), against more for a reduce-scatter of received copies (bench/results/2026-11-26-h200-gpu-copies.md).
+ * Opened handles stay in the memory kind's cache (per peer and buffer id), so a loop of calls opens them
+ * once. The work after round 1 is only known when it runs (the peers' addresses), so it is done by call
+ * steps (axon_coll_sched_call_gpu), which read what the builder left in a struct axon_domain. The simulator
  * builds them too, on a dry schedule of GPU buffers on one domain (axon_coll_sched_set_dry_domain): nothing
  * is exported, and each call step reports the GPU operations and bytes it will cost. */
 #include "coll/axon_coll_domain.h"
@@ -216,7 +215,7 @@ static struct axon_domain *axon_domain_new(struct axon_coll_sched *s, int root)
  * export it (host, managed, pool or VMM memory). Whichever GPU holds it: device scratch lands on the GPU
  * of the context current in the thread, where the layer's copies and kernels run too. The program's
  * buffers (user) put their GPU in d->settle: the builder waits once per GPU for what the program queued
- * on its default stream (axon_domain_settle), where each export used to wait on its own (two or three
+ * on its default stream (axon_domain_settle), rather than each export waiting on its own (two or three
  * driver calls per allreduce). The library's own scratch needs no wait. */
 static int axon_domain_export(struct axon_domain *d, const void *p, int64_t bytes, bool user,
                               struct axon_memkind_ipc_desc *desc)
@@ -600,7 +599,7 @@ static int axon_domain_bcast_fetch(void *arg)
         return rc;
     if (d->listed && d->dt->contig) {
         /* GPU buffers: the copy kernel, as for a small IPC message (a driver copy from a peer's memory
-         * cost 10.5 us for 8 bytes on the H200 under MPS, the kernel about 1 us less). */
+         * costs more than the kernel's one launch). */
         const void *src = from;
         void *dst = (char *)d->buf + d->dt->true_lb;
         uint64_t len = (uint64_t)(d->count * d->dt->size);

@@ -320,8 +320,8 @@ bool axon_coll_sched_commutative(const struct axon_coll_sched *s)
 
 /* Large scratch (a reduction's vectors, a rotation's copy) goes back to a small cache when its schedule
  * ends. malloc hands out fresh pages beyond its mmap threshold (128 KiB) and gives them back on free,
- * so every call of a large collective would touch new pages: a reduce of 1 MiB at 2 ranks spent most of
- * its 1.2 ms in page faults. Guarded by the transport lock. */
+ * so every call of a large collective would touch new pages and pay a page fault for each, which can cost
+ * more than the collective's own copies and folds. Guarded by the transport lock. */
 enum {
     AXON_COLL_CACHE_SLOTS = 8,
     AXON_COLL_CACHE_MIN = 64 * 1024,              /* smaller pieces come from malloc's free lists */
@@ -1046,7 +1046,7 @@ int axon_coll_sched_start(struct axon_coll_sched *s, struct axon_request *req)
     axon_ucx_lock();
     bool moved = false;
     /* Handed off only to a thread with CPUs of its own: one that shares the program's core would take
-     * the same time from it later, and slower (at 16 ranks on 16 cores, 1.7% overlap against 9.5%). */
+     * the same time from it later, and slower. */
     bool handoff = s->handoff && axon_ucx_progress_thread_has_cpus();
     if (!handoff && axon_coll_advance(s, &moved))
         axon_coll_end(s);

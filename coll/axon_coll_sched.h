@@ -84,8 +84,8 @@ void axon_coll_sched_set_all_device(struct axon_coll_sched *s);
 /* A nonblocking collective with the progress thread running: when the thread has CPUs of its own,
  * axon_coll_sched_start only queues it, and the thread runs it from its first round on (the input's
  * packing, the first reductions), so the caller goes back to computing at once. Without it, the first
- * round ran in the call: at 8 ranks on 16 cores, Iallreduce of 1 MiB overlapped 74% of its time with
- * computation (99% with it). */
+ * round runs in the call, which is time the computation cannot overlap
+ * (bench/results/2026-11-26-h200-gpu-copies.md). */
 void axon_coll_sched_set_handoff(struct axon_coll_sched *s);
 unsigned axon_coll_sched_device_have(const struct axon_coll_sched *s);
 /* Device memory on GPU device of memory kind kind, whatever the schedule's data, given back when it ends

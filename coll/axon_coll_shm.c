@@ -116,11 +116,10 @@ int64_t axon_coll_shm_chunk(void)
 
 /* A communicator's slot by default: its share of AXON_SHM_AUTO_BUDGET, between 64 KiB and 1 MiB. Few
  * members get large slots because a slot that the writer refills while the reader still caches its
- * lines costs a transfer of every line between the cores: a 2-rank reduce of 1 MiB took 126 us in
- * 64 KiB chunks, 81 in 256 KiB, 48 in one 1 MiB chunk (medians of 4 interleaved runs). The budget was
- * 4 MiB (128 KiB slots at 16 ranks) until the H200's 16 cores ran the large reductions with larger
- * ones (2026-11-26, one run each, us at 1 and 2 MiB): allreduce 632, 890 in 128 KiB slots, 411, 812 in
- * 256 KiB; reduce 343, 897 against 278, 574; allgather 3775, 9458 against 2980, 8607. */
+ * lines costs a transfer of every line between the cores, so the fewer refills a vector takes, the
+ * better. The budget leaves 16 ranks slots of 256 KiB, where large reductions and allgathers still
+ * gain over 128 KiB (bench/results/2026-11-24-reduce-2-ranks.md and
+ * bench/results/2026-11-26-h200-gpu-tests-and-2-16-ranks.md). */
 static int64_t axon_shm_chunk_for(int size)
 {
     if (axon_config.coll_shm_chunk >= 0)
@@ -627,8 +626,8 @@ static int axon_shm_reduce_chunked(struct axon_coll_shm *shm, const void *in, vo
  * as soon as it is there, so the fold follows the copy instead of waiting for all of it (a 2-rank
  * reduce of 64-256 KiB copied, then folded, one after the other). A vector larger than a slot goes a
  * slot at a time, each a use of the slots: the writer fills the next one (the other parity) while the
- * reader folds this one. (Whole slots copied, then folded, as the chunked form does, took 280 us for a
- * 2 MiB reduce in 1 MiB slots on the VM, 57-60 us so; Open MPI 156-168.) */
+ * reader folds this one. (Whole slots copied, then folded, as the chunked form does, make every fold
+ * wait for a whole slot's copy: bench/results/2026-11-26-h200-gpu-tests-and-2-16-ranks.md.) */
 #define AXON_SHM_PIECE ((int64_t)16 * 1024)
 
 struct axon_shm_piece_wait {

@@ -2,7 +2,7 @@
  * point-to-point (pt2pt/axon_pt2pt_stage.c) come from here, page-locked by the driver once
  * (cuMemHostAlloc) and kept for reuse, never allocated per message. A copy between the GPU and pinned
  * memory runs at the bus's speed in one DMA; from pageable memory the driver copies through its own
- * staging buffer in pieces, at about half of it, and pinning a buffer per message would cost more than
+ * staging buffer in pieces, well below it, and pinning a buffer per message would cost more than
  * most messages.
  *
  * Buffers come in power-of-two sizes from 4 KiB; freed ones wait in a list per size, up to

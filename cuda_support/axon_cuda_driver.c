@@ -397,10 +397,10 @@ static void axon_cuda_copy_streams_finalize(void)
 }
 
 /* Why not always cuMemcpy, which reads the direction from unified addresses: where the caller knows
- * both sides, the call that names the direction leaves the driver nothing to infer (measured on the
- * H200, it changed nothing: the slow IPC copies seen there were pinning and time slicing, not the
- * call). Host to host is not a GPU copy: memcpy. With a copy stream (AXON_CUDA_COPY_STREAM=1), one
- * asynchronous copy on it and a wait for it instead. */
+ * both sides, the call that names the direction leaves the driver nothing to infer (for clarity, not
+ * speed: a slow IPC copy comes from pinning or time slicing, not from the call). Host to host is not a
+ * GPU copy: memcpy. With a copy stream (AXON_CUDA_COPY_STREAM=1), one asynchronous copy on it and a wait
+ * for it instead. */
 CUresult axon_cuda_copy_sync(void *dst, enum axon_cuda_side dside, const void *src, enum axon_cuda_side sside,
                              size_t bytes)
 {

@@ -2,17 +2,18 @@
  * event handler (UCX's libucm) that empties it.
  *
  * A host buffer outside the heap, the stack and static data (a large malloc, posix_memalign or numpy
- * array: mmap'd memory; any buffer of jemalloc or tcmalloc) is told by the driver, about 1 us a query once
- * a CUDA context exists, and by a few driver calls before one does: every message from such a buffer paid
- * it. Host answers could not be cached by address because the address may later hold GPU memory. But GPU
- * memory only appears where nothing is mapped: the page must be unmapped first (munmap, mremap, a
- * MAP_FIXED mapping over it, shmdt), and libucm reports every such unmapping before it happens, from
- * whichever thread, glibc's own included (free of a large block). So a page the driver calls host, and
- * that the CPU can read, is host until libucm says it goes; the event clears it from the table. A new
- * mapping clears its pages too: an unmapping libucm cannot see (a raw system call, as AddressSanitizer's
- * allocator makes) leaves stale pages behind, and whatever maps there next (the driver's reservation
- * goes through libc's mmap) takes them away before they can mislead (found under ASan, where a GPU
- * buffer at a reused address was copied as host memory).
+ * array: mmap'd memory; any buffer of jemalloc or tcmalloc) is told by the driver, a query that costs
+ * more than a small message once a CUDA context exists, and by a few driver calls before one does: asked
+ * per message, every message from such a buffer would pay it. Host answers cannot simply be cached by
+ * address because the address may later hold GPU memory. But GPU memory only appears where nothing is
+ * mapped: the page must be unmapped first (munmap, mremap, a MAP_FIXED mapping over it, shmdt), and
+ * libucm reports every such unmapping before it happens, from whichever thread, glibc's own included
+ * (free of a large block). So a page the driver calls host, and that the CPU can read, is host until
+ * libucm says it goes; the event clears it from the table. A new mapping clears its pages too: an
+ * unmapping libucm cannot see (a raw system call, as AddressSanitizer's allocator makes) leaves stale
+ * pages behind, and whatever maps there next (the driver's reservation goes through libc's mmap) takes
+ * them away before they can mislead (under ASan a GPU buffer at a reused address would otherwise be
+ * copied as host memory).
  *
  * "The CPU can read it" (one byte through process_vm_readv on ourselves, which fails instead of faulting)
  * keeps the driver's own address space out: a freed cudaMalloc address is unknown to the driver, so it

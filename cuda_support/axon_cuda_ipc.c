@@ -4,7 +4,8 @@
  * and copies straight from the sender's GPU memory into its own buffer (GPU or host). This file owns the
  * legacy exports, the receiver's cache of opened handles and imports, and the copies.
  *
- * Opening a handle costs ~120 us on the H100 (../shared/gpu/README.md), so opened handles are cached per
+ * Opening a handle maps the peer's memory into this process, a driver call that costs more than most
+ * messages (bench/results/2026-11-26-h200-first.md), so opened handles are cached per
  * (peer, buffer id), and imported VMM allocations per (peer, memory block id), in one table of at most
  * AXON_CUDA_IPC_CACHE_MAX entries, the least recently used closed first. A sender that frees an
  * allocation and gets the same address back exports a new id: the entry of the old one covers the same
@@ -76,7 +77,7 @@ bool axon_cuda_ipc_available(void)
 
 /* Peers read exported memory in place, from their own processes, where nothing orders their copies
  * after the work this process queued on the legacy default stream: a cuMemcpyHtoD from pageable memory,
- * for one, returns once the bytes are staged, before they land (seen on the H200: a peer read the
+ * for one, returns once the bytes are staged, before they land (a peer would otherwise read the
  * buffer's old contents). Waiting for that stream makes what the program wrote before the MPI call what
  * the peer reads; when it is idle the wait costs a driver call. Work the program queued on streams of
  * its own is its to wait for, as with any MPI call. */
@@ -251,10 +252,10 @@ static int axon_cuda_ipc_make_room(void)
 
 /* Says once per process, on the first peer memory it opens, that two ranks exchange GPU memory on one
  * GPU without MPS (the receiving side opens, so a pair that only sends one way hears it once): the GPU
- * then time-slices between their processes' contexts, and each message waits for a switch (~150 us on
- * the H200, against ~10 us under MPS: bench/gpu_reference's ipc_pingpong_us), which no protocol of ours
- * can avoid. Silent when the driver cannot say (older drivers) or with
- * AXON_CUDA_MPS_WARN=0. on_device: the peer's memory, opened in device's context, lies on device. */
+ * then time-slices between their processes' contexts, and each message waits for a switch, far longer
+ * than the copy, which no protocol of ours can avoid (bench/gpu_reference's ipc_pingpong_us measures it;
+ * bench/results/2026-11-26-h200-gpu-copies.md). Silent when the driver cannot say (older drivers) or
+ * with AXON_CUDA_MPS_WARN=0. on_device: the peer's memory, opened in device's context, lies on device. */
 static void axon_cuda_ipc_mps_check(int peer, bool on_device, int device)
 {
     static atomic_bool said;
@@ -370,8 +371,8 @@ static int axon_cuda_ipc_copy(int peer, int device, CUdeviceptr dst, enum axon_c
     double t0 = axon_config.verbose >= 3 ? axon_cuda_ipc_us() : 0;
     /* Complete when it returns: the sender may reuse its buffer as soon as we say we are done. A small
      * message into GPU memory that a kernel reaches from where it lies: the library's copy kernel, one
-     * launch, where a cuMemcpyDtoD between two processes' memory cost twice a copy within one (10.3
-     * against 5.7 us for 8 bytes on the H200 under MPS; ipc_copy8_us of bench/gpu_reference.c). */
+     * launch, where a cuMemcpyDtoD between two processes' memory costs well above a copy within one
+     * (ipc_copy8_us of bench/gpu_reference.c measures it). */
     rc = MPI_ERR_UNSUPPORTED_OPERATION; /* the kernel's answer where there is none */
     if (near && dside == AXON_CUDA_SIDE_DEVICE && bytes <= (size_t)axon_config.cuda_ipc_kernel_max)
         rc = axon_cuda_copy_kernel_run((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, device);

@@ -16,8 +16,8 @@
  *   - the calling thread's stack between its stack pointer and its top (the thread is running on it);
  *   - the heap's brk area, [start_brk, current break): the kernel keeps it one mapping that nothing
  *     else can overlap. The break is glibc's __curbrk, what its sbrk(0) returns, read directly: UCX's
- *     memory hooks replace sbrk with a brk system call, which cost 0.2 us per classification (host
- *     latency 3x that of AXON_CUDA=0);
+ *     memory hooks replace sbrk with a brk system call, one per classification, which costs more than a
+ *     small host message itself (bench/results/2026-11-25-cuda-host-latency.md);
  *   - the program's own loaded segments (static data), never unmapped;
  *   - any address while no CUDA context exists in the process: without a context there is no device
  *     memory. The check asks the driver whether a primary context is active on any GPU or a context is
@@ -27,7 +27,7 @@
  *     calls MPI (or have a primary context active), as every runtime-API program does.
  *   - a page the driver (or the context check) called host before, until libucm reports it unmapped
  *     (axon_cuda_hostpage.c).
- * Any other host pointer costs a driver query (about 1 us), once per page.
+ * Any other host pointer costs a driver query, once per page.
  *
  * Threads: under MPI_THREAD_MULTIPLE any number of threads classify at once. The range set sits under a
  * rwlock: hits take it for reading and copy the entry out, so the driver call that validates it runs

@@ -1,9 +1,9 @@
 /* Staging windows: pinned host memory that the processes of a node share, so that a GPU message staged
  * between two of them (no CUDA IPC: AXON_CUDA_IPC=0, or memory without handles) crosses the host with
  * two DMA copies and no CPU copy: the sender copies a chunk off its GPU into a slot of its window, the
- * receiver copies it from the same pages onto its GPU. Through the transport instead, each chunk was
- * copied twice more by CPUs (into UCX's fragments and out of them, from pageable memory): 4.1 GB/s for
- * 16 MiB messages on the H200 machine, against 54 GB/s for each DMA.
+ * receiver copies it from the same pages onto its GPU. Through the transport instead, each chunk would
+ * be copied twice more by CPUs (into UCX's fragments and out of them, from pageable memory), at a
+ * fraction of a DMA's rate (bench/results/2026-11-26-h200-gpu-copies.md).
  *
  * A process's window is one memfd, mapped shared and registered with the driver (cuMemHostRegister,
  * portable: usable from every context), made when it first stages a message to a node peer and kept until

@@ -92,7 +92,7 @@ extern void *__curbrk;
 
 /* Whether ptr lies in the brk heap: host memory, whatever else is true of it. Inline, and the first test
  * of axon_cuda_memtype_of: every message of a CUDA-aware rank asks, and a call into the classification
- * cost 5-10 ns of an 80-250 ns host message. The current break is glibc's __curbrk, what sbrk(0)
+ * is a visible share of a small host message. The current break is glibc's __curbrk, what sbrk(0)
  * returns, read without the call (axon_cuda_memtype.c says why). */
 static inline bool axon_cuda_memtype_in_heap(const void *ptr)
 {
@@ -108,8 +108,8 @@ static inline bool axon_cuda_memtype_in_heap(const void *ptr)
 /* The calling thread's stack, [lo, hi): set by the thread's first classification that reaches
  * axon_cuda_memtype_classify (hi is 0 until then, and the check below fails). Initial-exec TLS: a load
  * relative to the thread pointer, where the default model of a shared library calls __tls_get_addr,
- * twice per stack buffer (a third of its classification). glibc keeps room for a few such bytes in
- * libraries opened later, as mpi4py opens this one. */
+ * twice per stack buffer (bench/results/2026-11-26-cuda-overhead-host-buffers.md). glibc keeps room for a
+ * few such bytes in libraries opened later, as mpi4py opens this one. */
 struct axon_cuda_stack_bounds {
     uintptr_t lo, hi;
     bool known; /* asked once per thread, whether or not pthread could tell */
@@ -128,8 +128,8 @@ static inline bool axon_cuda_memtype_on_stack(const void *ptr)
 
 /* Pages the driver called host, until libucm reports them unmapped (axon_cuda_hostpage.c): a slot holds
  * its page's address | 1, or 0. Two-way: a page may sit in either slot of its pair, found by a hash of
- * its number (buffers at a power-of-two distance, two 4 MiB mmaps side by side, fell on one slot of a
- * plain modulo and took turns evicting each other: every 8-byte allreduce of theirs asked again). */
+ * its number (under a plain modulo, buffers at a power-of-two distance, such as two 4 MiB mmaps side by
+ * side, fall on one slot and take turns evicting each other, so every message of theirs asks again). */
 #define AXON_CUDA_HOSTPAGE_SLOTS 1024 /* 2 << AXON_CUDA_HOSTPAGE_PAIR_BITS */
 extern _Atomic uintptr_t axon_cuda_hostpage_slot[AXON_CUDA_HOSTPAGE_SLOTS];
 extern unsigned axon_cuda_hostpage_shift;

@@ -310,8 +310,8 @@ struct domain_result {
                                   * domain (domain.call's measure: measure_device_call); 0: not measured */
 };
 
-/* AXON_CALIBRATE_DEVICE_MAX: the largest GPU buffer in bytes (default 64 MiB, as the H100/H200 runs
- * want: launches and latencies vanish in it); the fake driver's copies are the CPU's, and its test sets
+/* AXON_CALIBRATE_DEVICE_MAX: the largest GPU buffer in bytes (default 64 MiB, large enough that
+ * launches and latencies vanish in it); the fake driver's copies are the CPU's, and its test sets
  * it small. 256 KiB to 1 GiB (an int's count); -1 for anything else. */
 static long long device_max(void)
 {

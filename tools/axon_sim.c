@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-/* Beyond this many steps (all ranks) a simulation is skipped: 16 bytes a step, and some 25 s on a
- * laptop-class core at 2 million steps a second. */
+/* Beyond this many steps (all ranks) a simulation is skipped: 16 bytes a step, and tens of seconds
+ * of one core. */
 #define AXON_SIM_MAX_STEPS ((int64_t)50 * 1000 * 1000)
 enum { AXON_SIM_MAX_SIZES = 64 };
 

@@ -6,7 +6,7 @@
  * naming it, under any launcher (srun lets the other tasks run on by default). Peers on this node are
  * watched through their processes (pt2pt/axon_pt2pt_shm.c), and endpoints to this machine keep UCX's
  * default mode: under the peer mode UCX leaves out its shared-memory transports (an AXON_TOPO node on
- * the same machine went through TCP: 4.4 us for 8 bytes instead of 0.14). AXON_PEER_WATCH=nodes watches
+ * the same machine would go through TCP's loopback, many times slower). AXON_PEER_WATCH=nodes watches
  * those too, for tests. A receive from a named source makes the endpoint to a watched peer if it is not
  * made yet (a gather's root never sends to its children); a receive from MPI_ANY_SOURCE watches the
  * peers this rank has endpoints to. MPI_Finalize's first barrier ends at each rank in its own time, and a

@@ -7,9 +7,10 @@
  *   yielding between polls after AXON_SPIN_COUNT polls without news, and napping after a long idle
  *   when the node is oversubscribed, as axon_ucx_wait does. On its rank's own core (no spare CPU:
  *   every core has a rank) it naps between quiet polls instead of yielding: a yielding thread still
- *   takes about half the core from the computation it should overlap (an Iallreduce of 1 MiB at 16
- *   ranks on 16 cores overlapped 0.8% so, 2026-11-26), while a poll every AXON_UCX_PT_SHARED_NAP_NS
- *   moves each round of a collective on within that time at a small cost to the core.
+ *   takes about half the core from the computation it should overlap (the scheduler shares the core
+ *   between the two: bench/results/2026-11-26-h200-gpu-tests-and-2-16-ranks.md), while a poll every
+ *   AXON_UCX_PT_SHARED_NAP_NS moves each round of a collective on within that time at a small cost to
+ *   the core.
  * - An application thread waits in axon_ucx_wait: it naps, since that thread polls; two threads taking
  *   turns at the transport lock would only slow each other.
  * - Nothing in flight: after AXON_SPIN_COUNT idle polls it sleeps on a condition variable, woken by the
@@ -109,7 +110,7 @@ void axon_ucx_async_end(void)
 static void *axon_ucx_pt_main(void *arg)
 {
     (void)arg;
-    /* Its naps as asked: the default timer slack (50 us) made a 20 us nap last 70. */
+    /* Its naps as asked: under the default timer slack (50 us) the kernel may end a nap that much late. */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     long spin = axon_config.spin_count > 0 ? axon_config.spin_count : 1;
     long idle = 0;

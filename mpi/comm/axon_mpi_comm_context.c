@@ -24,11 +24,11 @@
  * members agreed on.
  * That holds only if a round that owns a bitmap ends: a round ends once every member has entered the
  * operation, and a member may be a thread still busy with an earlier creation of its own that waits for
- * this very bitmap (MPICH's threads/comm/comm_create_group_threads2, 1 run in 10 or so at 4 ranks: rank
- * 3's tag-2 creation over all ranks owned rank 3's bitmap in its first round while ranks 0-2's tag-2
- * threads still agreed on a creation over ranks 0-2, behind the tag-1 creation over all ranks, which
- * waited for rank 3's bitmap). So where several threads may create communicators (MPI_THREAD_MULTIPLE),
- * an operation's first round owns nothing and keeps nobody from owning: once it ends, every member is
+ * this very bitmap (as in MPICH's threads/comm/comm_create_group_threads2 at 4 ranks: rank 3's tag-2
+ * creation over all ranks owns rank 3's bitmap in its first round while ranks 0-2's tag-2 threads still
+ * agree on a creation over ranks 0-2, behind the tag-1 creation over all ranks, which waits for rank 3's
+ * bitmap). So where several threads may create communicators (MPI_THREAD_MULTIPLE), an operation's
+ * first round owns nothing and keeps nobody from owning: once it ends, every member is
  * in the operation, and from then on its rounds end. One round more per creation there.
  *
  * A communicator of one process needs no agreement, but taking an id from the bitmap while another

@@ -2,10 +2,10 @@
  * caller. The free dimensions get the most balanced factorization of what the fixed ones leave, in
  * non-increasing order (the standard asks for both): the least difference between the largest and the
  * smallest dimension, then the larger dimensions from the smallest one up (MPICH's choices too); found
- * by a search over the divisors of the rest, pruned by the best difference so far. Handing prime factors out largest first to the smallest
- * dimension, as this did before, is not balanced: 72 in 2 gave 12x6, not 9x8, and 34425 in 3 gave
- * 45x45x17 where 51x27x25 differs by less (MPICH's topo/dims5 caught both). axon_topo_dims_balance is
- * pure and unit-tested. */
+ * by a search over the divisors of the rest, pruned by the best difference so far. Handing prime
+ * factors out largest first to the smallest dimension is not balanced: 72 in 2 gives 12x6, not 9x8, and
+ * 34425 in 3 gives 45x45x17 where 51x27x25 differs by less (MPICH's topo/dims5 checks both).
+ * axon_topo_dims_balance is pure and unit-tested. */
 #include "mpi/axon_mpi.h"
 
 #include <stdbool.h>

@@ -2,10 +2,10 @@
  * request-based ones (MPI_Rput, MPI_Rget, ...), the accumulates and the atomics (MPI_Fetch_and_op,
  * MPI_Compare_and_swap). One-sided communication is not built yet (mpi/unsupported/axon_mpi_win_unsupported.c): each
  * call returns MPI_ERR_UNSUPPORTED_OPERATION through the handler of errors on no object and sets an output request
- * to MPI_REQUEST_NULL. They used to be absent so that configure scripts probing for them would not find
- * them; they are present now because Python bindings (mpi4py) reference every MPI function and load the
- * library with every symbol resolved, and a missing one fails the import. Programs that need one-sided
- * communication learn at run time, with a clear message. */
+ * to MPI_REQUEST_NULL. They are present, even though configure scripts probing for them then find them,
+ * because Python bindings (mpi4py) reference every MPI function and load the library with every symbol
+ * resolved, and a missing one fails the import. Programs that need one-sided communication learn at run
+ * time, with a clear message. */
 #include "mpi/axon_mpi.h"
 
 static int axon_mpi_rma_unsupported(const char *func)

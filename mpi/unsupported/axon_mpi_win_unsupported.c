@@ -2,10 +2,10 @@
  * into every benchmark). One-sided communication is not built yet: each call checks that MPI is active
  * and returns MPI_ERR_UNSUPPORTED_OPERATION, with a message that says so, through the handler of the
  * communicator a window would be made on (the constructors) or of errors on no object (the others: no
- * window exists to carry one). MPI_Accumulate, MPI_Get_accumulate and the atomics were once left out so
- * that configure scripts probing for them would not find them; they are present now
- * (mpi/unsupported/axon_mpi_rma_unsupported.c, unsupported likewise), because Python bindings (mpi4py's MPICH-ABI
- * build) reference every MPI function and load the library with every symbol resolved. */
+ * window exists to carry one). MPI_Accumulate, MPI_Get_accumulate and the atomics are present too
+ * (mpi/unsupported/axon_mpi_rma_unsupported.c, unsupported likewise), because Python bindings (mpi4py's
+ * MPICH-ABI build) reference every MPI function and load the library with every symbol resolved, even
+ * though configure scripts probing for them then find them. */
 #include "mpi/axon_mpi.h"
 
 static int axon_mpi_win_unsupported(const char *func, MPI_Comm comm)

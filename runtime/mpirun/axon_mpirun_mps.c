@@ -1,6 +1,6 @@
 /* mpirun --mps: a private NVIDIA MPS control daemon for one job. Ranks that share a GPU without MPS each
- * hold a CUDA context of their own, and the GPU time-slices between the contexts at about 150 us a switch
- * (an 8-byte CUDA IPC ping-pong between two processes on an H200: 150 us per copy, 15.8 us under MPS).
+ * hold a CUDA context of their own, and the GPU time-slices between the contexts: every GPU message between
+ * two of them waits for a switch, far longer than the copy (bench/results/2026-11-26-h200-gpu-copies.md).
  * This file owns the daemon's life: a private directory for its pipe and log, its start before any rank
  * (a failure stops mpirun: a job that asked for MPS should not silently run without it), the two
  * variables that point the ranks at it, and its stop once the job has ended, however it ended, with the
