@@ -416,8 +416,8 @@ static int axon_domain_reduce_slice_run(struct axon_domain *d)
         void *peer;
         rc = axon_memkind_ipc_map_peer(d->world[j], &d->all[j].data, d->device, &peer);
         if (rc == MPI_SUCCESS) {
-            rc = axon_coll_op_apply_gpu(d->kind, d->kernel, (const char *)peer + lo * d->esize, d->res, cnt, d->datatype,
-                                        d->dt, d->device);
+            rc = axon_coll_op_apply_gpu(d->kind, d->kernel, (const char *)peer + lo * d->esize, d->res, cnt,
+                                        d->datatype, d->dt, d->device);
             axon_memkind_ipc_unmap_peer(d->world[j], &d->all[j].data);
         }
     }

@@ -381,9 +381,9 @@ const char *axon_coll_op_predefined_name(unsigned opi, MPI_Datatype basic)
 }
 
 /* The kernels found by name, per [memory kind][operation][kind]: 0 not looked up yet, 1 none, k + 2
- * kernel k. Every collective of a process with a device kind on asks (GPU buffers or not), and the lookup compares names:
- * it runs once per pair. Which kernels exist is the build's, so the answer never changes; two threads
- * asking at once store the same value. */
+ * kernel k. Every collective of a process with a device kind on asks (GPU buffers or not), and the
+ * lookup compares names: it runs once per pair. Which kernels exist is the build's, so the answer never
+ * changes; two threads asking at once store the same value. */
 static unsigned char axon_op_kernels[AXON_MEMKIND_COUNT][AXON_OPI_LOOPS][AXON_KIND_COUNT];
 
 int axon_coll_op_predefined_kernel(enum axon_memkind mk, unsigned opi, MPI_Datatype basic)

@@ -240,7 +240,8 @@ static inline const struct axon_memkind_ops *axon_memkind_ipc_ops(const struct a
 /* Rank world's window, mapped here (near device) by the backend that made it. */
 static inline void *axon_memkind_window_peer(int world, const struct axon_memkind_window_id *id, int device)
 {
-    return axon_memkind_ops[id->kind < AXON_MEMKIND_COUNT ? id->kind : AXON_MEMKIND_HOST]->window_peer(world, id, device);
+    enum axon_memkind kind = id->kind < AXON_MEMKIND_COUNT ? (enum axon_memkind)id->kind : AXON_MEMKIND_HOST;
+    return axon_memkind_ops[kind]->window_peer(world, id, device);
 }
 
 static inline void axon_memkind_ipc_release(const struct axon_memkind_ipc_desc *d)

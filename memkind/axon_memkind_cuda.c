@@ -134,5 +134,5 @@ const struct axon_memkind_ops axon_memkind_cuda_ops = {
 };
 
 /* The layer above sizes its arrays by the table's limits; the kernels must take that many. */
-_Static_assert(AXON_CUDA_FOLD_MAX >= AXON_MEMKIND_FOLD_MAX, "the CUDA fold takes fewer inputs than memkind says");
-_Static_assert(AXON_CUDA_COPY_LIST_MAX >= AXON_MEMKIND_COPY_LIST_MAX, "the CUDA copy list is shorter than memkind says");
+_Static_assert(AXON_CUDA_FOLD_MAX >= AXON_MEMKIND_FOLD_MAX, "the CUDA fold takes fewer inputs than memkind's");
+_Static_assert(AXON_CUDA_COPY_LIST_MAX >= AXON_MEMKIND_COPY_LIST_MAX, "the CUDA copy list is shorter than memkind's");

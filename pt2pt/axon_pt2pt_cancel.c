@@ -36,7 +36,7 @@ struct axon_cancel_answer {
 /* Asks the receiver of a send in flight to drop its message. Under the transport lock. */
 static void axon_pt2pt_cancel_send(struct axon_request *req)
 {
-    if (req->cancel_asked || req->peer == MPI_PROC_NULL)
+    if (req->send.cancel_asked || req->peer == MPI_PROC_NULL)
         return;
     struct axon_pt2pt_comm *comm = req->comm;
     int world = comm->world_ranks ? comm->world_ranks[req->peer] : req->peer;
@@ -46,7 +46,7 @@ static void axon_pt2pt_cancel_send(struct axon_request *req)
                  .sender_index = req->index},
         .shm_before = peer ? peer->shm_sent : 0,
     };
-    req->cancel_asked = true;
+    req->send.cancel_asked = true;
     req->pending++; /* the answer */
     axon_pt2pt_send_control(world, AXON_AM_SEND_CANCEL, &ask, sizeof(ask), "a send's cancellation");
 }
@@ -56,7 +56,7 @@ int axon_pt2pt_cancel(struct axon_request *req)
     axon_ucx_lock();
     if (!atomic_load(&req->complete)) {
         if (req->kind == AXON_REQUEST_RECV) {
-            if (axon_pt2pt_match_unpost(&req->comm->queues, &req->match)) {
+            if (axon_pt2pt_match_unpost(&req->comm->queues, &req->recv.match)) {
                 req->cancelled = true;
                 axon_pt2pt_request_event(req);
             }
@@ -100,18 +100,18 @@ static ucs_status_t axon_pt2pt_am_cancel_answer(void *arg, const void *header, s
         return UCS_OK;
     memcpy(&answer, header, sizeof(answer));
     struct axon_request *req = axon_request_get(answer.sender_index);
-    if (!req || req->kind != AXON_REQUEST_SEND || !req->cancel_asked) {
+    if (!req || req->kind != AXON_REQUEST_SEND || !req->send.cancel_asked) {
         axon_runtime_log_error("the answer to a cancellation names no send being cancelled (request %u)",
                                answer.sender_index);
         return UCS_OK;
     }
     if (answer.dropped) {
         req->cancelled = true;
-        if (req->cma_peer) {
-            ((struct axon_pt2pt_shm_peer *)req->cma_peer)->cma_pending--;
-            req->cma_peer = NULL;
+        if (req->send.cma_peer) {
+            ((struct axon_pt2pt_shm_peer *)req->send.cma_peer)->cma_pending--;
+            req->send.cma_peer = NULL;
         }
-        if (req->awaits_receiver)
+        if (req->send.awaits_receiver)
             req->pending--; /* no acknowledgement, no chunk will come */
     }
     axon_pt2pt_request_event(req);

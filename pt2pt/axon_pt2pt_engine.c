@@ -100,7 +100,7 @@ bool axon_pt2pt_arrive(const struct axon_pt2pt_hdr *hdr, void *data, size_t leng
     if (comm) {
         struct axon_match_entry *e = axon_pt2pt_match_take_posted(&comm->queues, hdr->source, hdr->tag);
         if (e) {
-            axon_pt2pt_deliver(axon_container_of(e, struct axon_request, match), hdr, data, length, rndv);
+            axon_pt2pt_deliver(axon_container_of(e, struct axon_request, recv.match), hdr, data, length, rndv);
             return false;
         }
     }
@@ -184,9 +184,9 @@ void axon_pt2pt_sync_acked(uint32_t index)
     struct axon_request *req = axon_request_get(index);
     if (!req)
         return;
-    if (req->cma_peer) {
-        ((struct axon_pt2pt_shm_peer *)req->cma_peer)->cma_pending--;
-        req->cma_peer = NULL;
+    if (req->kind == AXON_REQUEST_SEND && req->send.cma_peer) {
+        ((struct axon_pt2pt_shm_peer *)req->send.cma_peer)->cma_pending--;
+        req->send.cma_peer = NULL;
     }
     axon_pt2pt_request_event(req);
 }

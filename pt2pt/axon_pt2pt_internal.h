@@ -125,8 +125,8 @@ struct axon_pt2pt_pipe_rts;
 
 /* Device buffers staged through host memory (axon_pt2pt_stage.c). begin: when the request's buffer is
  * GPU memory, a send's host copy takes its place, holding the data; a receive's buffer is only noted
- * (stage_pending) and attach, called when its message matches and needs host memory to land in, takes
- * the copy (holding the device's bytes when the layout has gaps). Nothing for host memory. end: a
+ * (recv.stage_pending) and attach, called when its message matches and needs host memory to land in,
+ * takes the copy (holding the device's bytes when the layout has gaps). Nothing for host memory. end: a
  * receive's copy goes to the GPU; the copy is freed. Only while CUDA support is on. */
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming);
 /* axon_pt2pt_isend for a caller that has classified the data at buf already (info; NULL: not): the
@@ -162,7 +162,8 @@ static inline int axon_pt2pt_stage_maybe(struct axon_request *req, bool incoming
     if (!axon_memkind_watching())
         return MPI_SUCCESS;
     if (axon_pt2pt_surely_host(req)) {
-        req->stage_pending = false;
+        if (incoming)
+            req->recv.stage_pending = false;
         return MPI_SUCCESS;
     }
     return axon_pt2pt_stage_begin(req, incoming);

@@ -36,13 +36,14 @@ static void axon_pt2pt_lost_fail(struct axon_request *req)
     if (atomic_load_explicit(&req->complete, memory_order_acquire) || !req->comm)
         return;
     if (req->kind == AXON_REQUEST_RECV) {
-        if (axon_pt2pt_lost_doomed(req->comm, req->peer) && axon_pt2pt_match_unpost(&req->comm->queues, &req->match)) {
+        if (axon_pt2pt_lost_doomed(req->comm, req->peer) &&
+            axon_pt2pt_match_unpost(&req->comm->queues, &req->recv.match)) {
             req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
             axon_pt2pt_request_event(req);
         }
-    } else if (req->kind == AXON_REQUEST_SEND && req->awaits_receiver) {
+    } else if (req->kind == AXON_REQUEST_SEND && req->send.awaits_receiver) {
         if (axon_pt2pt_lost_peer(req->comm, req->peer)) {
-            req->awaits_receiver = false;
+            req->send.awaits_receiver = false;
             req->status.MPI_ERROR = MPI_ERR_PROC_ABORTED;
             axon_pt2pt_request_event(req); /* the answer that will not come */
         } else if (axon_pt2pt_lost_doomed(req->comm, req->peer)) {

@@ -99,13 +99,13 @@ static void axon_pipe_flight_end(struct axon_pipe_flight *f, bool ok)
 {
     struct axon_request *req = f->req;
     if (f->slot < 0)
-        axon_memkind_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes(), &req->pipe_info);
+        axon_memkind_bounce_put(f->bounce, (size_t)axon_pipe_chunk_bytes(), &req->gpu.pipe_info);
     if (!ok && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = MPI_ERR_OTHER;
-    req->pipe_done += f->len;
-    req->pipe_inflight--;
+    req->gpu.pipe_done += f->len;
+    req->send.pipe_inflight--;
     free(f);
-    if (req->pipe_done == req->pipe_bytes) {
+    if (req->gpu.pipe_done == req->gpu.pipe_bytes) {
         req->pipe = false;
         axon_pt2pt_request_event(req); /* the whole message has left */
     } else {
@@ -129,9 +129,9 @@ static bool axon_pipe_window_for(int world, const struct axon_request *req)
     if (!axon_pipe_win.tried) {
         axon_pipe_win.tried = true;
         axon_pipe_win.slot_bytes = axon_pipe_chunk_bytes();
-        axon_pipe_win.base = axon_memkind_window_mine(req->pipe_info.kind,
+        axon_pipe_win.base = axon_memkind_window_mine(req->gpu.pipe_info.kind,
                                                       (size_t)(AXON_PIPE_SLOTS * axon_pipe_win.slot_bytes),
-                                                      req->pipe_info.device, &axon_pipe_win.id);
+                                                      req->gpu.pipe_info.device, &axon_pipe_win.id);
     }
     return axon_pipe_win.base != NULL && axon_pipe_win.slot_bytes == axon_pipe_chunk_bytes();
 }
@@ -155,10 +155,11 @@ static void axon_pipe_pump(struct axon_request *req)
     if (axon_ucx_ep_get(world, &ep) != MPI_SUCCESS)
         ep = NULL;
     bool window = axon_pipe_window_for(world, req);
-    while (req->pipe_inflight < depth && req->pipe_next < req->pipe_bytes) {
-        uint64_t len = req->pipe_bytes - req->pipe_next < chunk ? req->pipe_bytes - req->pipe_next : chunk;
+    while (req->send.pipe_inflight < depth && req->send.pipe_next < req->gpu.pipe_bytes) {
+        uint64_t left = req->gpu.pipe_bytes - req->send.pipe_next;
+        uint64_t len = left < chunk ? left : chunk;
         int slot = window ? axon_pipe_slot_take() : -1;
-        if (window && slot < 0 && req->pipe_inflight > 0)
+        if (window && slot < 0 && req->send.pipe_inflight > 0)
             return; /* a slot of ours comes back with each of its chunks: wait for one */
         if (window && slot < 0 && axon_pipe_win.line_len < AXON_PIPE_LINE) {
             /* Others hold every slot: in line, pumped when one comes back. */
@@ -170,15 +171,15 @@ static void axon_pipe_pump(struct axon_request *req)
             axon_runtime_bootstrap_abort(MPI_ERR_NO_MEM, "out of memory for a chunk of a GPU message");
         if (slot >= 0) {
             void *dst = axon_pipe_win.base + (uint64_t)slot * axon_pipe_win.slot_bytes;
-            bool ok = axon_memkind_copy_to_host(dst, req->pipe_data + req->pipe_next, (size_t)len,
-                                                &req->pipe_info) == MPI_SUCCESS;
+            bool ok = axon_memkind_copy_to_host(dst, req->gpu.pipe_data + req->send.pipe_next, (size_t)len,
+                                                &req->gpu.pipe_info) == MPI_SUCCESS;
             *f = (struct axon_pipe_flight){.req = req, .bounce = dst, .len = len, .slot = slot};
-            struct axon_pipe_slot_chunk sc = {.receiver = req->pipe_peer, .offset = req->pipe_next,
+            struct axon_pipe_slot_chunk sc = {.receiver = req->send.pipe_peer, .offset = req->send.pipe_next,
                                               .slot_offset = (uint64_t)slot * axon_pipe_win.slot_bytes, .len = len,
                                               .window = axon_pipe_win.id, .sender = axon_runtime_job.rank,
                                               .slot = (uint32_t)slot, .failed = !ok};
-            req->pipe_next += len;
-            req->pipe_inflight++;
+            req->send.pipe_next += len;
+            req->send.pipe_inflight++;
             if (!ok) {
                 /* Sent all the same, marked: the receiver counts it and fails, and the send with it. */
                 axon_runtime_log_error("staging a chunk of a GPU message to rank %d failed", world);
@@ -190,14 +191,14 @@ static void axon_pipe_pump(struct axon_request *req)
             axon_pt2pt_send_control(world, AXON_AM_PIPE_DATA, &sc, sizeof(sc), "a chunk of a GPU message");
             continue;
         }
-        void *bounce = axon_memkind_bounce_get((size_t)chunk, &req->pipe_info);
+        void *bounce = axon_memkind_bounce_get((size_t)chunk, &req->gpu.pipe_info);
         bool ok = ep && bounce &&
-                  axon_memkind_copy_to_host(bounce, req->pipe_data + req->pipe_next, (size_t)len, &req->pipe_info) ==
-                      MPI_SUCCESS;
+                  axon_memkind_copy_to_host(bounce, req->gpu.pipe_data + req->send.pipe_next, (size_t)len,
+                                            &req->gpu.pipe_info) == MPI_SUCCESS;
         *f = (struct axon_pipe_flight){.req = req, .bounce = bounce, .len = len, .slot = -1,
-                                       .hdr = {.receiver = req->pipe_peer, .offset = req->pipe_next}};
-        req->pipe_next += len;
-        req->pipe_inflight++;
+                                       .hdr = {.receiver = req->send.pipe_peer, .offset = req->send.pipe_next}};
+        req->send.pipe_next += len;
+        req->send.pipe_inflight++;
         if (!ok) {
             axon_runtime_log_error("staging a chunk of a GPU message to rank %d failed", world);
             axon_pipe_flight_end(f, false);
@@ -229,12 +230,12 @@ int axon_pt2pt_pipe_send_begin(struct axon_request *req, const struct axon_memki
                                struct axon_pt2pt_pipe_rts *rts)
 {
     req->pipe = true;
-    req->pipe_data = (char *)req->buf + req->dt.true_lb;
-    req->pipe_info = *info;
-    req->pipe_bytes = (uint64_t)(req->count * req->dt.size);
-    req->pipe_next = req->pipe_done = 0;
-    req->pipe_inflight = 0;
-    rts->bytes = req->pipe_bytes;
+    req->gpu.pipe_data = (char *)req->buf + req->dt.true_lb;
+    req->gpu.pipe_info = *info;
+    req->gpu.pipe_bytes = (uint64_t)(req->count * req->dt.size);
+    req->send.pipe_next = req->gpu.pipe_done = 0;
+    req->send.pipe_inflight = 0;
+    rts->bytes = req->gpu.pipe_bytes;
     rts->sender_index = req->index;
     rts->pad = 0;
     return MPI_SUCCESS;
@@ -250,11 +251,11 @@ static ucs_status_t axon_pipe_am_cts(void *arg, const void *header, size_t heade
         return UCS_OK;
     memcpy(&cts, header, sizeof(cts));
     struct axon_request *req = axon_request_get(cts.sender_index);
-    if (!req || !req->pipe) {
+    if (!req || req->kind != AXON_REQUEST_SEND || !req->pipe) {
         axon_runtime_log_error("a clear-to-send names no pipelined send (request %u)", cts.sender_index);
         return UCS_OK;
     }
-    req->pipe_peer = cts.receiver;
+    req->send.pipe_peer = cts.receiver;
     axon_pipe_pump(req);
     return UCS_OK;
 }
@@ -264,25 +265,25 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
 {
     int64_t capacity = req->count * req->dt.size;
     req->pipe = true;
-    req->pipe_bytes = rts->bytes;
-    req->pipe_take = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
-    req->pipe_done = 0;
-    req->pipe_unpack = false;
-    if (req->dt.contig && req->stage_pending) {
+    req->gpu.pipe_bytes = rts->bytes;
+    req->recv.pipe_take = rts->bytes < (uint64_t)capacity ? rts->bytes : (uint64_t)capacity;
+    req->gpu.pipe_done = 0;
+    req->recv.pipe_unpack = false;
+    if (req->dt.contig && req->recv.stage_pending) {
         /* Straight onto the user's GPU buffer: no host copy of it. */
-        req->pipe_data = req->stage_user + req->dt.true_lb;
-        req->pipe_info = req->stage_info;
+        req->gpu.pipe_data = req->gpu.stage_user + req->dt.true_lb;
+        req->gpu.pipe_info = req->gpu.stage_info;
     } else if (req->dt.contig) {
-        req->pipe_data = (char *)req->buf + req->dt.true_lb;
-        axon_memkind_set_host(&req->pipe_info);
+        req->gpu.pipe_data = (char *)req->buf + req->dt.true_lb;
+        axon_memkind_set_host(&req->gpu.pipe_info);
     } else {
         /* A typed layout: the chunks gather in a host copy that unpacks at the end. */
-        req->pipe_data = req->pipe_take ? malloc((size_t)req->pipe_take) : NULL;
-        axon_memkind_set_host(&req->pipe_info);
-        req->pipe_unpack = true;
-        if (req->pipe_take && !req->pipe_data) {
+        req->gpu.pipe_data = req->recv.pipe_take ? malloc((size_t)req->recv.pipe_take) : NULL;
+        axon_memkind_set_host(&req->gpu.pipe_info);
+        req->recv.pipe_unpack = true;
+        if (req->recv.pipe_take && !req->gpu.pipe_data) {
             req->status.MPI_ERROR = MPI_ERR_NO_MEM;
-            req->pipe_take = 0;
+            req->recv.pipe_take = 0;
         }
     }
     struct axon_pipe_cts cts = {.sender_index = rts->sender_index, .receiver = (uint64_t)(uintptr_t)req};
@@ -293,9 +294,10 @@ void axon_pt2pt_pipe_deliver(struct axon_request *req, const struct axon_pt2pt_h
 /* Copies a chunk's bytes (what of them the receive keeps) to where they go. src NULL: lost (an error). */
 static void axon_pipe_land(struct axon_request *req, uint64_t offset, const void *src, uint64_t length)
 {
-    if (src && offset < req->pipe_take) {
-        uint64_t n = req->pipe_take - offset < length ? req->pipe_take - offset : length;
-        if (axon_memkind_copy_from_host(req->pipe_data + offset, src, (size_t)n, &req->pipe_info) != MPI_SUCCESS &&
+    if (src && offset < req->recv.pipe_take) {
+        uint64_t n = req->recv.pipe_take - offset < length ? req->recv.pipe_take - offset : length;
+        if (axon_memkind_copy_from_host(req->gpu.pipe_data + offset, src, (size_t)n, &req->gpu.pipe_info) !=
+                MPI_SUCCESS &&
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
@@ -304,13 +306,13 @@ static void axon_pipe_land(struct axon_request *req, uint64_t offset, const void
 /* length more bytes of the message have come: the last completes the receive. */
 static void axon_pipe_count(struct axon_request *req, uint64_t length)
 {
-    req->pipe_done += length;
-    if (req->pipe_done >= req->pipe_bytes) {
-        if (req->pipe_unpack && req->pipe_data) {
-            if (axon_pt2pt_unpack_packed(req, req->pipe_data, (int64_t)req->pipe_take) != MPI_SUCCESS &&
+    req->gpu.pipe_done += length;
+    if (req->gpu.pipe_done >= req->gpu.pipe_bytes) {
+        if (req->recv.pipe_unpack && req->gpu.pipe_data) {
+            if (axon_pt2pt_unpack_packed(req, req->gpu.pipe_data, (int64_t)req->recv.pipe_take) != MPI_SUCCESS &&
                 req->status.MPI_ERROR == MPI_SUCCESS)
                 req->status.MPI_ERROR = MPI_ERR_NO_MEM;
-            free(req->pipe_data);
+            free(req->gpu.pipe_data);
         }
         req->pipe = false;
         axon_pt2pt_request_event(req);
@@ -328,7 +330,7 @@ static ucs_status_t axon_pipe_am_data(void *arg, const void *header, size_t head
         struct axon_pipe_slot_chunk sc;
         memcpy(&sc, header, sizeof(sc));
         struct axon_request *req = (struct axon_request *)(uintptr_t)sc.receiver;
-        const char *win = sc.failed ? NULL : axon_memkind_window_peer(sc.sender, &sc.window, req->pipe_info.device);
+        const char *win = sc.failed ? NULL : axon_memkind_window_peer(sc.sender, &sc.window, req->gpu.pipe_info.device);
         if (!win && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
         struct axon_pipe_slot_free fr = {.slot = sc.slot, .ok = win != NULL || sc.failed};
@@ -367,7 +369,7 @@ static ucs_status_t axon_pipe_am_free(void *arg, const void *header, size_t head
         struct axon_request *next = axon_request_get(axon_pipe_win.line[axon_pipe_win.line_head]);
         axon_pipe_win.line_head = (axon_pipe_win.line_head + 1) % AXON_PIPE_LINE;
         axon_pipe_win.line_len--;
-        if (next && next->pipe)
+        if (next && next->kind == AXON_REQUEST_SEND && next->pipe)
             axon_pipe_pump(next);
     }
     return UCS_OK;

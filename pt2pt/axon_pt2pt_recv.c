@@ -152,7 +152,7 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
                         bool rndv)
 {
     /* A GPU receive takes its host copy now, unless the message writes the GPU buffer itself. */
-    if (__builtin_expect(req->stage_pending, 0) &&
+    if (__builtin_expect(req->recv.stage_pending, 0) &&
         !(req->dt.contig && !rndv && (hdr->flags & (AXON_PT2PT_FLAG_PIPE | AXON_PT2PT_FLAG_IPC))))
         axon_pt2pt_stage_attach(req);
     if (__builtin_expect(hdr->flags & AXON_PT2PT_FLAG_PIPE, 0) && !rndv &&
@@ -243,8 +243,8 @@ void axon_pt2pt_deliver(struct axon_request *req, const struct axon_pt2pt_hdr *h
 }
 
 /* Matches a receive request against the messages that came first, or posts it. The caller has set
- * req->match.source and req->match.tag: the fresh receives from the call's arguments, which are in
- * registers (reading back req->peer and req->tag, just stored as two ints, as one 8-byte load defeats
+ * req->recv.match.source and req->recv.match.tag: the fresh receives from the call's arguments, which are
+ * in registers (reading back req->peer and req->tag, just stored as two ints, as one 8-byte load defeats
  * store forwarding and stalled the message-rate loop's receiver on it). */
 int axon_pt2pt_recv_post(struct axon_request *req)
 {
@@ -267,7 +267,7 @@ int axon_pt2pt_recv_post(struct axon_request *req)
             ux->data = NULL; /* the descriptor now belongs to the rendezvous receive */
         axon_pt2pt_unexpected_release(ux);
     } else if (__builtin_expect(axon_runtime_lost_generation() == 0, 1) || !axon_pt2pt_lost_refuse(req)) {
-        axon_pt2pt_match_post(&comm->queues, &req->match);
+        axon_pt2pt_match_post(&comm->queues, &req->recv.match);
         /* It waits on that peer: UCX should tell us if the peer is lost (only where some peer is
          * watched: one load otherwise). */
         if (__builtin_expect(axon_ucx.watch_any, 0) && req->peer >= 0)
@@ -295,8 +295,7 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
     req->cursor_live = false;
     req->ucx_request = NULL;
     req->stage = NULL;
-    req->stage_pending = false;
-    req->stage_known = false;
+    req->recv.stage_pending = false;
     req->comm = comm;
     req->buf = buf;
     req->count = count;
@@ -308,8 +307,8 @@ int axon_pt2pt_recv(void *buf, int64_t count, const struct axon_dtype_layout *dt
         req->status.MPI_TAG = MPI_ANY_TAG;
         return MPI_SUCCESS;
     }
-    req->match.source = source;
-    req->match.tag = tag;
+    req->recv.match.source = source;
+    req->recv.match.tag = tag;
     axon_pt2pt_busy_add(comm, 1);
     axon_pt2pt_recv_post(req);
     axon_request_wait(req);
@@ -330,8 +329,8 @@ int axon_pt2pt_irecv(void *buf, int64_t count, const struct axon_dtype_layout *d
     int rc = axon_pt2pt_request_init(AXON_REQUEST_RECV, buf, count, dt, source, tag, comm, AXON_SEND_STANDARD, &req);
     if (rc != MPI_SUCCESS)
         return rc;
-    req->match.source = source;
-    req->match.tag = tag;
+    req->recv.match.source = source;
+    req->recv.match.tag = tag;
     axon_pt2pt_async_begin(req);
     axon_pt2pt_recv_post(req);
     *reqp = req;
@@ -368,7 +367,8 @@ static void axon_pt2pt_status_of_unexpected(MPI_Status *status, const struct axo
     /* A descriptor's message reports its own length, not the descriptor's. */
     uint64_t length = ux->length;
     uint64_t ipc_bytes;
-    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv && axon_memkind_ipc_desc_check(ux->data, length, &ipc_bytes)) {
+    if ((ux->hdr.flags & AXON_PT2PT_FLAG_IPC) && !ux->rndv &&
+        axon_memkind_ipc_desc_check(ux->data, length, &ipc_bytes)) {
         length = ipc_bytes;
     } else if ((ux->hdr.flags & AXON_PT2PT_FLAG_PIPE) && !ux->rndv && length == sizeof(struct axon_pt2pt_pipe_rts)) {
         struct axon_pt2pt_pipe_rts rts;

@@ -19,11 +19,23 @@ struct axon_request axon_request_sent = {
 
 static void axon_request_child_done(struct axon_request *child);
 
+/* What the pool zeroes of a request it hands out (pt2pt.h, struct axon_request): the fields before the
+ * union, and the longer of its members' cleared parts (each ends at its member's first field not cleared). */
+#define AXON_REQUEST_SEND_CLEARED offsetof(struct axon_request, send.header)
+#define AXON_REQUEST_RECV_CLEARED offsetof(struct axon_request, recv.pipe_unpack)
+static const size_t axon_request_clear_size =
+    AXON_REQUEST_SEND_CLEARED > AXON_REQUEST_RECV_CLEARED ? AXON_REQUEST_SEND_CLEARED : AXON_REQUEST_RECV_CLEARED;
+_Static_assert(offsetof(struct axon_request, upper) + sizeof(void *) <= AXON_REQUEST_SEND_CLEARED,
+               "a collective's or generalized request's upper is cleared");
+_Static_assert(offsetof(struct axon_request, cursor) >= AXON_REQUEST_SEND_CLEARED &&
+                   offsetof(struct axon_request, cursor) >= AXON_REQUEST_RECV_CLEARED,
+               "the clear ends inside the union");
+
 int axon_pt2pt_request_pool_init(void)
 {
     int rc = axon_runtime_pool_init(&axon_request_pool, "requests", sizeof(struct axon_request));
     if (rc == MPI_SUCCESS)
-        axon_runtime_pool_set_clear_size(&axon_request_pool, offsetof(struct axon_request, cursor));
+        axon_runtime_pool_set_clear_size(&axon_request_pool, axon_request_clear_size);
     return rc;
 }
 
@@ -72,7 +84,8 @@ int axon_pt2pt_request_init(enum axon_request_kind kind, void *buf, int64_t coun
         axon_dloop_retain((struct axon_dloop *)dt->loop);
     req->peer = peer;
     req->tag = tag;
-    req->mode = mode;
+    if (kind == AXON_REQUEST_SEND)
+        req->send.mode = mode;
     *reqp = req;
     return MPI_SUCCESS;
 }
@@ -88,7 +101,8 @@ static bool axon_pt2pt_start_reset(struct axon_request *req)
     }
     req->status.MPI_ERROR = MPI_SUCCESS;
     req->cancelled = false;
-    req->cancel_asked = false;
+    if (req->kind == AXON_REQUEST_SEND)
+        req->send.cancel_asked = false;
     req->bytes = 0;
     req->ucx_request = NULL;
     req->pending = 1;
@@ -110,8 +124,8 @@ int axon_pt2pt_post(struct axon_request *req)
     if (req->kind == AXON_REQUEST_SEND) {
         rc = axon_pt2pt_send_post(req);
     } else {
-        req->match.source = req->peer;
-        req->match.tag = req->tag;
+        req->recv.match.source = req->peer;
+        req->recv.match.tag = req->tag;
         rc = axon_pt2pt_recv_post(req);
     }
     if (rc != MPI_SUCCESS)

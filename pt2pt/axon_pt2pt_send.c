@@ -118,8 +118,9 @@ int axon_pt2pt_send_post(struct axon_request *req)
      * and acknowledges), or a host copy of the data stands in for it. */
     bool ipc = false;
     struct axon_pt2pt_pipe_rts rts;
-    int rc = axon_memkind_watching() && !axon_pt2pt_surely_host(req) ? axon_pt2pt_device_send_begin(req, world, &ipc, &rts)
-                                                                   : MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    if (axon_memkind_watching() && !axon_pt2pt_surely_host(req))
+        rc = axon_pt2pt_device_send_begin(req, world, &ipc, &rts);
     if (rc != MPI_SUCCESS) {
         atomic_store(&req->complete, 1);
         return rc;
@@ -127,9 +128,9 @@ int axon_pt2pt_send_post(struct axon_request *req)
     bool pipe = req->pipe;
     /* Acknowledged: synchronous sends and IPC; a pipelined send completes with its last chunk, which
      * goes only after the receiver matched. */
-    bool acked = (req->mode == AXON_SEND_SYNC || ipc) && !pipe;
+    bool acked = (req->send.mode == AXON_SEND_SYNC || ipc) && !pipe;
     req->pending = acked || pipe ? 2 : 1;
-    req->awaits_receiver = acked || pipe;
+    req->send.awaits_receiver = acked || pipe;
     struct axon_pt2pt_hdr hdr = {
         .context_id = comm->context_id,
         .source = comm->rank,
@@ -148,9 +149,9 @@ int axon_pt2pt_send_post(struct axon_request *req)
         dt = &axon_pt2pt_bytes_layout;
     } else if (pipe) {
         /* UCX reads a message's payload until the send completes: the request keeps it. */
-        _Static_assert(sizeof(rts) == sizeof(req->pipe_rts), "the request to send fits the request");
-        memcpy(&req->pipe_rts, &rts, sizeof(rts));
-        sbuf = &req->pipe_rts;
+        _Static_assert(sizeof(rts) == sizeof(req->send.pipe_rts), "the request to send fits the request");
+        memcpy(&req->send.pipe_rts, &rts, sizeof(rts));
+        sbuf = &req->send.pipe_rts;
         scount = sizeof(rts);
         dt = &axon_pt2pt_bytes_layout;
     }
@@ -163,16 +164,16 @@ int axon_pt2pt_send_post(struct axon_request *req)
         struct axon_pt2pt_hdr chdr = hdr;
         chdr.flags |= AXON_PT2PT_FLAG_CMA | AXON_PT2PT_FLAG_SYNC;
         req->pending = 2;
-        req->awaits_receiver = true;
+        req->send.awaits_receiver = true;
         rc = axon_pt2pt_send_shm(peer, &chdr, &desc, sizeof(desc), &axon_pt2pt_bytes_layout);
         if (rc == MPI_SUCCESS) {
             peer->cma_pending++;
-            req->cma_peer = peer;
+            req->send.cma_peer = peer;
             axon_pt2pt_request_event(req);
             return MPI_SUCCESS;
         }
         req->pending = acked ? 2 : 1;
-        req->awaits_receiver = acked;
+        req->send.awaits_receiver = acked;
         if (rc != MPI_ERR_PENDING) {
             atomic_store(&req->complete, 1);
             return rc;
@@ -197,8 +198,8 @@ int axon_pt2pt_send_post(struct axon_request *req)
         atomic_store(&req->complete, 1);
         return rc;
     }
-    _Static_assert(sizeof(hdr) <= sizeof(req->header), "the header fits the request");
-    memcpy(req->header, &hdr, sizeof(hdr));
+    _Static_assert(sizeof(hdr) <= sizeof(req->send.header), "the header fits the request");
+    memcpy(req->send.header, &hdr, sizeof(hdr));
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE |
                         UCP_OP_ATTR_FIELD_FLAGS,
@@ -225,8 +226,8 @@ int axon_pt2pt_send_post(struct axon_request *req)
     }
 
     axon_ucx_lock();
-    axon_pt2pt_stamp_ucx((struct axon_pt2pt_hdr *)req->header, world);
-    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, req->header, sizeof(hdr), payload, payload_count,
+    axon_pt2pt_stamp_ucx((struct axon_pt2pt_hdr *)req->send.header, world);
+    ucs_status_ptr_t st = ucp_am_send_nbx(ep, AXON_AM_PT2PT, req->send.header, sizeof(hdr), payload, payload_count,
                                           &param);
     if (st == NULL) {
         axon_pt2pt_request_event(req);
@@ -355,8 +356,8 @@ int axon_pt2pt_isend_classified(const void *buf, int64_t count, const struct axo
     if (rc != MPI_SUCCESS)
         return rc;
     if (info) {
-        req->stage_info = *info;
-        req->stage_known = true;
+        req->gpu.stage_info = *info;
+        req->send.stage_known = true;
     }
     axon_pt2pt_async_begin(req);
     rc = axon_pt2pt_send_post(req);

@@ -27,21 +27,22 @@ static void axon_pt2pt_stage_span(const struct axon_request *req, int64_t *lo, i
     *len = (stride < 0 ? -stride : stride) + dt->true_extent;
 }
 
-/* host (a copy of the span stage_lo/stage_len describe) stands in for the user's buffer: the engine
+/* host (a copy of the span gpu.stage_lo/stage_len describe) stands in for the user's buffer: the engine
  * addresses data as buf + offset, so buf moves by the span's offset. */
 static void axon_pt2pt_stage_stand_in(struct axon_request *req, char *host)
 {
     req->stage = host;
-    req->stage_ipc = false;
-    req->buf = (void *)((uintptr_t)host - (uintptr_t)req->stage_lo);
+    if (req->kind == AXON_REQUEST_SEND)
+        req->send.stage_ipc = false;
+    req->buf = (void *)((uintptr_t)host - (uintptr_t)req->gpu.stage_lo);
 }
 
 /* What memory p, the start of a request's data, is: the sender's own answer when it gave one for this
  * very address (stage_known), else the classification's. */
 static int axon_pt2pt_stage_classify(const struct axon_request *req, const void *p, struct axon_memkind_info *info)
 {
-    if (req->kind == AXON_REQUEST_SEND && req->stage_known && p == req->buf) {
-        *info = req->stage_info;
+    if (req->kind == AXON_REQUEST_SEND && req->send.stage_known && p == req->buf) {
+        *info = req->gpu.stage_info;
         return MPI_SUCCESS;
     }
     return axon_memkind_of(p, info);
@@ -49,7 +50,8 @@ static int axon_pt2pt_stage_classify(const struct axon_request *req, const void 
 
 int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 {
-    req->stage_pending = false;
+    if (incoming)
+        req->recv.stage_pending = false;
     if (req->count == 0 || req->dt.size == 0)
         return MPI_SUCCESS;
     int64_t lo, len;
@@ -61,16 +63,16 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
         return rc;
     if (axon_memkind_is_host(&info))
         return MPI_SUCCESS;
-    req->stage_user = user;
-    req->stage_lo = lo;
-    req->stage_len = len;
-    req->stage_info = info;
+    req->gpu.stage_user = user;
+    req->gpu.stage_lo = lo;
+    req->gpu.stage_len = len;
+    req->gpu.stage_info = info;
     if (incoming) {
         /* Noted only: the protocol of the message that matches decides whether a host copy is needed
          * (axon_pt2pt_stage_attach); IPC and pipelined chunks write the GPU buffer directly. A copy
          * taken here would pin the receive's whole size for every receive posted, most of them for
          * nothing (a window of 64 receives of 64 MiB took 4 GiB of pinned memory). */
-        req->stage_pending = true;
+        req->recv.stage_pending = true;
         return MPI_SUCCESS;
     }
     char *host = axon_memkind_bounce_get((size_t)len, &info);
@@ -87,9 +89,9 @@ int axon_pt2pt_stage_begin(struct axon_request *req, bool incoming)
 
 void axon_pt2pt_stage_attach(struct axon_request *req)
 {
-    req->stage_pending = false;
-    int64_t lo = req->stage_lo, len = req->stage_len;
-    char *host = axon_memkind_bounce_get((size_t)len, &req->stage_info);
+    req->recv.stage_pending = false;
+    int64_t lo = req->gpu.stage_lo, len = req->gpu.stage_len;
+    char *host = axon_memkind_bounce_get((size_t)len, &req->gpu.stage_info);
     if (!host) {
         /* The message is on its way and must land somewhere: end the job rather than lose it. */
         char msg[160];
@@ -99,7 +101,7 @@ void axon_pt2pt_stage_attach(struct axon_request *req)
     }
     /* A layout with gaps: the copy holds the device's bytes first, so the gaps go back unchanged. */
     if (!req->dt.contig) {
-        int rc = axon_memkind_copy_to_host(host, req->stage_user + lo, (size_t)len, &req->stage_info);
+        int rc = axon_memkind_copy_to_host(host, req->gpu.stage_user + lo, (size_t)len, &req->gpu.stage_info);
         if (rc != MPI_SUCCESS && req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = rc;
     }
@@ -109,20 +111,20 @@ void axon_pt2pt_stage_attach(struct axon_request *req)
 void axon_pt2pt_stage_end(struct axon_request *req)
 {
     if (req->kind == AXON_REQUEST_RECV && !req->cancelled) {
-        int64_t lo = req->stage_lo, len = req->stage_len;
+        int64_t lo = req->gpu.stage_lo, len = req->gpu.stage_len;
         if (req->dt.contig) {
             /* Only what arrived (never beyond the buffer). */
             int64_t capacity = req->count * req->dt.size;
             len = req->bytes < capacity ? req->bytes : capacity;
         }
         if (len > 0 &&
-            axon_memkind_copy_from_host(req->stage_user + lo, req->stage, (size_t)len, &req->stage_info) !=
+            axon_memkind_copy_from_host(req->gpu.stage_user + lo, req->stage, (size_t)len, &req->gpu.stage_info) !=
                 MPI_SUCCESS &&
             req->status.MPI_ERROR == MPI_SUCCESS)
             req->status.MPI_ERROR = MPI_ERR_OTHER;
     }
     axon_pt2pt_stage_free(req);
-    req->buf = req->stage_user; /* a persistent request starts again from the user's buffer */
+    req->buf = req->gpu.stage_user; /* a persistent request starts again from the user's buffer */
 }
 
 /* A send of GPU data through host memory: in pipelined chunks when large and contiguous, else one host
@@ -156,10 +158,10 @@ static int axon_pt2pt_ipc_send_begin(struct axon_request *req, int world, const 
     if (axon_memkind_ipc_export(data, (size_t)bytes, info, fds_ok, true, desc) == MPI_SUCCESS) {
         desc->bytes = (uint64_t)bytes;
         req->stage = desc;
-        req->stage_info = *info; /* the kind whose bounce buffer holds the descriptor */
-        req->stage_len = AXON_MEMKIND_IPC_DESC_MAX;
-        req->stage_ipc = true;
-        req->stage_user = req->buf;
+        req->gpu.stage_info = *info; /* the kind whose bounce buffer holds the descriptor */
+        req->gpu.stage_len = AXON_MEMKIND_IPC_DESC_MAX;
+        req->send.stage_ipc = true;
+        req->gpu.stage_user = req->buf;
         *ipc = true;
         return MPI_SUCCESS;
     }
@@ -202,10 +204,10 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
     int rc = MPI_SUCCESS;
     if (take > 0 && req->dt.contig) {
         /* Straight into the user's buffer, GPU or host. */
-        char *user = req->stage_pending ? req->stage_user : req->buf;
+        char *user = req->recv.stage_pending ? req->gpu.stage_user : req->buf;
         struct axon_memkind_info info;
-        if (req->stage_pending)
-            info = req->stage_info;
+        if (req->recv.stage_pending)
+            info = req->gpu.stage_info;
         else
             axon_memkind_set_host(&info);
         rc = axon_memkind_ipc_copy_from(hdr->sync_world_rank, d, user + req->dt.true_lb, (size_t)take, &info);
@@ -226,10 +228,11 @@ void axon_pt2pt_ipc_deliver(struct axon_request *req, const struct axon_pt2pt_hd
 void axon_pt2pt_stage_free(struct axon_request *req)
 {
     /* A send's descriptor: its exports may close once the receiver has copied. */
-    if (req->stage_ipc)
+    if (req->kind == AXON_REQUEST_SEND && req->send.stage_ipc) {
         axon_memkind_ipc_release(req->stage);
-    req->stage_ipc = false;
-    axon_memkind_bounce_put(req->stage, (size_t)req->stage_len, &req->stage_info);
+        req->send.stage_ipc = false;
+    }
+    axon_memkind_bounce_put(req->stage, (size_t)req->gpu.stage_len, &req->gpu.stage_info);
     req->stage = NULL;
 }
 

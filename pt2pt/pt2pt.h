@@ -77,17 +77,31 @@ enum axon_request_kind {
  * buffer and sends the copy in standard mode. */
 enum axon_send_mode { AXON_SEND_STANDARD, AXON_SEND_SYNC, AXON_SEND_BUFFERED };
 
+/* A request. Its fields are grouped by the kinds that use them:
+ * - every kind (first): kind, completion, status, the persistent flags, the arguments of a point-to-point
+ *   operation (comm, buf, count, dt, peer, tag), a composite's parent, scratch;
+ * - sends and receives, their data's way: ucx_request, stage, pipe and cursor_live before the union,
+ *   cursor and gpu (staging and the pipeline) after it. Completion, release and the pipeline's handlers
+ *   read ucx_request, stage, pipe and cursor_live whatever the kind, so they stay out of the union (NULL
+ *   and false in a request of another kind);
+ * - one kind alone, in a union: `send`, `recv`, and `upper` (COLL, USER). A field of the union is read
+ *   only by code that knows the request's kind (test kind first: another kind's fields lie over it);
+ *   DONE and COMPOSITE requests use none of it.
+ * Clearing: the pool zeroes a request it hands out only up to axon_request_clear_size
+ * (axon_pt2pt_request.c): everything before the union, and in each member of the union the fields before
+ * its "Not cleared" mark. What follows a mark, and everything after the union, is set before use. A field
+ * that must start zero goes before its member's mark; the limit is the end of the longest cleared part
+ * (the members' cleared parts overlap: one clear serves all). A blocking receive's request lives on its
+ * caller's stack, never cleared: axon_pt2pt_recv sets what a receive reads. axon_request_sent is a static
+ * complete send, zero but for kind, index, complete and status. */
 struct axon_request {
     enum axon_request_kind kind;
     uint32_t index;            /* in the request pool: the handle's low bits */
     atomic_int complete;
     int pending;               /* events still to come before completion (send done, sync ack) */
     MPI_Status status;         /* MPI_SOURCE, MPI_TAG, MPI_ERROR and the byte count when complete */
-    int64_t bytes;             /* bytes received (recv) */
+    int64_t bytes;             /* bytes received (recv; a composite: its receiving child's) */
     bool cancelled;
-    bool cancel_asked;         /* a send's receiver was asked to drop its message (MPI_Cancel) */
-    bool awaits_receiver;      /* a send: one of the pending events comes from the receiver after it matched
-                                * (the acknowledgement, or the pipeline's last chunk) */
     bool async_counted;        /* in the progress thread's count of operations in flight */
     bool user_freed;           /* MPI_Request_free came first: free the request when it completes */
 
@@ -99,49 +113,66 @@ struct axon_request {
                                 * user (the MPI layer clears it) */
     int peer;                  /* dest or source, for restarting */
     int tag;
-    enum axon_send_mode mode;
 
     struct axon_pt2pt_comm *comm;
     void *buf;
     int64_t count;
     struct axon_dtype_layout dt;
-    bool cursor_live;          /* cursor below is set */
 
-    void *upper;               /* a persistent collective: the MPI layer's record of the call (its plan);
-                                * a generalized request: its callbacks */
     struct axon_request *parent; /* a composite's child: the composite to tell when it completes */
     bool parent_status;        /* ... and its status is the one the composite reports */
     void *scratch;             /* freed with the request (MPI_Isendrecv_replace's copy of the message) */
 
-    struct axon_match_entry match;   /* a posted receive */
+    /* A send's or a receive's data on its way. */
     void *ucx_request;
     void *stage;                     /* a device buffer's host copy, which buf points into while the
                                       * operation runs (pt2pt/axon_pt2pt_stage.c), or a send's IPC
-                                      * descriptor; NULL for host memory */
-    bool stage_pending;              /* a receive into GPU memory whose host copy is not taken yet: its
-                                      * message decides (stage_user, stage_lo/len, stage_info are set) */
-    bool stage_ipc;                  /* a send's stage is its IPC descriptor (released with it) */
+                                      * descriptor (send.stage_ipc); NULL for host memory */
     bool pipe;                       /* a GPU message moving in chunks (pt2pt/axon_pt2pt_pipeline.c) */
-    bool stage_known;                /* a send whose caller classified its data already: stage_info
-                                      * holds the answer (a blocking send of a GPU buffer) */
-    void *cma_peer;                  /* a single-copy send: the node peer that reads it, until its ack */
+    bool cursor_live;                /* cursor below is set */
 
-    /* Not cleared when the request is taken from the pool (axon_pt2pt_request_pool_init): set before
-     * use. */
+    union {
+        void *upper;           /* a persistent collective: the MPI layer's record of the call (its plan);
+                                * a generalized request: its callbacks */
+        struct {
+            enum axon_send_mode mode; /* standard, synchronous or (persistent) buffered */
+            bool cancel_asked;       /* the receiver was asked to drop its message (MPI_Cancel) */
+            bool awaits_receiver;    /* one of the pending events comes from the receiver after it matched
+                                      * (the acknowledgement, or the pipeline's last chunk) */
+            bool stage_ipc;          /* stage is this send's IPC descriptor (released with it) */
+            bool stage_known;        /* the caller classified the data already: gpu.stage_info holds
+                                      * the answer (a blocking send of a GPU buffer) */
+            void *cma_peer;          /* a single copy: the node peer that reads it, until its ack */
+            /* Not cleared: */
+            unsigned char header[32]; /* the active message's header: UCX reads it until completion */
+            uint64_t pipe_rts[2];    /* the pipeline's request to send (struct axon_pt2pt_pipe_rts) */
+            uint64_t pipe_peer;      /* the receiver's request (its address there), for the chunks */
+            uint64_t pipe_next;      /* the next chunk's offset */
+            int pipe_inflight;       /* chunks sent and not yet completed */
+        } send;
+        struct {
+            struct axon_match_entry match; /* in its communicator's posted queue */
+            bool stage_pending;      /* into GPU memory, its host copy not taken yet: its message decides
+                                      * (gpu.stage_user, stage_lo/len, stage_info are set) */
+            /* Not cleared: */
+            bool pipe_unpack;        /* gpu.pipe_data is a host copy to unpack into a typed layout */
+            uint64_t pipe_take;      /* how much of the pipelined message the receive keeps */
+        } recv;
+    };
+
+    /* Not cleared: set before use. */
     struct axon_dloop_cursor cursor; /* non-contiguous data, while it streams (cursor_live) */
-    char *stage_user;                /* while stage (or stage_pending) is set: the user's buffer, */
-    int64_t stage_lo, stage_len;     /* the span of it the copy holds, */
-    struct axon_memkind_info stage_info; /* and what memory it is */
-    /* While pipe is set: the chunks' target or source and what memory it is, */
-    char *pipe_data;
-    struct axon_memkind_info pipe_info;
-    uint64_t pipe_bytes, pipe_take;  /* the message's length, and how much of it the receive keeps */
-    uint64_t pipe_next, pipe_done;   /* the next chunk's offset; bytes sent (acknowledged) or received */
-    uint64_t pipe_peer;              /* the receiver's request (its address there), for the chunks */
-    int pipe_inflight;               /* chunks sent and not yet completed */
-    bool pipe_unpack;                /* receive: pipe_data is a host copy to unpack into a typed layout */
-    uint64_t pipe_rts[2];            /* send: the request to send (struct axon_pt2pt_pipe_rts) */
-    unsigned char header[32];        /* a send's active-message header: UCX reads it until completion */
+    /* A send's or a receive's GPU data: staged through a host copy, or moving in chunks. */
+    struct {
+        char *stage_user;            /* while stage (or recv.stage_pending) is set: the user's buffer, */
+        int64_t stage_lo, stage_len; /* the span of it the copy holds, */
+        struct axon_memkind_info stage_info; /* and what memory it is */
+        /* While pipe is set: the chunks' target or source and what memory it is, */
+        char *pipe_data;
+        struct axon_memkind_info pipe_info;
+        uint64_t pipe_bytes;         /* the message's length, */
+        uint64_t pipe_done;          /* and the bytes sent (acknowledged) or received */
+    } gpu;
 };
 
 /* MPI_Init: the engine, before the exchange of addresses (its handlers and its shared memory exist

@@ -131,7 +131,7 @@ static int axon_mpi_start_one(const char *func, struct axon_request *req)
         }
         return MPI_SUCCESS;
     }
-    if (req->mode != AXON_SEND_BUFFERED || req->kind != AXON_REQUEST_SEND) {
+    if (req->kind != AXON_REQUEST_SEND || req->send.mode != AXON_SEND_BUFFERED) {
         int rc = axon_pt2pt_start(req);
         if (rc != MPI_SUCCESS) {
             req->active = false;
