@@ -499,9 +499,9 @@ static inline void axon_dloop_copy_piece(char *dst, const char *src, int64_t len
  * own length and displacement, until a block whose copies are not leaves, the segment's end, or the
  * parent's last leaf (left to the general step, which moves the cursor on); then the cursor is placed
  * on what comes next. The position is kept in locals, not in the frame: stores through the char
- * pointers of the copies may alias the frame, so the compiler would store and reload it at every leaf.
- * MPICH's indexperf (2014 one-double blocks whose neighbours sometimes touch: runs of 8 and 16 bytes)
- * took 3.0 us with the frame updated at each leaf, 5 times a hand-written loop. */
+ * pointers of the copies may alias the frame, so the compiler would store and reload it at every leaf
+ * (MPICH's indexperf, small blocks whose neighbours sometimes touch, is the case it serves:
+ * bench/results/2026-11-26-pt2pt-node.md). */
 static int64_t axon_dloop_blocks_run(struct axon_dloop_cursor *c, char *typed, char *packed, int64_t room, bool pack)
 {
     int d = c->depth - 2;
@@ -587,9 +587,9 @@ static int64_t axon_dloop_blocks_run(struct axon_dloop_cursor *c, char *typed, c
 /* The fast path of pack and unpack: while the cursor stands at the start of a leaf whose parent is a
  * VECTOR (a strided type: one double every few, rows of a matrix' column), every leaf of that vector the
  * segment holds whole but the last is copied in a plain strided loop, and the cursor is put on the last,
- * which the general step copies and advances past. Returns the bytes copied. A vector of one-double
- * blocks took 7.6 ns a double through the general step (a call to the cursor and to memcpy each), 15
- * times a plain loop. */
+ * which the general step copies and advances past. Returns the bytes copied. Through the general step a
+ * vector of one-double blocks costs a call to the cursor and to memcpy per double, many times a plain
+ * loop. */
 static int64_t axon_dloop_vector_run(struct axon_dloop_cursor *c, char *typed, char *packed, int64_t room,
                                      bool pack)
 {

@@ -75,7 +75,7 @@ extern ucp_datatype_t axon_pt2pt_generic_dt;
 int axon_pt2pt_generic_dt_create(void);
 
 /* Counts what names a communicator (its busy count). Below MPI_THREAD_MULTIPLE one thread at a time
- * touches it, so a plain read-modify-write does: a locked one would cost every message ~20 ns. */
+ * touches it, so a plain read-modify-write does: a locked one would cost every message an atomic. */
 static inline void axon_pt2pt_busy_add(struct axon_pt2pt_comm *comm, int delta)
 {
     if (axon_ucx.thread_multiple)

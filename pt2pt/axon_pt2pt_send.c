@@ -322,9 +322,9 @@ int axon_pt2pt_send_contig(const void *buf, int64_t bytes, int dest, int tag, st
 int axon_pt2pt_isend_now(const void *buf, int64_t count, const struct axon_dtype_layout *dt, int dest, int tag,
                          struct axon_pt2pt_comm *comm)
 {
-    /* A device buffer takes the request path, which stages it: with CUDA support on, only data the
-     * inline checks call host goes straight (a window of small sends from the heap ran at 0.5x the
-     * message rate of AXON_CUDA=0 through requests). */
+    /* A device buffer takes the request path, which stages it: with a device kind on, only data the
+     * inline checks call host goes straight, so small host sends keep the request-free path's message
+     * rate. */
     if (dest == MPI_PROC_NULL || (axon_memkind_watching() && !comm->host_only && !axon_pt2pt_data_surely_host(buf, dt)))
         return MPI_ERR_PENDING;
     int world = comm->world_ranks ? comm->world_ranks[dest] : dest;

@@ -442,8 +442,9 @@ int axon_pt2pt_shm_connect(void)
     if (axon_pt2pt_shm.npeers == 0)
         return MPI_SUCCESS;
     /* The largest payload: a quarter of the smallest ring, so several fit at once; never beyond the
-     * eager limit, which asks for rendezvous above it. (Two copies through a ring beat UCX's single
-     * copy by the kernel up to tens of KiB on one node: 32 KiB went in 2.1 us, against 4.7 us.) */
+     * eager limit, which asks for rendezvous above it. Where two copies through a ring beat the single
+     * copy (a system call and the kernel's copy) is the machine's: AXON_PT2PT_SHM_MAX moves it
+     * (bench/results/2026-11-26-pt2pt-node.md, 2026-11-30-issue27-memkind-request.md). */
     uint64_t smallest = UINT64_MAX;
     for (int p = 0; p < axon_pt2pt_shm.npeers; p++) {
         struct axon_pt2pt_shm_peer *peer = &axon_pt2pt_shm.peers[p];
