@@ -231,38 +231,38 @@ static inline int axon_memkind_copy_list_run(enum axon_memkind kind, const void 
 
 /* ---- a peer's memory (the descriptor names its kind) ---------------------------------------------- */
 
-/* The entry of d's kind; the host's (which refuses) for a kind this build does not know. */
-static inline const struct axon_memkind_ops *axon_memkind_ipc_ops(const struct axon_memkind_ipc_desc *d)
+/* The entry of a kind a peer named (in a descriptor or a window id); the host's, which refuses, for a
+ * kind this build does not know: a peer's bytes are never an index unchecked. */
+static inline const struct axon_memkind_ops *axon_memkind_named(uint32_t kind)
 {
-    return axon_memkind_ops[d->kind < AXON_MEMKIND_COUNT ? d->kind : AXON_MEMKIND_HOST];
+    return axon_memkind_ops[kind < AXON_MEMKIND_COUNT ? kind : AXON_MEMKIND_HOST];
 }
 
 /* Rank world's window, mapped here (near device) by the backend that made it. */
 static inline void *axon_memkind_window_peer(int world, const struct axon_memkind_window_id *id, int device)
 {
-    enum axon_memkind kind = id->kind < AXON_MEMKIND_COUNT ? (enum axon_memkind)id->kind : AXON_MEMKIND_HOST;
-    return axon_memkind_ops[kind]->window_peer(world, id, device);
+    return axon_memkind_named(id->kind)->window_peer(world, id, device);
 }
 
 static inline void axon_memkind_ipc_release(const struct axon_memkind_ipc_desc *d)
 {
-    axon_memkind_ipc_ops(d)->ipc_release(d);
+    axon_memkind_named(d->kind)->ipc_release(d);
 }
 
 static inline int axon_memkind_ipc_copy_from(int peer, const struct axon_memkind_ipc_desc *d, void *dst, size_t bytes,
                                              const struct axon_memkind_info *dst_info)
 {
-    return axon_memkind_ipc_ops(d)->ipc_copy_from(peer, d, dst, bytes, dst_info);
+    return axon_memkind_named(d->kind)->ipc_copy_from(peer, d, dst, bytes, dst_info);
 }
 
 static inline int axon_memkind_ipc_map_peer(int peer, const struct axon_memkind_ipc_desc *d, int device, void **local)
 {
-    return axon_memkind_ipc_ops(d)->ipc_map_peer(peer, d, device, local);
+    return axon_memkind_named(d->kind)->ipc_map_peer(peer, d, device, local);
 }
 
 static inline void axon_memkind_ipc_unmap_peer(int peer, const struct axon_memkind_ipc_desc *d)
 {
-    axon_memkind_ipc_ops(d)->ipc_unmap_peer(peer, d);
+    axon_memkind_named(d->kind)->ipc_unmap_peer(peer, d);
 }
 
 #endif
