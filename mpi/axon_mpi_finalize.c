@@ -6,6 +6,7 @@
 
 #include "coll/axon_coll_sched.h"
 #include "memkind/axon_memkind.h"
+#include "rma/rma.h"
 
 #include "runtime/runtime.h"
 #include "ucx_glue/ucx_glue.h"
@@ -21,6 +22,7 @@ int axon_mpi_library_down(void)
      * are the exception: the user has no request to wait on, so they are drained here. */
     axon_mpi_bsend_finalize();
     axon_coll_finalize();
+    axon_rma_finalize();
     axon_mpi_comm_table_finalize();
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();

@@ -36,6 +36,10 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_PT2PT_CMA_SPLIT", AXON_CONFIG_SIZE, "64k", AXON_CONFIG_FIELD(pt2pt_cma_split), NULL,
      "from this size, such a message is copied by both sides at once: the receiver asks the sender to write "
      "the second half into its buffer (process_vm_writev) while it reads the first; 0: the receiver copies all"},
+    {"AXON_RMA_SHM", AXON_CONFIG_BOOL, "1", AXON_CONFIG_FIELD(rma_shm), NULL,
+     "one-sided operations reach the windows of ranks on this node by loads and stores (allocated windows, in "
+     "shared memory) or single copies (the program's memory), without the target's help; 0: by messages its "
+     "progress serves, as ranks of other nodes are"},
     {"AXON_BSEND_WAIT_MS", AXON_CONFIG_INT, "2000", AXON_CONFIG_FIELD(bsend_wait_ms), NULL,
      "milliseconds a buffered send waits for room that earlier buffered messages hold, then MPI_ERR_BUFFER"},
     {"AXON_MODEX", AXON_CONFIG_ENUM, "collect", AXON_CONFIG_FIELD(modex), "collect|direct",

@@ -60,6 +60,7 @@ struct axon_config {
     long pt2pt_cma;     /* larger messages on a node: one copy from the sender's memory (process_vm_readv) */
     long pt2pt_cma_split; /* from this size, the sender writes half of such a message while the receiver
                            * reads the other half */
+    long rma_shm;        /* one-sided: node peers reached through shared memory and single copies */
     long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
     long modex;          /* enum axon_modex */
     long peer_watch;     /* enum axon_peer_watch */

@@ -1,0 +1,240 @@
+/* Internals of the one-sided engine, shared by its files: the window object, how each target is
+ * reached, the control block of a rank in node shared memory, the messages of the remote path, and the
+ * engine's few collectives. rma/rma.h is what the MPI layer sees. */
+#ifndef AXON_RMA_INTERNAL_H
+#define AXON_RMA_INTERNAL_H
+
+#include "rma/rma.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* How this rank reaches a target's memory. */
+enum axon_rma_path {
+    AXON_RMA_PATH_DIRECT, /* mapped here (itself, or a node peer's shared window): loads and stores */
+    AXON_RMA_PATH_CMA,    /* a node peer's own memory: process_vm_readv/_writev */
+    AXON_RMA_PATH_AM,     /* messages that the target serves */
+};
+
+/* A rank's control block, one cache line each in its node's segment. The lock word holds the exclusive
+ * bit and the count of shared holders; the accumulate mutex serializes every accumulate into the rank's
+ * memory (a spin lock: it is held only while bytes are combined, never across a wait). */
+#define AXON_RMA_LOCK_EXCL (UINT64_C(1) << 63)
+struct axon_rma_ctrl {
+    _Atomic uint64_t lock;
+    _Atomic uint32_t acc_mutex;
+    uint32_t pad0;
+    char pad[48];
+};
+_Static_assert(sizeof(struct axon_rma_ctrl) == 64, "one cache line per rank");
+
+/* What every member tells the others when a window is made. */
+struct axon_rma_peer_info {
+    int64_t size, disp_unit;
+    uint64_t base;          /* its memory, as an address in its own process */
+    uint64_t probe_addr;    /* a word of its process whose value is probe_value (the single-copy test) */
+    uint64_t probe_value;
+    int32_t pid;
+    int32_t host;           /* its machine: ranks of one machine share memory */
+};
+
+/* One target as this rank sees it. */
+struct axon_rma_target {
+    enum axon_rma_path path;
+    char *mapped;              /* DIRECT: its memory here */
+    struct axon_rma_ctrl *ctrl; /* its control block here (NULL: another machine) */
+    uint64_t base;             /* its memory in its own process (CMA) */
+    int64_t size, disp_unit;
+    pid_t pid;
+    /* The origin's state towards it. */
+    int lock;                  /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held by lock or lock_all) */
+    bool lock_nocheck;         /* taken with MPI_MODE_NOCHECK: nothing was acquired */
+    bool started;              /* in the access group of MPI_Win_start */
+    uint32_t am_unflushed;     /* operations sent to it since its last flush */
+};
+
+/* An operation of the remote path still waited for at the origin: the answer's receive (get,
+ * get-accumulate, compare-and-swap, a flush's or a lock's acknowledgement) or the request's send. */
+struct axon_rma_pending {
+    struct axon_rma_pending *next;
+    struct axon_request *req;   /* the engine's own request */
+    struct axon_request *user;  /* the program's request that completes with it, or NULL */
+    void *buf;                  /* freed when it completes (a packed request) */
+    void *unstage;              /* a result staged through host memory: copied to `unstage_to` after */
+    void *unstage_to;
+    size_t unstage_len;
+    struct axon_memkind_info unstage_info;
+    int target;
+};
+
+/* A dynamic window's attached regions. */
+struct axon_rma_region {
+    uint64_t base, size;
+};
+
+/* A request the target took and is serving, in the order it took them (ops of one origin apply in the
+ * order they were issued). */
+struct axon_rma_incoming {
+    struct axon_rma_incoming *next;
+    struct axon_request *req; /* the receive of the message */
+    char *msg;
+    int64_t bytes;
+    int source;
+};
+
+/* A lock a remote origin asked for and did not get yet. */
+struct axon_rma_lock_wait {
+    struct axon_rma_lock_wait *next;
+    int source, lock_type, reply_tag;
+};
+
+/* Epochs of this rank as an origin. */
+enum axon_rma_access {
+    AXON_RMA_ACCESS_NONE,
+    AXON_RMA_ACCESS_FENCE,   /* since a fence without MPI_MODE_NOSUCCEED */
+};
+
+struct axon_rma_win {
+    struct axon_rma_win *next;  /* in the engine's list of live windows (the hook serves them) */
+    enum axon_rma_flavor flavor;
+    int rank, size;
+    struct axon_pt2pt_comm *ops, *reply, *coll;
+    bool accumulate_ordered;
+    char *base;                 /* this rank's memory */
+    int64_t local_size, disp_unit;
+    struct axon_rma_target *targets;
+    struct axon_rma_ctrl *my_ctrl;
+
+    /* The node's segment: control blocks of the node's members, then their memory (ALLOCATE, SHARED). */
+    void *seg;
+    size_t seg_bytes;
+    bool shared_all;            /* every member's memory is mapped here (SHARED) */
+
+    /* Origin side. */
+    enum axon_rma_access access;
+    int nlocks;                 /* targets locked (lock or lock_all) */
+    bool lock_all;
+    int *start_group;           /* MPI_Win_start's targets */
+    int nstart;
+    struct axon_rma_pending *pending;
+    uint32_t next_tag;          /* the answers' tags, on the reply context */
+    /* Target side. */
+    int *post_group;            /* MPI_Win_post's origins still to complete */
+    int npost, npost_done;
+    bool *post_done;
+    struct axon_rma_incoming *incoming, **incoming_tail;
+    struct axon_rma_lock_wait *lock_waits;
+    struct axon_rma_region *regions; /* DYNAMIC */
+    int nregions, cap_regions;
+
+    uint32_t coll_seq;          /* the engine's collectives on this window (their tags) */
+    uint64_t probe_word;
+};
+
+/* Tags. On the coll context: the engine's collectives and the active-target notices. On the reply
+ * context: an answer's tag is its request's (AXON_RMA_TAG_REPLY_MIN and up). */
+enum {
+    AXON_RMA_TAG_POST = 1,     /* a target's MPI_Win_post, to each origin of its group */
+    AXON_RMA_TAG_COMPLETE = 2, /* an origin's MPI_Win_complete, to each target */
+    AXON_RMA_TAG_NAME = 3,     /* the node segment's name, from the node's first member */
+    AXON_RMA_TAG_GATHER = 4,   /* the exchange at creation */
+    AXON_RMA_TAG_BARRIER = 16, /* + round */
+    AXON_RMA_TAG_REPLY_MIN = 1,
+};
+
+/* ---- the remote path's messages ------------------------------------------------------------------- */
+
+enum axon_rma_msg_kind {
+    AXON_RMA_MSG_PUT = 1,
+    AXON_RMA_MSG_GET,
+    AXON_RMA_MSG_ACC,
+    AXON_RMA_MSG_GET_ACC,
+    AXON_RMA_MSG_CAS,
+    AXON_RMA_MSG_FLUSH,   /* answered once everything before it is applied */
+    AXON_RMA_MSG_LOCK,    /* answered once granted */
+    AXON_RMA_MSG_UNLOCK,  /* answered once everything before it is applied and the lock released */
+};
+
+/* A request: the header, nseg pieces of the target's memory (offset from `where`, length), then the
+ * data (a put's or an accumulate's packed origin data; a compare-and-swap's new value, then the value
+ * to compare). */
+struct axon_rma_msg {
+    uint32_t kind;
+    int32_t reply_tag;
+    int32_t lock_type;
+    int32_t basic;        /* MPI_Datatype of the elements (accumulates) */
+    int32_t op;           /* MPI_Op (accumulates) */
+    int32_t basic_size;
+    uint64_t where;       /* byte offset in the window, or an address (dynamic windows) */
+    int64_t nseg;
+    int64_t data_bytes;
+};
+struct axon_rma_seg {
+    int64_t off, len;
+};
+
+/* ---- between the engine's files ------------------------------------------------------------------- */
+
+/* axon_rma_coll.c: collectives over the window's coll context. */
+int axon_rma_barrier(struct axon_rma_win *w);
+int axon_rma_allgather(struct axon_rma_win *w, const void *mine, void *all, size_t bytes);
+
+/* axon_rma_serve.c: the target's side of the remote path, and the origin's pending answers. */
+void axon_rma_serve_register(struct axon_rma_win *w);
+void axon_rma_serve_unregister(struct axon_rma_win *w);
+/* One pass over a window's traffic (its requests, its waiting locks, its pending answers); whether
+ * anything moved. Called by the progress hook, and by the engine's own waits. */
+bool axon_rma_serve_window(struct axon_rma_win *w);
+/* Waits until done(arg), serving the window meanwhile (every wait of the engine goes through it). */
+void axon_rma_wait_until(struct axon_rma_win *w, bool (*done)(void *), void *arg);
+
+/* axon_rma_move.c: data between layouts and memories. */
+/* The target pieces of (disp, count, layout): byte ranges from the start of the target's window (or
+ * absolute addresses for dynamic windows), in packing order. Returns the count (allocated *segs). */
+int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, struct axon_rma_seg **segs);
+/* Packs count elements of layout dt at buf into out (host memory). */
+void axon_rma_pack(const void *buf, int64_t count, const struct axon_dtype_layout *dt, void *out);
+void axon_rma_unpack(void *buf, int64_t count, const struct axon_dtype_layout *dt, const void *in);
+/* Accumulate: target = origin op target, over n elements of basic (packed). */
+int axon_rma_combine(MPI_Op op, struct axon_coll_op *op_obj, MPI_Datatype basic, int64_t basic_size,
+                     const void *origin, void *target, int64_t n);
+/* The accumulate mutex of a control block. */
+void axon_rma_acc_lock(struct axon_rma_ctrl *c);
+void axon_rma_acc_unlock(struct axon_rma_ctrl *c);
+/* Lock word operations: try to take or release a lock of lock_type. */
+bool axon_rma_lock_try(struct axon_rma_ctrl *c, int lock_type);
+void axon_rma_lock_release(struct axon_rma_ctrl *c, int lock_type);
+
+/* Applies a request's bytes to this rank's memory: used by the target serving a message and, with the
+ * pieces and data it packed itself, by an origin on the direct and single-copy paths. out (GET, GET_ACC,
+ * CAS) receives the packed old data. */
+struct axon_rma_apply {
+    enum axon_rma_msg_kind kind;
+    const struct axon_rma_seg *segs;
+    int64_t nseg;
+    const char *data;           /* PUT, ACC, GET_ACC: packed origin data; CAS: new value then compare */
+    char *out;
+    MPI_Op op;
+    struct axon_coll_op *op_obj;
+    MPI_Datatype basic;
+    int64_t basic_size;
+};
+/* On memory reached at `mem` (pieces are offsets from it) in this process. */
+int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);
+/* On a node peer's memory through single copies (pieces are offsets from `remote`). */
+int axon_rma_apply_cma(pid_t pid, uint64_t remote, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);
+
+/* axon_rma_ops.c: sends a request to a remote target (m's kind, pieces and data: the packed data of op,
+ * when op is given), with the answer received into (answer, answer_count, answer_dt) when answer_dt is
+ * given (a zero-byte acknowledgement: NULL, 0, a byte layout), completing user when it arrives. The
+ * window's pending list tracks both until they complete. */
+int axon_rma_send_request(struct axon_rma_win *w, int target, struct axon_rma_msg *m, const struct axon_rma_seg *segs,
+                          const struct axon_rma_op *op, void *answer, int64_t answer_count,
+                          const struct axon_dtype_layout *answer_dt, struct axon_request *user, const char **why);
+
+/* Whether the engine uses node shared memory and single copies (AXON_RMA_SHM). */
+bool axon_rma_shm_enabled(void);
+
+#endif
