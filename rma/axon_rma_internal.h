@@ -129,6 +129,7 @@ struct axon_rma_win {
     struct axon_rma_region *regions; /* DYNAMIC */
     int nregions, cap_regions;
 
+    bool ready;                 /* made: the target side serves requests from here on */
     uint32_t coll_seq;          /* the engine's collectives on this window (their tags) */
     uint64_t probe_word;
 };

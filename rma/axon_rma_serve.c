@@ -182,8 +182,9 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
 bool axon_rma_serve_window(struct axon_rma_win *w)
 {
     bool moved = false;
-    /* Requests that arrived. */
-    for (int taken = 0; taken < 32; taken++) {
+    /* Requests that arrived: once the window is made (a member that finished making it may ask before
+     * this rank has its memory; the request waits in the engine's queue meanwhile). */
+    for (int taken = 0; taken < 32 && w->ready; taken++) {
         int flag = 0;
         MPI_Status st;
         uint32_t message;

@@ -340,6 +340,11 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     struct axon_rma_target *t = &w->targets[rank];
     int rc = MPI_SUCCESS;
     if (t->ctrl) {
+        /* A node peer reached by messages (no single copy) applies them before its lock goes. */
+        if (t->path == AXON_RMA_PATH_AM) {
+            rc = axon_rma_flush_send(w, rank, rank + 1, why);
+            axon_rma_wait_quiet(w, rank);
+        }
         atomic_thread_fence(memory_order_seq_cst);
         if (!t->lock_nocheck)
             axon_rma_lock_release(t->ctrl, t->lock);

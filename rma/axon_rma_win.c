@@ -251,6 +251,9 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
     free(local);
     *base_out = w->base;
     *out = w;
+    axon_ucx_lock();
+    w->ready = true;
+    axon_ucx_unlock();
     return MPI_SUCCESS;
 
 err_registered:
