@@ -8,6 +8,7 @@
 
 #include "coll/axon_coll_sched.h"
 #include "memkind/axon_memkind.h"
+#include "rma/rma.h"
 
 #include "runtime/axon_runtime_topo.h"
 #include "runtime/runtime.h"
@@ -104,6 +105,8 @@ int axon_mpi_library_up(const char *func, int required)
         axon_mpi_init_fail(func, "cannot create the predefined communicators");
     if (axon_coll_init() != MPI_SUCCESS)
         axon_mpi_init_fail(func, "cannot set up the collectives");
+    if (axon_rma_init() != MPI_SUCCESS)
+        axon_mpi_init_fail(func, "cannot set up one-sided communication");
     axon_mpi_info_env_fill();
     /* Last: everything it progresses exists now. */
     if (axon_ucx.async_progress && axon_ucx_progress_thread_start() != MPI_SUCCESS)
