@@ -417,8 +417,8 @@ int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
 #define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)MPI_DUP_FN)
 
-/* Callback types of the MPI 4 interfaces declared below (MPI-IO, windows and sessions are not
- * implemented; their error handlers are communicator error handlers). */
+/* Callback types of the MPI 4 interfaces declared below (MPI-IO is not implemented; the error handlers
+ * of windows, files and sessions are of the same shape as a communicator's). */
 typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef void(MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *, int *, ...);
@@ -426,8 +426,7 @@ typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
 typedef int(MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
                                         void *attribute_val_out, int *flag);
 typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
-/* The window keyval callbacks' predefined values, as in MPICH's mpi.h (so programs that name them
- * compile; MPI_Win_create_keyval itself answers MPI_ERR_UNSUPPORTED_OPERATION). */
+/* The window keyval callbacks' predefined values, as in MPICH's mpi.h. */
 #define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
 #define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
 #define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)MPI_DUP_FN)

@@ -241,8 +241,8 @@ void axon_mpi_error_dynamic_text(int code, char *out, size_t size);
 void axon_mpi_attr_lastusedcode_set(int code);
 
 /* A handle of any kind in words for a message (axon_mpi_handle_name.c): "MPI_SUM", "MPI_COMM_NULL",
- * "MPI_DOUBLE_INT", "\"halo\" (0x8c000003)" for a datatype or communicator the program named, else
- * its number "0x98000001". Written into buf, which it returns. AXON_MPI_HANDLE_NAME(h) gives one a
+ * "MPI_DOUBLE_INT", "\"halo\" (0x8c000003)" for a datatype, communicator or window the program
+ * named, else its number "0x98000001". Written into buf, which it returns. AXON_MPI_HANDLE_NAME(h) gives one a
  * buffer of its own that lives to the end of the enclosing statement: use it for arguments. */
 const char *axon_mpi_handle_name(int handle, char *buf, size_t len);
 #define AXON_MPI_HANDLE_NAME_MAX (MPI_MAX_OBJECT_NAME + 16)

@@ -3,6 +3,7 @@
  * other ranks (nothing in flight is lost), leave the PMIx server, and mark the library finalized. */
 #include "mpi/axon_mpi.h"
 #include "mpi/comm/axon_mpi_comm.h"
+#include "mpi/rma/axon_mpi_win.h"
 
 #include "coll/axon_coll_sched.h"
 #include "memkind/axon_memkind.h"
@@ -21,8 +22,11 @@ int axon_mpi_library_down(void)
      * can go before the transport: its queues hold only messages nobody will receive. Buffered sends
      * are the exception: the user has no request to wait on, so they are drained here. */
     axon_mpi_bsend_finalize();
-    axon_coll_finalize();
+    /* Windows the program did not free: the engine lets go of them first, then their MPI objects go,
+     * before the communicators (each window holds a hidden one). */
     axon_rma_finalize();
+    axon_mpi_win_table_finalize();
+    axon_coll_finalize();
     axon_mpi_comm_table_finalize();
     axon_pt2pt_finalize();
     axon_mpi_datatype_finalize();

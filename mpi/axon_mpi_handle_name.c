@@ -2,10 +2,12 @@
  * MPI_COMM_WORLD", not 0x58000003 or 0x44000000. MPICH's handles say what they are in their top bits
  * (bits 30-31: null, builtin, direct or indirect; bits 26-29: the kind of object), so any int handle,
  * of any kind and valid or not, can be named without knowing which kind the caller expected: the null
- * and predefined handles by their names in mpi.h, a datatype or communicator the program named
- * (MPI_Type_set_name, MPI_Comm_set_name) by that name and its number, anything else by its number. */
+ * and predefined handles by their names in mpi.h, a datatype, communicator or window the program named
+ * (MPI_Type_set_name, MPI_Comm_set_name, MPI_Win_set_name) by that name and its number, anything else by
+ * its number. */
 #include "mpi/axon_mpi.h"
 #include "mpi/datatype/axon_mpi_datatype.h"
+#include "mpi/rma/axon_mpi_win.h"
 
 #include <stdio.h>
 
@@ -66,6 +68,8 @@ const char *axon_mpi_handle_name(int handle, char *buf, size_t len)
         struct axon_comm *c = axon_mpi_comm_get(handle);
         if (c)
             snprintf(name, sizeof(name), "%s", c->name);
+    } else if (kind == AXON_HK_WIN) {
+        axon_mpi_win_name_get(handle, name);
     }
     /* A predefined datatype is its name; one the program named is that name with its number. */
     if (name[0] && kind == AXON_HK_DATATYPE && axon_mpi_datatype_is_predefined(handle))

@@ -1,16 +1,17 @@
-/* The attribute machinery that communicators and datatypes share: keyvals (their handles, callbacks and
- * lifetime) and the attribute lists that objects carry, with the copy callbacks of a duplication and
- * the delete callbacks of a deletion, an overwrite or a free. The API calls of each object kind are in
- * mpi/comm/axon_mpi_comm_attr.c and mpi/datatype/axon_mpi_type_attr.c; they pass the object's handle and its list.
+/* The attribute machinery that communicators, datatypes and windows share: keyvals (their handles,
+ * callbacks and lifetime) and the attribute lists that objects carry, with the copy callbacks of a
+ * duplication and the delete callbacks of a deletion, an overwrite or a free. The API calls of each
+ * object kind are in mpi/comm/axon_mpi_comm_attr.c, mpi/datatype/axon_mpi_type_attr.c and
+ * mpi/rma/axon_mpi_win_attr.c; they pass the object's handle and its list.
  *
  * Keyval handles follow MPICH's encoding: direct kind, object type 9 (keyval), the object kind the
- * keyval is for in bits 22-25 (1 communicator, 3 datatype), so 0xa4400000 | index for communicators
- * and 0xa4c00000 | index for datatypes. One table of indices serves both kinds, and a keyval of one
- * kind is MPI_ERR_KEYVAL on an object of the other. A keyval, and its handle, live until the handle is
+ * keyval is for in bits 22-25 (1 communicator, 3 datatype, 8 window), so 0xa4400000 | index for
+ * communicators, 0xa4c00000 | index for datatypes and 0xa6000000 | index for windows. One table of
+ * indices serves every kind, and a keyval of one kind is MPI_ERR_KEYVAL on an object of another. A keyval, and its handle, live until the handle is
  * freed and no attribute uses it.
  *
- * The callbacks of the two kinds have the same C type (handles are ints), so one pointer type holds
- * either. One mutex guards keyvals and every list, and it is never held while a user callback runs:
+ * The callbacks of every kind have the same C type (handles are ints), so one pointer type holds
+ * any. One mutex guards keyvals and every list, and it is never held while a user callback runs:
  * callbacks may call MPI (a delete callback that asks MPI_Comm_rank, mpi4py's that free other
  * objects), including these functions. */
 #include "mpi/comm/axon_mpi_comm.h"

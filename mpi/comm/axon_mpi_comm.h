@@ -236,12 +236,12 @@ struct axon_comm *axon_mpi_comm_sessions(void);
 int axon_comm_split_inter(const char *func, struct axon_comm *c, int color, int key, MPI_Comm *newcomm);
 int axon_comm_create_inter(const char *func, struct axon_comm *c, struct axon_group *g, MPI_Comm *newcomm);
 
-/* ---- attribute machinery (axon_mpi_attr.c), shared by communicators and datatypes -------------- */
+/* ---- attribute machinery (axon_mpi_attr.c), shared by communicators, datatypes and windows ------ */
 
 /* The object kinds of keyvals, as MPICH encodes them in bits 22-25 of a keyval handle. */
-enum axon_attr_kind { AXON_ATTR_COMM = 1, AXON_ATTR_TYPE = 3 };
-/* MPI_Comm_copy_attr_function and MPI_Type_copy_attr_function are the same C type (handles are ints),
- * and so are the delete functions. */
+enum axon_attr_kind { AXON_ATTR_COMM = 1, AXON_ATTR_TYPE = 3, AXON_ATTR_WIN = 8 };
+/* MPI_Comm_copy_attr_function, MPI_Type_copy_attr_function and MPI_Win_copy_attr_function are the same C
+ * type (handles are ints), and so are the delete functions. */
 typedef int axon_attr_copy_fn(int object, int keyval, void *extra_state, void *in, void *out, int *flag);
 typedef int axon_attr_delete_fn(int object, int keyval, void *value, void *extra_state);
 

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     EXPECT(MPI_Wtick() > 0 && MPI_Wtick() < 1e-3 && MPI_Wtime() >= t0);
 
     /* An error in a call that takes a communicator goes to that communicator's handler, though the
-     * world's and self's are fatal: a window constructor's (no window exists) and a reduction's. */
+     * world's and self's are fatal: a window constructor's (no window exists yet) and a reduction's. */
     MPI_Comm mine;
     EXPECT(MPI_Comm_dup(MPI_COMM_WORLD, &mine) == MPI_SUCCESS);
     EXPECT(MPI_Comm_set_errhandler(mine, MPI_ERRORS_RETURN) == MPI_SUCCESS);
@@ -89,7 +89,10 @@ int main(int argc, char **argv)
     MPI_Win win;
     int cell;
     rc = MPI_Win_create(&cell, sizeof(cell), 1, MPI_INFO_NULL, mine, &win);
-    EXPECT(rc == MPI_ERR_UNSUPPORTED_OPERATION && win == MPI_WIN_NULL);
+    EXPECT(rc == MPI_SUCCESS && win != MPI_WIN_NULL);
+    EXPECT(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL);
+    rc = MPI_Win_create(&cell, sizeof(cell), 0, MPI_INFO_NULL, mine, &win);
+    EXPECT(rc == MPI_ERR_DISP && win == MPI_WIN_NULL);
     int two[4] = {0};
     rc = MPI_Allreduce(two, two + 2, 1, MPI_2INT, MPI_SUM, mine);
     EXPECT(rc == MPI_ERR_OP);
