@@ -193,11 +193,14 @@ void axon_rma_wait_until(struct axon_rma_win *w, bool (*done)(void *), void *arg
 
 /* axon_rma_move.c: data between layouts and memories. */
 /* The target pieces of (disp, count, layout): byte ranges from the start of the target's window (or
- * absolute addresses for dynamic windows), in packing order. Returns the count (allocated *segs). */
-int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, struct axon_rma_seg **segs);
+ * absolute addresses for dynamic windows), in packing order, the first limit bytes of them (an origin
+ * may describe less data than the target layout holds, as a send may to a larger receive). Returns the
+ * count (allocated *segs). */
+int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg **segs);
 /* Packs count elements of layout dt at buf into out (host memory). */
 void axon_rma_pack(const void *buf, int64_t count, const struct axon_dtype_layout *dt, void *out);
-void axon_rma_unpack(void *buf, int64_t count, const struct axon_dtype_layout *dt, const void *in);
+/* Unpacks the first bytes bytes (at most count elements' worth). */
+void axon_rma_unpack(void *buf, int64_t count, const struct axon_dtype_layout *dt, const void *in, int64_t bytes);
 /* Accumulate: target = origin op target, over n elements of basic (packed). */
 int axon_rma_combine(MPI_Op op, struct axon_coll_op *op_obj, MPI_Datatype basic, int64_t basic_size,
                      const void *origin, void *target, int64_t n);

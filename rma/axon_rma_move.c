@@ -14,19 +14,19 @@
 #include <string.h>
 #include <sys/uio.h>
 
-int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, struct axon_rma_seg **segs)
+int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg **segs)
 {
     const struct axon_dtype_layout *dt = &op->target_dt;
     int64_t origin = op->target_disp * disp_unit;
     *segs = NULL;
-    if (op->target_count == 0 || dt->size == 0)
+    if (op->target_count == 0 || dt->size == 0 || limit <= 0)
         return 0;
     if (dt->contig) {
         struct axon_rma_seg *s = malloc(sizeof(*s));
         if (!s)
             return -1;
         s->off = origin + dt->true_lb;
-        s->len = op->target_count * dt->size;
+        s->len = op->target_count * dt->size < limit ? op->target_count * dt->size : limit;
         *segs = s;
         return 1;
     }
@@ -36,7 +36,8 @@ int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, st
     int64_t n = 0, cap = 16;
     struct axon_rma_seg *s = malloc(sizeof(*s) * (size_t)cap);
     int64_t off, len;
-    while (s && (len = axon_dloop_cursor_next(&c, INT64_MAX, &off)) > 0) {
+    while (s && limit > 0 && (len = axon_dloop_cursor_next(&c, limit, &off)) > 0) {
+        limit -= len;
         if (n > 0 && s[n - 1].off + s[n - 1].len == origin + off) {
             s[n - 1].len += len; /* pieces that abut become one */
             continue;
@@ -76,10 +77,11 @@ void axon_rma_pack(const void *buf, int64_t count, const struct axon_dtype_layou
     axon_dloop_cursor_fini(&c);
 }
 
-void axon_rma_unpack(void *buf, int64_t count, const struct axon_dtype_layout *dt, const void *in)
+void axon_rma_unpack(void *buf, int64_t count, const struct axon_dtype_layout *dt, const void *in, int64_t bytes)
 {
-    int64_t bytes = count * dt->size;
-    if (bytes == 0)
+    if (bytes > count * dt->size)
+        bytes = count * dt->size;
+    if (bytes <= 0)
         return;
     if (dt->contig) {
         memcpy((char *)buf + dt->true_lb, in, (size_t)bytes);

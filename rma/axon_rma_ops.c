@@ -124,7 +124,9 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
                             const struct axon_rma_seg *segs, int64_t nseg, const char **why)
 {
     int64_t data_bytes = axon_rma_data_bytes(op);
-    int64_t target_bytes = op->target_count * op->target_dt.size;
+    int64_t target_bytes = 0;
+    for (int64_t i = 0; i < nseg; i++)
+        target_bytes += segs[i].len;
     bool answers = op->kind == AXON_RMA_GET || op->kind == AXON_RMA_GET_ACC || op->kind == AXON_RMA_CAS;
     int64_t out_bytes = op->kind == AXON_RMA_CAS ? op->origin_dt.size : answers ? target_bytes : 0;
     char *data = NULL, *out = NULL, *data_copy = NULL;
@@ -180,7 +182,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
         int64_t rcount = op->kind == AXON_RMA_CAS ? 1 : op->result_count;
         const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? &op->origin_dt : &op->result_dt;
         if (rc == MPI_SUCCESS && (rc = axon_rma_view_open(op->result, rcount, rdt, true, &rv)) == MPI_SUCCESS) {
-            axon_rma_unpack(rv.host, rcount, rdt, out);
+            axon_rma_unpack(rv.host, rcount, rdt, out, out_bytes);
             rc = axon_rma_view_close(&rv, true);
         }
         free(out);
@@ -290,8 +292,13 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
             return MPI_ERR_RMA_RANGE;
         }
     }
+    /* What moves: the origin's data where it has any (it may describe less than the target layout). */
+    int64_t limit = op->target_count * tdt->size;
+    int64_t data = axon_rma_data_bytes(op);
+    if (op->kind != AXON_RMA_GET && op->kind != AXON_RMA_CAS && data > 0 && data < limit)
+        limit = data;
     struct axon_rma_seg *segs = NULL;
-    int64_t nseg = axon_rma_target_segs(op, w->flavor == AXON_RMA_DYNAMIC ? 1 : t->disp_unit, &segs);
+    int64_t nseg = axon_rma_target_segs(op, w->flavor == AXON_RMA_DYNAMIC ? 1 : t->disp_unit, limit, &segs);
     if (nseg < 0) {
         *why = "out of memory";
         return MPI_ERR_NO_MEM;
