@@ -245,7 +245,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     last = size - 1;
     int n = BUSY_AT(size);
-    MPI_Win_allocate((MPI_Aint)sizeof(int) * n, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    /* Whole 4 KiB pages: MPICH 4.0.2 misplaces accesses in MPI_Win_allocate windows of other sizes (see
+     * rma_requests.c). */
+    MPI_Aint bytes = ((MPI_Aint)sizeof(int) * n + 4095) / 4096 * 4096;
+    MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
     /* Local stores to the window go inside a lock on this rank; the barrier orders them before anyone's
      * access. */
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
