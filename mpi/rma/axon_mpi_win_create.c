@@ -416,9 +416,12 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     AXON_MPI_WIN_CHECK(func, win, w);
     if (info == MPI_INFO_NULL || !axon_mpi_info_valid(info))
         return axon_mpi_win_error(w, func, MPI_ERR_INFO, "invalid info object %s", AXON_MPI_HANDLE_NAME(info));
-    /* The hints that shape a window (ordering, locks, sizes, layout) were given to the engine when it was
-     * made and stay what they were; the standard lets an implementation keep them. The object is kept so
-     * that its other keys are remembered, and MPI_Win_get_info still says the values in use. */
+    /* The engine applies every origin's accumulates in order and never relies on the other hints, so
+     * new values of ordering, locks, operations and sizes only say what the program promises: they are
+     * taken as given (and MPI_Win_get_info reports them). The layout of shared memory is fixed once made. */
+    bool noncontig = w->hints.noncontig;
+    axon_mpi_win_hints_parse(info, &w->hints);
+    w->hints.noncontig = noncontig;
     MPI_Info copy;
     int rc = axon_mpi_info_dup_handle(info, &copy);
     if (rc != MPI_SUCCESS)
