@@ -65,7 +65,8 @@ int axon_rma_win_attach(struct axon_rma_win *w, void *base, int64_t size, const 
 int axon_rma_win_detach(struct axon_rma_win *w, const void *base, const char **why);
 
 /* MPI_Win_shared_query: rank's part of a window in shared memory (MPI_PROC_NULL: the first rank with a
- * non-empty part). MPI_ERR_RMA_FLAVOR when rank's memory cannot be reached by loads and stores here. */
+ * non-empty part); size 0 at NULL when rank's memory cannot be reached by loads and stores here or is
+ * empty (MPI 4.1 lets every flavour be asked). */
 int axon_rma_win_shared_query(struct axon_rma_win *w, int rank, int64_t *size, int64_t *disp_unit, void **base,
                               const char **why);
 /* This rank's part (what MPI_WIN_BASE and MPI_WIN_SIZE say). */

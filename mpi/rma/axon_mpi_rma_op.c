@@ -283,7 +283,14 @@ static int axon_mpi_rma_accumulate(const char *func, enum axon_rma_op_kind kind,
         (rc = axon_mpi_rma_check_type(func, w, target_datatype, &tdt, "target datatype")) != MPI_SUCCESS ||
         (rc = axon_mpi_rma_check_target(func, w, target_rank, target_disp)) != MPI_SUCCESS)
         return rc;
-    struct axon_coll_op *o;
+    struct axon_coll_op *o = NULL;
+    /* Nothing moves when the target side holds no data (a zero count or a type of size zero): the
+     * datatypes need not agree then (MPICH's suite calls so with anything, rma/badrma). */
+    if (target_count * tdt.size == 0 && (!uses_origin || origin_count * odt.size == 0) &&
+        (!fetch || result_count * rdt.size == 0)) {
+        struct axon_rma_op none = {.kind = kind, .target = target_rank, .op = MPI_NO_OP};
+        return axon_mpi_rma_start(func, w, &none, wants_request ? request : NULL);
+    }
     rc = axon_mpi_rma_check_acc(func, w, op, &o, target_datatype, &tdt, origin_datatype, uses_origin ? &odt : NULL,
                                 result_datatype, fetch ? &rdt : NULL);
     if (rc != MPI_SUCCESS)
