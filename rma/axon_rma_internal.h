@@ -130,6 +130,9 @@ struct axon_rma_win {
     int nregions, cap_regions;
 
     bool ready;                 /* made: the target side serves requests from here on */
+    bool any_am;                /* some member is reached by messages (and so reaches us by them): each
+                                 * operation polls progress, so a rank that spins on operations (a
+                                 * compare-and-swap loop) still serves the others */
     uint32_t coll_seq;          /* the engine's collectives on this window (their tags) */
     uint64_t probe_word;
 };

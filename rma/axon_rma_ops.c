@@ -276,6 +276,8 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
         *why = "the target rank is not in the window's group";
         return MPI_ERR_RANK;
     }
+    if (w->any_am)
+        axon_ucx_progress();
     struct axon_rma_target *t = &w->targets[op->target];
     if (w->access != AXON_RMA_ACCESS_FENCE && !t->started && !t->lock) {
         *why = "no access epoch to the target is open (MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "

@@ -232,6 +232,7 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
         bool is_local = li < nlocal && local[li] == p;
         if (!is_local) {
             t->path = AXON_RMA_PATH_AM;
+            w->any_am = true;
             continue;
         }
         t->ctrl = (struct axon_rma_ctrl *)w->seg + li;
@@ -243,6 +244,7 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
             t->mapped = (char *)w->seg + offset[li];
         } else {
             t->path = axon_rma_cma_probe(&info[p]) ? AXON_RMA_PATH_CMA : AXON_RMA_PATH_AM;
+            w->any_am |= t->path == AXON_RMA_PATH_AM;
         }
         li++;
     }
