@@ -88,11 +88,17 @@ static bool axon_rma_segs_valid(struct axon_rma_win *w, uint64_t where, const st
                 return false;
             continue;
         }
-        bool inside = false;
-        for (int r = 0; r < w->nregions && !inside; r++)
-            inside = lo >= w->regions[r].base && hi <= w->regions[r].base + w->regions[r].size;
-        if (!inside && segs[i].len > 0)
-            return false;
+        /* Every byte attached: a piece may run across regions attached side by side. */
+        uint64_t pos = lo;
+        while (pos < hi) {
+            uint64_t next = pos;
+            for (int r = 0; r < w->nregions && next == pos; r++)
+                if (pos >= w->regions[r].base && pos < w->regions[r].base + w->regions[r].size)
+                    next = w->regions[r].base + w->regions[r].size;
+            if (next == pos)
+                return false;
+            pos = next;
+        }
     }
     return true;
 }

@@ -325,6 +325,10 @@ static int axon_rma_lock_take(struct axon_rma_win *w, int rank, int lock_type, c
 {
     struct axon_rma_target *t = &w->targets[rank];
     if (t->ctrl) {
+        /* Remote origins waiting for this word are granted first (the grants happen in progress): a
+         * rank that locks, reads and unlocks in a loop would otherwise take it again every time. */
+        if (w->any_am)
+            axon_ucx_progress();
         struct axon_rma_lock_try_arg a = {t->ctrl, lock_type};
         if (!axon_rma_lock_try_cb(&a))
             axon_rma_wait_until(w, axon_rma_lock_try_cb, &a);
