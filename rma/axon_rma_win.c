@@ -61,17 +61,16 @@ static int axon_rma_segment(struct axon_rma_win *w, const int *local, int nlocal
     char name[AXON_RMA_SEG_NAME_MAX] = {0};
     int rc = MPI_SUCCESS;
     w->seg_bytes = bytes;
+    int fd = -1;
     if (nlocal == 1) {
         void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             *why = "out of memory for the window";
-            return MPI_ERR_NO_MEM;
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            w->seg = p;
         }
-        w->seg = p;
-        return MPI_SUCCESS;
-    }
-    int fd = -1;
-    if (local[0] == w->rank) {
+    } else if (local[0] == w->rank) {
         fd = axon_runtime_shm_create("win", axon_rma_serial++, name, sizeof(name));
         if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
             /* The others still wait for a name: an empty one tells them. */
@@ -103,7 +102,7 @@ static int axon_rma_segment(struct axon_rma_win *w, const int *local, int nlocal
             *why = "cannot open the window's shared memory";
         }
     }
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && nlocal > 1) {
         void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (p == MAP_FAILED) {
             rc = MPI_ERR_NO_MEM;
@@ -114,7 +113,8 @@ static int axon_rma_segment(struct axon_rma_win *w, const int *local, int nlocal
     }
     if (fd >= 0)
         close(fd);
-    /* Everyone has mapped it (or failed): the name can go. */
+    /* Everyone has mapped it (or failed): the name can go. Every member meets here, those alone on their
+     * node too, so the window's barriers stay in step across nodes. */
     int brc = axon_rma_barrier(w);
     if (local[0] == w->rank && name[0])
         shm_unlink(name);
