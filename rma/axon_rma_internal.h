@@ -198,8 +198,9 @@ void axon_rma_wait_until(struct axon_rma_win *w, bool (*done)(void *), void *arg
 /* The target pieces of (disp, count, layout): byte ranges from the start of the target's window (or
  * absolute addresses for dynamic windows), in packing order, the first limit bytes of them (an origin
  * may describe less data than the target layout holds, as a send may to a larger receive). Returns the
- * count (allocated *segs). */
-int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg **segs);
+ * count, or -1 out of memory. *segs is `one` (a contiguous target: no allocation) or allocated. */
+int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg *one,
+                             struct axon_rma_seg **segs);
 /* Packs count elements of layout dt at buf into out (host memory). */
 void axon_rma_pack(const void *buf, int64_t count, const struct axon_dtype_layout *dt, void *out);
 /* Unpacks the first bytes bytes (at most count elements' worth). */

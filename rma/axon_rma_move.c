@@ -14,20 +14,17 @@
 #include <string.h>
 #include <sys/uio.h>
 
-int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg **segs)
+int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg *one,
+                             struct axon_rma_seg **segs)
 {
     const struct axon_dtype_layout *dt = &op->target_dt;
     int64_t origin = op->target_disp * disp_unit;
-    *segs = NULL;
+    *segs = one;
     if (op->target_count == 0 || dt->size == 0 || limit <= 0)
         return 0;
     if (dt->contig) {
-        struct axon_rma_seg *s = malloc(sizeof(*s));
-        if (!s)
-            return -1;
-        s->off = origin + dt->true_lb;
-        s->len = op->target_count * dt->size < limit ? op->target_count * dt->size : limit;
-        *segs = s;
+        one->off = origin + dt->true_lb;
+        one->len = op->target_count * dt->size < limit ? op->target_count * dt->size : limit;
         return 1;
     }
     struct axon_dloop_cursor c;

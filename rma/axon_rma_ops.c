@@ -299,8 +299,8 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
     int64_t data = axon_rma_data_bytes(op);
     if (op->kind != AXON_RMA_GET && op->kind != AXON_RMA_CAS && data > 0 && data < limit)
         limit = data;
-    struct axon_rma_seg *segs = NULL;
-    int64_t nseg = axon_rma_target_segs(op, w->flavor == AXON_RMA_DYNAMIC ? 1 : t->disp_unit, limit, &segs);
+    struct axon_rma_seg one, *segs;
+    int64_t nseg = axon_rma_target_segs(op, w->flavor == AXON_RMA_DYNAMIC ? 1 : t->disp_unit, limit, &one, &segs);
     if (nseg < 0) {
         *why = "out of memory";
         return MPI_ERR_NO_MEM;
@@ -308,7 +308,8 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
     int rc;
     if (t->path != AXON_RMA_PATH_AM) {
         rc = axon_rma_op_near(w, t, op, segs, nseg, why);
-        free(segs);
+        if (segs != &one)
+            free(segs);
         if (rc == MPI_SUCCESS && req)
             rc = axon_request_alloc_complete(AXON_REQUEST_SEND, req);
         return rc;
@@ -320,7 +321,8 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
         /* Puts and accumulates are complete for the origin once packed; the others when answered. */
         rc = answers ? axon_request_alloc_coll(&user) : axon_request_alloc_complete(AXON_REQUEST_SEND, &user);
         if (rc != MPI_SUCCESS) {
-            free(segs);
+            if (segs != &one)
+                free(segs);
             *why = "out of requests";
             return rc;
         }
@@ -344,7 +346,8 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
     }
     rc = axon_rma_send_request(w, op->target, &m, segs, op, answer, answer_count, answer_dt, answers ? user : NULL,
                                why);
-    free(segs);
+    if (segs != &one)
+        free(segs);
     if (rc != MPI_SUCCESS) {
         if (user)
             axon_request_free(user);
