@@ -451,8 +451,9 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 }
 
 /* The types compare-and-swap takes (MPI 4.1 section 12.3.4): C integer, Fortran integer, logical,
- * multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT) and byte. MPI_INTEGER16 is absent: this build has
- * no such type (it is MPI_DATATYPE_NULL in mpi.h). */
+ * multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT) and byte; and MPI_CHAR and MPI_WCHAR, which MPICH and
+ * Open MPI take too (the OSU benchmarks' osu_cas_latency swaps MPI_CHAR), so a program that runs on both
+ * runs here. MPI_INTEGER16 is absent: this build has no such type (it is MPI_DATATYPE_NULL in mpi.h). */
 static bool axon_mpi_rma_cas_type(MPI_Datatype t)
 {
     static const MPI_Datatype allowed[] = {
@@ -461,6 +462,7 @@ static bool axon_mpi_rma_cas_type(MPI_Datatype t)
         MPI_INT32_T,     MPI_INT64_T,       MPI_UINT8_T,   MPI_UINT16_T,       MPI_UINT32_T,   MPI_UINT64_T,
         MPI_INTEGER,     MPI_INTEGER1,      MPI_INTEGER2,  MPI_INTEGER4,       MPI_INTEGER8,   MPI_LOGICAL,
         MPI_C_BOOL,      MPI_CXX_BOOL,      MPI_AINT,      MPI_OFFSET,         MPI_COUNT,      MPI_BYTE,
+        MPI_CHAR,        MPI_WCHAR,
     };
     for (size_t i = 0; i < AXON_ARRAY_SIZE(allowed); i++)
         if (t == allowed[i] && t != MPI_DATATYPE_NULL)
