@@ -72,12 +72,15 @@ static int axon_rma_flush_send(struct axon_rma_win *w, int lo, int hi, const cha
     return MPI_SUCCESS;
 }
 
-/* Completes every operation towards [lo, hi) (all: AXON_RMA_ALL as target). */
+/* Completes every operation towards [lo, hi) (all: AXON_RMA_ALL as target). Near operations are stores
+ * this thread made: a release fence orders them before whatever the program does next to tell anyone
+ * (a message, a flag, an unlock), which is all completion at the target needs; a target that loads
+ * them without such a notice synchronizes with MPI_Win_sync, a full fence. */
 static int axon_rma_complete_range(struct axon_rma_win *w, int lo, int hi, int target, const char **why)
 {
-    int rc = axon_rma_flush_send(w, lo, hi, why);
+    int rc = w->any_am ? axon_rma_flush_send(w, lo, hi, why) : MPI_SUCCESS;
     axon_rma_wait_quiet(w, target);
-    atomic_thread_fence(memory_order_seq_cst);
+    atomic_thread_fence(memory_order_release);
     return rc;
 }
 
