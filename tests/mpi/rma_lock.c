@@ -12,8 +12,10 @@
  * barrier, as the standard's examples do. (7) A target busy in a loop of about 0.5 s that makes no MPI
  * call while every other rank locks it, puts and unlocks: the program must finish and the data be right
  * after a barrier, whether the origins' epochs completed during the loop or only after it. A rank reads
- * its own window under a lock on itself (the separate memory model allows no less). Prints "rank R:
- * ok". */
+ * its own window under a lock on itself (the separate memory model allows no less). (8) Rank 0 polls a
+ * flag in its own window under exclusive locks on itself, with no other MPI call between them, until the
+ * last rank set it under an exclusive lock of its own (MPICH's linked_list_bench_lock_excl does so): the
+ * waiting origin must get the lock between the target's own epochs. Prints "rank R: ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,7 @@
 
 enum { ITER = 50, CS_ITER = 10, K = 64, P = 500 };
 /* The window's ints. */
-enum { COUNTER_A, COUNTER_F, MUTEX, VALUE, SWAP, READ_ONLY, ARRAY = 8, RING = ARRAY + K };
+enum { COUNTER_A, COUNTER_F, MUTEX, VALUE, SWAP, READ_ONLY, FLAG, ARRAY = 8, RING = ARRAY + K };
 #define BUSY_AT(r) (RING + 2 * P + (r) * P)
 
 static int rank, size, last;
@@ -238,6 +240,28 @@ static void busy_target(void)
     }
 }
 
+static void self_lock_poll(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 && size > 1) {
+        int flag = 0;
+        long polls = 0;
+        while (!flag) {
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+            MPI_Get(&flag, 1, MPI_INT, 0, FLAG, 1, MPI_INT, win);
+            MPI_Win_unlock(0, win);
+            polls++;
+        }
+        CHECK(flag == 77 && polls > 0, "self-lock poll: flag %d", flag);
+    } else if (rank == last) {
+        int set = 77;
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        MPI_Put(&set, 1, MPI_INT, 0, FLAG, 1, MPI_INT, win);
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -268,6 +292,7 @@ int main(int argc, char **argv)
     exclusive_rmw();
     ring_flushes();
     busy_target();
+    self_lock_poll();
 
     MPI_Win_free(&win);
     if (failures == 0)
