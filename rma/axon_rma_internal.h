@@ -185,6 +185,10 @@ struct axon_rma_seg {
 int axon_rma_barrier(struct axon_rma_win *w);
 int axon_rma_allgather(struct axon_rma_win *w, const void *mine, void *all, size_t bytes);
 
+/* axon_rma_win.c: frees what a window holds here, without meeting anyone (MPI_Win_free after its barrier,
+ * waiting for what is still in flight; MPI_Finalize for the windows the program left, not waiting). */
+void axon_rma_win_teardown(struct axon_rma_win *w, bool wait);
+
 /* axon_rma_serve.c: the target's side of the remote path, and the origin's pending answers. */
 void axon_rma_serve_register(struct axon_rma_win *w);
 void axon_rma_serve_unregister(struct axon_rma_win *w);

@@ -295,10 +295,16 @@ int axon_rma_init(void)
 
 void axon_rma_finalize(void)
 {
-    /* Windows the program never freed are left as they are: their memory may still be in use by it,
-     * and no peer reaches them any more once MPI is down. */
+    /* Windows the program never freed go without meeting anyone: no peer reaches them once MPI is down
+     * (the standard has them freed first; their memory is the program's no more). */
     axon_ucx_lock();
+    struct axon_rma_win *left = axon_rma_windows;
     axon_rma_windows = NULL;
     atomic_store_explicit(&axon_rma_any, false, memory_order_relaxed);
     axon_ucx_unlock();
+    while (left) {
+        struct axon_rma_win *w = left;
+        left = w->next;
+        axon_rma_win_teardown(w, false);
+    }
 }

@@ -281,10 +281,19 @@ int axon_rma_win_free(struct axon_rma_win *w, const char **why)
      * nobody reaches this memory after it goes. */
     int rc = axon_rma_barrier(w);
     axon_rma_serve_unregister(w);
+    axon_rma_win_teardown(w, true);
+    if (rc != MPI_SUCCESS)
+        *why = "the window's members could not meet";
+    return rc;
+}
+
+void axon_rma_win_teardown(struct axon_rma_win *w, bool wait)
+{
     /* Answers whose sends are still on their way, and requests nobody answered. */
     while (w->pending) {
         struct axon_rma_pending *e = w->pending;
-        axon_request_wait(e->req);
+        if (wait)
+            axon_request_wait(e->req);
         w->pending = e->next;
         if (e->user) {
             axon_ucx_lock();
@@ -299,7 +308,8 @@ int axon_rma_win_free(struct axon_rma_win *w, const char **why)
     while (w->incoming) {
         struct axon_rma_incoming *in = w->incoming;
         w->incoming = in->next;
-        axon_request_wait(in->req);
+        if (wait)
+            axon_request_wait(in->req);
         axon_request_free(in->req);
         free(in->msg);
         free(in);
@@ -317,9 +327,6 @@ int axon_rma_win_free(struct axon_rma_win *w, const char **why)
     free(w->post_group);
     free(w->post_done);
     free(w);
-    if (rc != MPI_SUCCESS)
-        *why = "the window's members could not meet";
-    return rc;
 }
 
 int axon_rma_win_attach(struct axon_rma_win *w, void *base, int64_t size, const char **why)
