@@ -378,11 +378,14 @@ int axon_rma_lock(struct axon_rma_win *w, int lock_type, int rank, int assert, c
         return MPI_ERR_RANK;
     }
     struct axon_rma_target *t = &w->targets[rank];
-    if (t->lock || w->lock_all) {
-        *why = w->lock_all ? "MPI_Win_lock_all holds every target's lock already"
-                           : "this rank holds that target's lock already";
+    if (t->lock || w->lock_all || w->start_group) {
+        *why = w->start_group ? "an access epoch of MPI_Win_start is open (MPI_Win_complete first)"
+               : w->lock_all  ? "MPI_Win_lock_all holds every target's lock already"
+                              : "this rank holds that target's lock already";
         return MPI_ERR_RMA_SYNC;
     }
+    /* A passive-target epoch ends the fence epoch: operations after the unlock need a fence again. */
+    w->access = AXON_RMA_ACCESS_NONE;
     if (!(assert & MPI_MODE_NOCHECK)) {
         int rc = axon_rma_lock_take(w, rank, lock_type, why);
         if (rc != MPI_SUCCESS)
@@ -417,10 +420,13 @@ int axon_rma_unlock(struct axon_rma_win *w, int rank, const char **why)
 
 int axon_rma_lock_all(struct axon_rma_win *w, int assert, const char **why)
 {
-    if (w->nlocks > 0) {
-        *why = w->lock_all ? "MPI_Win_lock_all was called already" : "a lock of MPI_Win_lock is still held";
+    if (w->nlocks > 0 || w->start_group) {
+        *why = w->start_group ? "an access epoch of MPI_Win_start is open (MPI_Win_complete first)"
+               : w->lock_all  ? "MPI_Win_lock_all was called already"
+                              : "a lock of MPI_Win_lock is still held";
         return MPI_ERR_RMA_SYNC;
     }
+    w->access = AXON_RMA_ACCESS_NONE;
     int rc = MPI_SUCCESS;
     bool nocheck = (assert & MPI_MODE_NOCHECK) != 0;
     /* Remote targets are asked all at once; mapped ones are taken in turn. */

@@ -331,6 +331,13 @@ static void check_operation_errors(MPI_Win win, int size)
     EXPECT(MPI_Win_flush(MPI_PROC_NULL, win) == MPI_SUCCESS);
     EXPECT(MPI_Win_flush(peer, win) == MPI_SUCCESS && MPI_Win_flush_local(peer, win) == MPI_SUCCESS);
     EXPECT(MPI_Win_unlock(peer, win) == MPI_SUCCESS);
+    /* A lock ends a fence epoch: after the unlock an operation needs a new epoch (MPICH's
+     * errors/rma/win_sync_lock_fence). */
+    EXPECT(MPI_Win_fence(0, win) == MPI_SUCCESS);
+    EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, peer, MPI_MODE_NOCHECK, win) == MPI_SUCCESS);
+    EXPECT(MPI_Win_unlock(peer, win) == MPI_SUCCESS);
+    EXPECT(class_of(MPI_Put(buf, 1, MPI_INT, peer, 0, 1, MPI_INT, win)) == MPI_ERR_RMA_SYNC);
+    EXPECT(MPI_Win_fence(MPI_MODE_NOSUCCEED, win) == MPI_SUCCESS);
     EXPECT(class_of(MPI_Win_unlock(size, win)) == MPI_ERR_RANK);
     EXPECT(class_of(MPI_Win_lock_all(MPI_MODE_NOSTORE, win)) == MPI_ERR_ASSERT);
     EXPECT(MPI_Win_lock_all(0, win) == MPI_SUCCESS);
@@ -345,6 +352,9 @@ static void check_operation_errors(MPI_Win win, int size)
     EXPECT(class_of(MPI_Win_post(wg, MPI_MODE_NOSUCCEED, win)) == MPI_ERR_ASSERT);
     EXPECT(MPI_Win_post(wg, MPI_MODE_NOCHECK | MPI_MODE_NOPUT, win) == MPI_SUCCESS);
     EXPECT(MPI_Win_start(wg, MPI_MODE_NOCHECK, win) == MPI_SUCCESS);
+    /* No passive-target epoch inside an access epoch (MPICH's errors/rma/win_sync_lock_at). */
+    EXPECT(class_of(MPI_Win_lock(MPI_LOCK_SHARED, peer, MPI_MODE_NOCHECK, win)) == MPI_ERR_RMA_SYNC);
+    EXPECT(class_of(MPI_Win_lock_all(MPI_MODE_NOCHECK, win)) == MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_complete(win) == MPI_SUCCESS);
     int flag = 0;
     EXPECT(class_of(MPI_Win_test(win, NULL)) == MPI_ERR_ARG);
