@@ -62,10 +62,6 @@ struct axon_rma_pending {
     struct axon_request *req;   /* the engine's own request */
     struct axon_request *user;  /* the program's request that completes with it, or NULL */
     void *buf;                  /* freed when it completes (a packed request) */
-    void *unstage;              /* a result staged through host memory: copied to `unstage_to` after */
-    void *unstage_to;
-    size_t unstage_len;
-    struct axon_memkind_info unstage_info;
     int target;
 };
 
@@ -101,7 +97,6 @@ struct axon_rma_win {
     enum axon_rma_flavor flavor;
     int rank, size;
     struct axon_pt2pt_comm *ops, *reply, *coll;
-    bool accumulate_ordered;
     char *base;                 /* this rank's memory */
     int64_t local_size, disp_unit;
     struct axon_rma_target *targets;
@@ -110,7 +105,6 @@ struct axon_rma_win {
     /* The node's segment: control blocks of the node's members, then their memory (ALLOCATE, SHARED). */
     void *seg;
     size_t seg_bytes;
-    bool shared_all;            /* every member's memory is mapped here (SHARED) */
 
     /* Origin side. */
     enum axon_rma_access access;
@@ -133,7 +127,6 @@ struct axon_rma_win {
     bool any_am;                /* some member is reached by messages (and so reaches us by them): each
                                  * operation polls progress, so a rank that spins on operations (a
                                  * compare-and-swap loop) still serves the others */
-    uint32_t coll_seq;          /* the engine's collectives on this window (their tags) */
     uint64_t probe_word;
 };
 

@@ -57,6 +57,12 @@ static int axon_rma_view_close(struct axon_rma_view *v, bool write)
     return rc;
 }
 
+/* Whether the operation brings data back to the origin (a get, a fetch). */
+static bool axon_rma_answers(enum axon_rma_op_kind k)
+{
+    return k == AXON_RMA_GET || k == AXON_RMA_GET_ACC || k == AXON_RMA_CAS;
+}
+
 static enum axon_rma_msg_kind axon_rma_msg_of(enum axon_rma_op_kind k)
 {
     switch (k) {
@@ -127,7 +133,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     int64_t target_bytes = 0;
     for (int64_t i = 0; i < nseg; i++)
         target_bytes += segs[i].len;
-    bool answers = op->kind == AXON_RMA_GET || op->kind == AXON_RMA_GET_ACC || op->kind == AXON_RMA_CAS;
+    bool answers = axon_rma_answers(op->kind);
     int64_t out_bytes = op->kind == AXON_RMA_CAS ? op->origin_dt.size : answers ? target_bytes : 0;
     char *data = NULL, *out = NULL, *data_copy = NULL;
     int rc = MPI_SUCCESS;
@@ -315,7 +321,7 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
         return rc;
     }
 
-    bool answers = op->kind == AXON_RMA_GET || op->kind == AXON_RMA_GET_ACC || op->kind == AXON_RMA_CAS;
+    bool answers = axon_rma_answers(op->kind);
     struct axon_request *user = NULL;
     if (req) {
         /* Puts and accumulates are complete for the origin once packed; the others when answered. */

@@ -245,13 +245,10 @@ bool axon_rma_serve_window(struct axon_rma_win *w)
             continue;
         }
         *p = e->next;
-        if (e->unstage)
-            axon_memkind_copy_from_host(e->unstage_to, e->unstage, e->unstage_len, &e->unstage_info);
         if (e->user)
             axon_request_coll_complete(e->user, e->req->status.MPI_ERROR);
         axon_request_free(e->req);
         free(e->buf);
-        free(e->unstage);
         free(e);
         moved = true;
     }

@@ -139,7 +139,6 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
     w->coll = spec->coll;
     w->rank = spec->coll->rank;
     w->size = spec->coll->size;
-    w->accumulate_ordered = spec->accumulate_ordered;
     w->local_size = spec->flavor == AXON_RMA_DYNAMIC ? 0 : spec->size;
     w->disp_unit = spec->flavor == AXON_RMA_DYNAMIC ? 1 : spec->disp_unit;
     w->incoming_tail = &w->incoming;
@@ -216,7 +215,6 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
         goto err_registered;
     }
     w->my_ctrl = (struct axon_rma_ctrl *)w->seg + me_local;
-    w->shared_all = shared;
     w->base = allocated ? (char *)w->seg + offset[me_local] : spec->base;
     if (spec->flavor == AXON_RMA_DYNAMIC)
         w->base = NULL;
@@ -302,7 +300,6 @@ void axon_rma_win_teardown(struct axon_rma_win *w, bool wait)
         }
         axon_request_free(e->req);
         free(e->buf);
-        free(e->unstage);
         free(e);
     }
     while (w->incoming) {

@@ -42,7 +42,8 @@ struct axon_rma_win_spec {
     int64_t size;             /* bytes (CREATE, ALLOCATE, SHARED); 0 for DYNAMIC */
     int64_t disp_unit;
     bool noncontig;           /* SHARED: alloc_shared_noncontig (each rank's part page-aligned) */
-    bool accumulate_ordered;  /* accumulate_ordering is not "none" (accumulates apply in order) */
+    bool accumulate_ordered;  /* accumulate_ordering is not "none"; the engine applies every origin's
+                               * accumulates in order either way */
     /* The window's hidden communicator: its engine contexts, all over the same members. ops carries
      * requests to targets (tag AXON_RMA_TAG_OP) and their data, reply the answers, coll the engine's own
      * barriers and exchanges. */
