@@ -57,6 +57,19 @@ static int axon_rma_view_close(struct axon_rma_view *v, bool write)
     return rc;
 }
 
+/* Whether buf's layout is one piece of host memory, so the near path reads or writes it in place. The
+ * inline checks miss host memory from mmap (large malloc, posix_memalign); the kind's full check is
+ * cheap for those while no GPU context exists, and a copy through a bounce buffer costs far more. */
+static bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt)
+{
+    if (!dt->contig)
+        return false;
+    if (axon_pt2pt_data_surely_host(buf, dt))
+        return true;
+    struct axon_memkind_info info;
+    return axon_memkind_of((const char *)buf + dt->true_lb, &info) == MPI_SUCCESS && axon_memkind_is_host(&info);
+}
+
 /* Whether the operation brings data back to the origin (a get, a fetch). */
 static bool axon_rma_answers(enum axon_rma_op_kind k)
 {
@@ -140,7 +153,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
 
     /* A host origin that lies in one piece goes as it is; anything else is packed first. */
     if (data_bytes > 0) {
-        if (op->kind != AXON_RMA_CAS && op->origin_dt.contig && axon_pt2pt_data_surely_host(op->origin, &op->origin_dt)) {
+        if (op->kind != AXON_RMA_CAS && axon_rma_host_contig(op->origin, &op->origin_dt)) {
             data = (char *)op->origin + op->origin_dt.true_lb;
         } else {
             data = data_copy = malloc((size_t)data_bytes);
@@ -155,7 +168,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     bool result_direct = false;
     if (answers) {
         const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? &op->origin_dt : &op->result_dt;
-        result_direct = rdt->contig && axon_pt2pt_data_surely_host(op->result, rdt);
+        result_direct = axon_rma_host_contig(op->result, rdt);
         if (result_direct) {
             out = (char *)op->result + rdt->true_lb;
         } else if (!(out = malloc((size_t)(out_bytes > 0 ? out_bytes : 1)))) {
