@@ -157,8 +157,17 @@ static inline bool axon_mpi_datatype_get(MPI_Datatype handle, struct axon_dtype_
 {
     unsigned h = (unsigned)handle;
     if (__builtin_expect((h >> 26) == ((1u << 4) | 3u), 1)) {
+        /* Field by field: GCC builds an assigned compound literal on the stack with stores of mixed
+         * widths and reads it back in 16-byte loads, which the store buffer cannot forward. */
         int64_t size = (h >> 8) & 0xffu;
-        *layout = axon_dtype_layout_basic(handle, size);
+        layout->size = size;
+        layout->extent = size;
+        layout->true_lb = 0;
+        layout->true_extent = size;
+        layout->contig = true;
+        layout->loop = NULL;
+        layout->basic = handle;
+        layout->basic_count = 1;
         return true;
     }
     return axon_mpi_datatype_get_other(handle, layout);

@@ -152,39 +152,38 @@ static int axon_mpi_rma_put_get(const char *func, enum axon_rma_op_kind kind, co
     AXON_MPI_REQUIRE_ACTIVE(func);
     AXON_MPI_WIN_CHECK(func, win, w);
     AXON_MPI_RMA_CHECK_REQUEST(func, w, request, wants_request);
-    struct axon_dtype_layout odt, tdt;
+    /* Built in place, not from an initializer: zeroing the whole description costs more than an 8-byte
+     * put. The layout of the side the kind does not use stays unset (the engine never reads it). */
+    struct axon_rma_op op;
+    bool put = kind == AXON_RMA_PUT;
+    struct axon_dtype_layout *odt = put ? &op.origin_dt : &op.result_dt, *tdt = &op.target_dt;
     int rc;
     if ((rc = axon_mpi_rma_check_count(func, w, origin_count, "origin_count")) != MPI_SUCCESS ||
         (rc = axon_mpi_rma_check_count(func, w, target_count, "target_count")) != MPI_SUCCESS ||
-        (rc = axon_mpi_rma_check_type(func, w, origin_datatype, &odt, "origin datatype")) != MPI_SUCCESS ||
-        (rc = axon_mpi_rma_check_type(func, w, target_datatype, &tdt, "target datatype")) != MPI_SUCCESS ||
+        (rc = axon_mpi_rma_check_type(func, w, origin_datatype, odt, "origin datatype")) != MPI_SUCCESS ||
+        (rc = axon_mpi_rma_check_type(func, w, target_datatype, tdt, "target datatype")) != MPI_SUCCESS ||
         (rc = axon_mpi_rma_check_target(func, w, target_rank, target_disp)) != MPI_SUCCESS)
         return rc;
-    if (kind == AXON_RMA_PUT)
-        rc = axon_mpi_rma_check_fits(func, w, origin_count, odt.size, target_count, tdt.size, false, "origin",
+    if (put)
+        rc = axon_mpi_rma_check_fits(func, w, origin_count, odt->size, target_count, tdt->size, false, "origin",
                                      "target");
     else
-        rc = axon_mpi_rma_check_fits(func, w, target_count, tdt.size, origin_count, odt.size, false, "target",
+        rc = axon_mpi_rma_check_fits(func, w, target_count, tdt->size, origin_count, odt->size, false, "target",
                                      "origin");
     if (rc != MPI_SUCCESS)
         return rc;
 
-    struct axon_rma_op op = {
-        .kind = kind,
-        .target = target_rank,
-        .target_disp = target_disp,
-        .target_count = target_count,
-        .target_dt = tdt,
-    };
-    if (kind == AXON_RMA_PUT) {
-        op.origin = origin_addr;
-        op.origin_count = origin_count;
-        op.origin_dt = odt;
-    } else {
-        op.result = (void *)origin_addr; /* a get's origin buffer is where the data lands */
-        op.result_count = origin_count;
-        op.result_dt = odt;
-    }
+    op.kind = kind;
+    op.origin = put ? origin_addr : NULL;
+    op.origin_count = put ? origin_count : 0;
+    op.result = put ? NULL : (void *)origin_addr; /* a get's origin buffer is where the data lands */
+    op.result_count = put ? 0 : origin_count;
+    op.compare = NULL;
+    op.target = target_rank;
+    op.target_disp = target_disp;
+    op.target_count = target_count;
+    op.op = MPI_OP_NULL;
+    op.op_obj = NULL;
     return axon_mpi_rma_start(func, w, &op, wants_request ? request : NULL);
 }
 
