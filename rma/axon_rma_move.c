@@ -17,7 +17,7 @@
 int64_t axon_rma_target_segs(const struct axon_rma_op *op, int64_t disp_unit, int64_t limit, struct axon_rma_seg *one,
                              struct axon_rma_seg **segs)
 {
-    const struct axon_dtype_layout *dt = &op->target_dt;
+    const struct axon_dtype_layout *dt = op->target_dt;
     int64_t origin = op->target_disp * disp_unit;
     *segs = one;
     if (op->target_count == 0 || dt->size == 0 || limit <= 0)

@@ -99,11 +99,11 @@ static int64_t axon_rma_data_bytes(const struct axon_rma_op *op)
     switch (op->kind) {
     case AXON_RMA_PUT:
     case AXON_RMA_ACC:
-        return op->origin_count * op->origin_dt.size;
+        return op->origin_count * op->origin_dt->size;
     case AXON_RMA_GET_ACC:
-        return op->op == MPI_NO_OP ? 0 : op->origin_count * op->origin_dt.size;
+        return op->op == MPI_NO_OP ? 0 : op->origin_count * op->origin_dt->size;
     case AXON_RMA_CAS:
-        return 2 * op->origin_dt.size;
+        return 2 * op->origin_dt->size;
     default:
         return 0;
     }
@@ -114,8 +114,8 @@ static int axon_rma_data_pack(const struct axon_rma_op *op, char *out)
     struct axon_rma_view v;
     int rc;
     if (op->kind == AXON_RMA_CAS) {
-        int64_t n = op->origin_dt.size;
-        const struct axon_dtype_layout *dt = &op->origin_dt;
+        int64_t n = op->origin_dt->size;
+        const struct axon_dtype_layout *dt = op->origin_dt;
         if ((rc = axon_rma_view_open(op->origin, 1, dt, true, &v)) != MPI_SUCCESS)
             return rc;
         axon_rma_pack(v.host, 1, dt, out);
@@ -126,9 +126,9 @@ static int axon_rma_data_pack(const struct axon_rma_op *op, char *out)
         axon_rma_view_close(&v, false);
         return MPI_SUCCESS;
     }
-    if ((rc = axon_rma_view_open(op->origin, op->origin_count, &op->origin_dt, true, &v)) != MPI_SUCCESS)
+    if ((rc = axon_rma_view_open(op->origin, op->origin_count, op->origin_dt, true, &v)) != MPI_SUCCESS)
         return rc;
-    axon_rma_pack(v.host, op->origin_count, &op->origin_dt, out);
+    axon_rma_pack(v.host, op->origin_count, op->origin_dt, out);
     return axon_rma_view_close(&v, false);
 }
 
@@ -137,7 +137,7 @@ static int64_t axon_rma_basic_size(const struct axon_rma_op *op)
     /* Puts and gets never need it, and a division costs as much as the rest of a small put. */
     if (op->kind == AXON_RMA_PUT || op->kind == AXON_RMA_GET)
         return 1;
-    const struct axon_dtype_layout *dt = &op->target_dt;
+    const struct axon_dtype_layout *dt = op->target_dt;
     return dt->basic_count > 1 ? dt->size / dt->basic_count : dt->size;
 }
 
@@ -150,14 +150,14 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     for (int64_t i = 0; i < nseg; i++)
         target_bytes += segs[i].len;
     bool answers = axon_rma_answers(op->kind);
-    int64_t out_bytes = op->kind == AXON_RMA_CAS ? op->origin_dt.size : answers ? target_bytes : 0;
+    int64_t out_bytes = op->kind == AXON_RMA_CAS ? op->origin_dt->size : answers ? target_bytes : 0;
     char *data = NULL, *out = NULL, *data_copy = NULL;
     int rc = MPI_SUCCESS;
 
     /* A host origin that lies in one piece goes as it is; anything else is packed first. */
     if (data_bytes > 0) {
-        if (op->kind != AXON_RMA_CAS && axon_rma_host_contig(op->origin, &op->origin_dt)) {
-            data = (char *)op->origin + op->origin_dt.true_lb;
+        if (op->kind != AXON_RMA_CAS && axon_rma_host_contig(op->origin, op->origin_dt)) {
+            data = (char *)op->origin + op->origin_dt->true_lb;
         } else {
             data = data_copy = malloc((size_t)data_bytes);
             if (!data || (rc = axon_rma_data_pack(op, data)) != MPI_SUCCESS) {
@@ -170,7 +170,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     struct axon_rma_view rv = {0};
     bool result_direct = false;
     if (answers) {
-        const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? &op->origin_dt : &op->result_dt;
+        const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? op->origin_dt : op->result_dt;
         result_direct = axon_rma_host_contig(op->result, rdt);
         if (result_direct) {
             out = (char *)op->result + rdt->true_lb;
@@ -188,8 +188,8 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
         .out = out,
         .op = op->kind == AXON_RMA_CAS ? MPI_OP_NULL : op->op,
         .op_obj = op->op_obj,
-        .basic = op->target_dt.basic,
-        .basic_size = op->kind == AXON_RMA_CAS ? op->origin_dt.size : axon_rma_basic_size(op),
+        .basic = op->target_dt->basic,
+        .basic_size = op->kind == AXON_RMA_CAS ? op->origin_dt->size : axon_rma_basic_size(op),
     };
     if (a.basic_size <= 0)
         a.basic_size = 1;
@@ -202,7 +202,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
                                             : "the operation could not be applied";
     if (answers && !result_direct) {
         int64_t rcount = op->kind == AXON_RMA_CAS ? 1 : op->result_count;
-        const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? &op->origin_dt : &op->result_dt;
+        const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? op->origin_dt : op->result_dt;
         if (rc == MPI_SUCCESS && (rc = axon_rma_view_open(op->result, rcount, rdt, true, &rv)) == MPI_SUCCESS) {
             axon_rma_unpack(rv.host, rcount, rdt, out, out_bytes);
             rc = axon_rma_view_close(&rv, true);
@@ -306,7 +306,7 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
                "MPI_Win_lock_all first)";
         return MPI_ERR_RMA_SYNC;
     }
-    const struct axon_dtype_layout *tdt = &op->target_dt;
+    const struct axon_dtype_layout *tdt = op->target_dt;
     if (w->flavor != AXON_RMA_DYNAMIC && op->target_count > 0 && tdt->size > 0) {
         int64_t lo = op->target_disp * t->disp_unit + tdt->true_lb;
         int64_t hi = op->target_disp * t->disp_unit + (op->target_count - 1) * tdt->extent + tdt->true_lb +
@@ -353,7 +353,7 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
         .kind = axon_rma_msg_of(op->kind),
         .basic = (int32_t)tdt->basic,
         .op = (int32_t)op->op,
-        .basic_size = (int32_t)(op->kind == AXON_RMA_CAS ? op->origin_dt.size : axon_rma_basic_size(op)),
+        .basic_size = (int32_t)(op->kind == AXON_RMA_CAS ? op->origin_dt->size : axon_rma_basic_size(op)),
         .where = 0,
         .nseg = nseg,
         .data_bytes = axon_rma_data_bytes(op),
@@ -364,7 +364,7 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
     if (answers) {
         answer = op->result;
         answer_count = op->kind == AXON_RMA_CAS ? 1 : op->result_count;
-        answer_dt = op->kind == AXON_RMA_CAS ? &op->origin_dt : &op->result_dt;
+        answer_dt = op->kind == AXON_RMA_CAS ? op->origin_dt : op->result_dt;
     }
     rc = axon_rma_send_request(w, op->target, &m, segs, op, answer, answer_count, answer_dt, answers ? user : NULL,
                                why);

@@ -88,15 +88,15 @@ struct axon_rma_op {
     enum axon_rma_op_kind kind;
     const void *origin;         /* PUT, ACC, GET_ACC (unused for MPI_NO_OP), CAS (the new value) */
     int64_t origin_count;
-    struct axon_dtype_layout origin_dt; /* unset, and never read, when the kind uses no origin buffer */
+    const struct axon_dtype_layout *origin_dt; /* NULL when the kind uses no origin buffer */
     void *result;               /* GET (the destination), GET_ACC, CAS */
     int64_t result_count;
-    struct axon_dtype_layout result_dt; /* likewise without a result buffer */
+    const struct axon_dtype_layout *result_dt; /* NULL without a result buffer */
     const void *compare;        /* CAS */
     int target;                 /* rank in the window's group, or MPI_PROC_NULL */
     int64_t target_disp;
     int64_t target_count;
-    struct axon_dtype_layout target_dt;
+    const struct axon_dtype_layout *target_dt;
     MPI_Op op;                  /* ACC, GET_ACC: a predefined operation, MPI_REPLACE or MPI_NO_OP */
     struct axon_coll_op *op_obj;
 };
