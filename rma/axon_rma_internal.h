@@ -5,6 +5,7 @@
 #define AXON_RMA_INTERNAL_H
 
 #include "rma/rma.h"
+#include "ucx_glue/ucx_glue.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -53,6 +54,10 @@ struct axon_rma_target {
     bool lock_nocheck;         /* taken with MPI_MODE_NOCHECK: nothing was acquired */
     bool started;              /* in the access group of MPI_Win_start */
     uint32_t am_unflushed;     /* operations sent to it since its last flush */
+    /* UCX puts and gets (remote targets of windows that registered their memory: axon_rma_ucx.c). */
+    ucp_rkey_h rkey;           /* NULL: everything by messages */
+    uint64_t remote_base;      /* its memory, as an address in its own process */
+    uint32_t ucx_unflushed;    /* puts and gets issued since its last flush */
 };
 
 /* An operation of the remote path still waited for at the origin: the answer's receive (get,
@@ -128,6 +133,7 @@ struct axon_rma_win {
                                  * operation polls progress, so a rank that spins on operations (a
                                  * compare-and-swap loop) still serves the others */
     uint64_t probe_word;
+    struct axon_ucx_rma_mem ucx_mem; /* this rank's memory, registered for UCX puts and gets */
 };
 
 /* Tags. On the coll context: the engine's collectives and the active-target notices. On the reply
@@ -173,6 +179,12 @@ struct axon_rma_seg {
 };
 
 /* ---- between the engine's files ------------------------------------------------------------------- */
+
+/* A window rank's rank in MPI_COMM_WORLD. */
+static inline int axon_rma_world_rank(const struct axon_pt2pt_comm *v, int rank)
+{
+    return v->world_ranks ? v->world_ranks[rank] : rank;
+}
 
 /* axon_rma_coll.c: collectives over the window's coll context. */
 int axon_rma_barrier(struct axon_rma_win *w);
@@ -238,6 +250,21 @@ int axon_rma_apply_cma(pid_t pid, uint64_t remote, struct axon_rma_ctrl *ctrl, c
 int axon_rma_send_request(struct axon_rma_win *w, int target, struct axon_rma_msg *m, const struct axon_rma_seg *segs,
                           const struct axon_rma_op *op, void *answer, int64_t answer_count,
                           const struct axon_dtype_layout *answer_dt, struct axon_request *user, const char **why);
+
+/* axon_rma_ucx.c: UCX puts and gets to remote targets. */
+/* At creation (every member calls it, after the targets' paths are known): registers this rank's
+ * memory and exchanges the keys, where UCX's RMA is on and the flavor allows. */
+int axon_rma_ucx_setup(struct axon_rma_win *w, const char **why);
+void axon_rma_ucx_teardown(struct axon_rma_win *w);
+/* Whether op goes as UCX puts or gets (a put or get with a host buffer in one piece, without a request,
+ * to a target with a key); then issues it over the target pieces. */
+bool axon_rma_ucx_takes(const struct axon_rma_win *w, const struct axon_rma_op *op, bool with_request);
+int axon_rma_ucx_issue(struct axon_rma_win *w, const struct axon_rma_op *op, const struct axon_rma_seg *segs,
+                       int64_t nseg, const char **why);
+/* Completes every UCX put and get towards the targets [lo, hi) (at the target, and so at the origin). */
+int axon_rma_ucx_flush(struct axon_rma_win *w, int lo, int hi, const char **why);
+/* Whether a buffer's layout is one piece of host memory (axon_rma_ops.c). */
+bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt);
 
 /* Whether the engine uses node shared memory and single copies (AXON_RMA_SHM). */
 bool axon_rma_shm_enabled(void);

@@ -60,7 +60,7 @@ static int axon_rma_view_close(struct axon_rma_view *v, bool write)
 /* Whether buf's layout is one piece of host memory, so the near path reads or writes it in place. The
  * inline checks miss host memory from mmap (large malloc, posix_memalign); the kind's full check is
  * cheap for those while no GPU context exists, and a copy through a bounce buffer costs far more. */
-static bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt)
+bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt)
 {
     if (!dt->contig)
         return false;
@@ -334,6 +334,13 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
             free(segs);
         if (rc == MPI_SUCCESS && req)
             rc = axon_request_alloc_complete(AXON_REQUEST_SEND, req);
+        return rc;
+    }
+
+    if (axon_rma_ucx_takes(w, op, req != NULL)) {
+        rc = axon_rma_ucx_issue(w, op, segs, nseg, why);
+        if (segs != &one)
+            free(segs);
         return rc;
     }
 

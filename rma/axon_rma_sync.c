@@ -78,7 +78,12 @@ static int axon_rma_flush_send(struct axon_rma_win *w, int lo, int hi, const cha
  * them without such a notice synchronizes with MPI_Win_sync, a full fence. */
 static int axon_rma_complete_range(struct axon_rma_win *w, int lo, int hi, int target, const char **why)
 {
-    int rc = w->any_am ? axon_rma_flush_send(w, lo, hi, why) : MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    if (w->any_am) {
+        rc = axon_rma_ucx_flush(w, lo, hi, why);
+        int frc = axon_rma_flush_send(w, lo, hi, why);
+        rc = rc != MPI_SUCCESS ? rc : frc;
+    }
     axon_rma_wait_quiet(w, target);
     atomic_thread_fence(memory_order_release);
     return rc;
@@ -92,8 +97,10 @@ int axon_rma_flush(struct axon_rma_win *w, int rank, bool local, const char **wh
             return MPI_ERR_RMA_SYNC;
         }
         if (local) {
+            /* A UCX put holds the origin's buffer until flushed. */
+            int rc = w->any_am ? axon_rma_ucx_flush(w, 0, w->size, why) : MPI_SUCCESS;
             axon_rma_wait_quiet(w, AXON_RMA_ALL);
-            return MPI_SUCCESS;
+            return rc;
         }
         return axon_rma_complete_range(w, 0, w->size, AXON_RMA_ALL, why);
     }
@@ -110,8 +117,9 @@ int axon_rma_flush(struct axon_rma_win *w, int rank, bool local, const char **wh
     /* The origin's buffers are free once a remote request is packed and sent, and a get's data is
      * there once its answer came: a local flush waits for the pending entries alone. */
     if (local) {
+        int rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
         axon_rma_wait_quiet(w, rank);
-        return MPI_SUCCESS;
+        return rc;
     }
     return axon_rma_complete_range(w, rank, rank + 1, rank, why);
 }
@@ -242,7 +250,8 @@ int axon_rma_complete(struct axon_rma_win *w, const char **why)
     }
     int rc = MPI_SUCCESS;
     for (int i = 0; i < w->nstart && rc == MPI_SUCCESS; i++)
-        rc = axon_rma_flush_send(w, w->start_group[i], w->start_group[i] + 1, why);
+        if ((rc = axon_rma_ucx_flush(w, w->start_group[i], w->start_group[i] + 1, why)) == MPI_SUCCESS)
+            rc = axon_rma_flush_send(w, w->start_group[i], w->start_group[i] + 1, why);
     axon_rma_wait_quiet(w, AXON_RMA_ALL);
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS && (rc = axon_rma_notice_send(w, w->start_group, w->nstart, AXON_RMA_TAG_COMPLETE)) !=
@@ -352,17 +361,22 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     if (t->ctrl) {
         /* A node peer reached by messages (no single copy) applies them before its lock goes. */
         if (t->path == AXON_RMA_PATH_AM) {
-            rc = axon_rma_flush_send(w, rank, rank + 1, why);
+            rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
+            int frc = axon_rma_flush_send(w, rank, rank + 1, why);
+            rc = rc != MPI_SUCCESS ? rc : frc;
             axon_rma_wait_quiet(w, rank);
         }
         atomic_thread_fence(memory_order_seq_cst);
         if (!t->lock_nocheck)
             axon_rma_lock_release(t->ctrl, t->lock);
-    } else if (t->lock_nocheck) {
-        rc = axon_rma_flush_send(w, rank, rank + 1, why);
     } else {
-        rc = axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
-        t->am_unflushed = 0;
+        /* The target lets the lock go when the unlock arrives: UCX's puts and gets must be done first. */
+        rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
+        int mrc = t->lock_nocheck ? axon_rma_flush_send(w, rank, rank + 1, why)
+                                  : axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
+        rc = rc != MPI_SUCCESS ? rc : mrc;
+        if (!t->lock_nocheck)
+            t->am_unflushed = 0;
     }
     t->lock = 0;
     t->lock_nocheck = false;

@@ -39,11 +39,6 @@ static int64_t axon_rma_round_page(int64_t n)
     return (n + AXON_RMA_PAGE - 1) / AXON_RMA_PAGE * AXON_RMA_PAGE;
 }
 
-static int axon_rma_world_rank(const struct axon_pt2pt_comm *v, int rank)
-{
-    return v->world_ranks ? v->world_ranks[rank] : rank;
-}
-
 /* Whether this process can read peer's memory by a single copy: its probe word, read back. */
 static bool axon_rma_cma_probe(const struct axon_rma_peer_info *peer)
 {
@@ -249,6 +244,12 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
     free(offset);
     free(info);
     free(local);
+    info = NULL;
+    local = NULL;
+    if ((rc = axon_rma_ucx_setup(w, why)) != MPI_SUCCESS) {
+        axon_rma_ucx_teardown(w);
+        goto err_registered;
+    }
     *base_out = w->base;
     *out = w;
     axon_ucx_lock();
@@ -316,6 +317,7 @@ void axon_rma_win_teardown(struct axon_rma_win *w, bool wait)
         w->lock_waits = lw->next;
         free(lw);
     }
+    axon_rma_ucx_teardown(w);
     if (w->seg)
         munmap(w->seg, w->seg_bytes);
     free(w->targets);

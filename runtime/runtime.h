@@ -41,6 +41,12 @@ enum axon_peer_watch {
     AXON_PEER_WATCH_NODES, /* ranks on other nodes, AXON_TOPO's synthetic ones included (tests) */
 };
 
+/* AXON_RMA_UCX: whether one-sided operations to ranks of other machines are UCX puts and gets. */
+enum axon_rma_ucx {
+    AXON_RMA_UCX_AUTO, /* when the job spans machines */
+    AXON_RMA_UCX_ON,   /* always (with AXON_RMA_SHM=0, node peers too: tests) */
+    AXON_RMA_UCX_OFF,  /* never: messages the target serves */
+};
 /* AXON_MODEX: how the ranks' published values (UCX addresses, GPUs, segment names) travel. */
 enum axon_modex {
     AXON_MODEX_COLLECT, /* MPI_Init's fence collects them all onto every node */
@@ -61,6 +67,7 @@ struct axon_config {
     long pt2pt_cma_split; /* from this size, the sender writes half of such a message while the receiver
                            * reads the other half */
     long rma_shm;        /* one-sided: node peers reached through shared memory and single copies */
+    long rma_ucx;        /* enum axon_rma_ucx */
     long bsend_wait_ms;  /* how long a buffered send waits for room held by messages in flight */
     long modex;          /* enum axon_modex */
     long peer_watch;     /* enum axon_peer_watch */

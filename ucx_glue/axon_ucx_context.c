@@ -1,6 +1,6 @@
 /* The UCP context and the worker: created at MPI_Init, with the features the library uses (active
- * messages, whose rendezvous UCX completes zero-copy on its own RMA lanes), and torn down at
- * MPI_Finalize. */
+ * messages, whose rendezvous UCX completes zero-copy on its own RMA lanes; RMA when one-sided traffic may
+ * cross machines), and torn down at MPI_Finalize. */
 #include "ucx_glue/ucx_glue.h"
 
 #include "runtime/runtime.h"
@@ -66,13 +66,15 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
             axon_runtime_log_debug(1, "UCX would not take NET_DEVICES=lo (%s); it listens on every interface",
                                    ucs_status_string(st));
     }
+    /* Active messages: rendezvous moves payloads zero-copy without more (UCX adds its RMA lanes for that
+     * by itself). RMA only where one-sided operations may cross machines: its interfaces are polled on
+     * every progress call, and within a machine the one-sided engine moves data by shared memory. */
+    axon_ucx.rma = axon_config.rma_ucx == AXON_RMA_UCX_ON ||
+                   (axon_config.rma_ucx == AXON_RMA_UCX_AUTO && !axon_ucx_one_machine());
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        /* Active messages only: rendezvous still moves payloads zero-copy (UCX adds its RMA lanes
-         * for that by itself), and without UCP_FEATURE_RMA no extra interface is polled on every
-         * progress call. One-sided communication will ask for RMA when it arrives. */
-        .features = UCP_FEATURE_AM,
+        .features = UCP_FEATURE_AM | (axon_ucx.rma ? UCP_FEATURE_RMA : 0),
         .mt_workers_shared = 0,
         .estimated_num_eps = (size_t)axon_ucx.nranks,
     };

@@ -1,4 +1,4 @@
-/* The UCX layer: one UCP context (active messages; RMA joins with one-sided communication) and one
+/* The UCX layer: one UCP context (active messages; RMA too when one-sided traffic crosses machines) and one
  * worker per process, endpoints to the other ranks made on first use, the progress call that every
  * waiting loop in the library goes through, and a shutdown that loses no message in flight. Layers
  * above send active messages through the endpoints this layer hands out; they never create UCX objects
@@ -43,6 +43,7 @@ struct axon_ucx {
     atomic_int leaving;     /* enum axon_ucx_leaving: how far MPI_Finalize is (axon_ucx_ep.c) */
     bool watch_any;         /* some peer's endpoint is made in UCX's peer error mode (AXON_PEER_WATCH) */
     long eager_limit;       /* largest message sent eagerly; -1: UCX's threshold decides (axon_ucx_eager.c) */
+    bool rma;               /* the context has UCX's RMA features (AXON_RMA_UCX: axon_ucx_rma.c) */
 };
 
 extern struct axon_ucx axon_ucx;
@@ -148,6 +149,32 @@ bool axon_ucx_progress_thread_has_cpus(void);
  * axon_ucx.async_progress. */
 void axon_ucx_async_begin(void);
 void axon_ucx_async_end(void);
+
+/* ---- one-sided transfers (axon_ucx_rma.c) ---------------------------------------------------------- */
+
+/* Whether puts and gets through UCX are on: AXON_RMA_UCX=on, or auto (the default) and the job spans
+ * machines. The context then has UCX's RMA features, which otherwise stay off: each adds interfaces that
+ * every progress call polls. */
+bool axon_ucx_rma_enabled(void);
+/* Memory registered for remote access, and its remote key packed for the peers. */
+struct axon_ucx_rma_mem {
+    ucp_mem_h memh;
+    void *rkey;
+    size_t rkey_len;
+};
+int axon_ucx_rma_mem_map(void *addr, size_t len, struct axon_ucx_rma_mem *m);
+void axon_ucx_rma_mem_unmap(struct axon_ucx_rma_mem *m);
+/* A peer's packed key, usable on the endpoint to rank world of MPI_COMM_WORLD. */
+int axon_ucx_rma_rkey_unpack(int world, const void *packed, ucp_rkey_h *rkey);
+void axon_ucx_rma_rkey_destroy(ucp_rkey_h rkey);
+/* Contiguous host memory to or from raddr in a peer's registered memory. Complete, at both ends, once
+ * a flush towards the peer started after them has ended; buf stays the program's until then. */
+int axon_ucx_rma_put(int world, const void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey);
+int axon_ucx_rma_get(int world, void *buf, size_t len, uint64_t raddr, ucp_rkey_h rkey);
+/* A flush of the endpoint to rank world: started, polled (the caller progresses meanwhile), ended. */
+int axon_ucx_rma_flush_start(int world, ucs_status_ptr_t *flush);
+bool axon_ucx_rma_flush_done(ucs_status_ptr_t flush);
+int axon_ucx_rma_flush_end(ucs_status_ptr_t flush);
 
 /* Flushes everything in flight, then closes the endpoints and the worker in step with the other ranks
  * (bootstrap barriers around the close), so no peer tears down while another still sends to it. */
