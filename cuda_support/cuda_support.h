@@ -284,6 +284,10 @@ void axon_cuda_scratch_put(void *ptr, size_t bytes, int device);
 /* Blocks taken from the driver so far (tests). */
 long axon_cuda_scratch_allocated(void);
 void axon_cuda_scratch_finalize(void);
+/* Device memory for the program (MPI_Win_allocate asked for "cuda:device"), from the driver and back to
+ * it, uncached (axon_cuda_alloc.c); NULL, logged, when the GPU is out of memory. */
+void *axon_cuda_mem_alloc(size_t bytes, int device);
+void axon_cuda_mem_free(void *p, int device);
 /* A synchronous copy between any two buffers (host or GPU: unified addressing) in device's context. */
 int axon_cuda_copy(void *dst, const void *src, size_t bytes, int device);
 

@@ -54,6 +54,10 @@ struct axon_memkind_ops {
     /* Device memory for scratch (cached: give it back with the same size and device). */
     void *(*scratch_get)(size_t bytes, int device);
     void (*scratch_put)(void *p, size_t bytes, int device);
+    /* Memory of the kind for the program (MPI_Win_allocate asked for it), uncached; NULL (logged) when
+     * the device is out of memory, and always for the host, whose memory the caller allocates itself. */
+    void *(*mem_alloc)(size_t bytes, int device);
+    void (*mem_free)(void *p, int device);
     /* This process's staging window that node peers map (*id says how), and a peer's mapped here. */
     void *(*window_mine)(size_t bytes, int device, struct axon_memkind_window_id *id);
     void *(*window_peer)(int world, const struct axon_memkind_window_id *id, int device);
@@ -192,6 +196,16 @@ static inline void *axon_memkind_scratch_get(enum axon_memkind kind, size_t byte
 static inline void axon_memkind_scratch_put(enum axon_memkind kind, void *p, size_t bytes, int device)
 {
     axon_memkind_ops[kind]->scratch_put(p, bytes, device);
+}
+
+static inline void *axon_memkind_mem_alloc(enum axon_memkind kind, size_t bytes, int device)
+{
+    return axon_memkind_ops[kind]->mem_alloc(bytes, device);
+}
+
+static inline void axon_memkind_mem_free(enum axon_memkind kind, void *p, int device)
+{
+    axon_memkind_ops[kind]->mem_free(p, device);
 }
 
 static inline void *axon_memkind_window_mine(enum axon_memkind kind, size_t bytes, int device,

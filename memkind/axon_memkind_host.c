@@ -83,6 +83,12 @@ static void axon_memkind_host_scratch_put(void *p, size_t bytes, int device)
     (void)device;
 }
 
+static void axon_memkind_host_mem_free(void *p, int device)
+{
+    (void)p;
+    (void)device;
+}
+
 static void *axon_memkind_host_window_mine(size_t bytes, int device, struct axon_memkind_window_id *id)
 {
     (void)bytes;
@@ -203,6 +209,8 @@ const struct axon_memkind_ops axon_memkind_host_ops = {
     .bounce_put = axon_memkind_host_put,
     .scratch_get = axon_memkind_host_get,
     .scratch_put = axon_memkind_host_scratch_put,
+    .mem_alloc = axon_memkind_host_get,
+    .mem_free = axon_memkind_host_mem_free,
     .window_mine = axon_memkind_host_window_mine,
     .window_peer = axon_memkind_host_window_peer,
     .ipc_available = axon_memkind_host_no,

@@ -5,9 +5,10 @@
  * model, from MPI_Session_get_info for a session, from MPI_Comm_get_info for a communicator.
  *
  * A kind is a name and restrictors, "cuda:device". Axon takes "system" (memory the program allocates),
- * "mpi" with the restrictor "alloc_mem" (MPI_Alloc_mem's; no windows exist, so not "win_allocate") and,
- * while CUDA support is on, "cuda" with "host", "device" and "managed" (every CUDA allocation is
- * classified per buffer). The answer lists the supported kinds bare, then each kind asked for that is
+ * "mpi" with the restrictors "alloc_mem", "win_allocate" and "win_allocate_shared" (the memory MPI hands
+ * out) and, while CUDA support is on, "cuda" with "host", "device" and "managed" (every CUDA allocation is
+ * classified per buffer; MPI_Win_allocate makes its memory on the GPU when its own info asks for
+ * "cuda:device"). The answer lists the supported kinds bare, then each kind asked for that is
  * supported, as the program spelled it; a kind asked for and not supported is left out, which is how the
  * program learns it (MPICH answers the same way). A communicator whose info asserts
  * "mpi_assert_memory_alloc_kinds" answers with the asserted kinds that are supported; when they name no
@@ -36,7 +37,8 @@ static bool axon_mpi_memkind_cuda(void)
     return axon_memkind_kind_enabled(AXON_MEMKIND_CUDA);
 }
 
-static const char *const axon_mpi_memkind_mpi_restrictors[] = {"alloc_mem", NULL};
+static const char *const axon_mpi_memkind_mpi_restrictors[] = {"alloc_mem", "win_allocate", "win_allocate_shared",
+                                                               NULL};
 static const char *const axon_mpi_memkind_none[] = {NULL};
 static const char *const axon_mpi_memkind_cuda_restrictors[] = {"host", "device", "managed", NULL};
 
@@ -174,4 +176,22 @@ bool axon_mpi_memkinds_host_only(MPI_Info info)
         kinds++;
     }
     return kinds > 0;
+}
+
+bool axon_mpi_memkinds_asks_device(const char *list)
+{
+    const char *kind;
+    size_t len;
+    while (axon_mpi_memkind_next(&list, &kind, &len)) {
+        if (len < 5 || strncasecmp(kind, "cuda:", 5) != 0 || !axon_mpi_memkind_supported(kind, len))
+            continue;
+        for (size_t at = 4; at < len;) {
+            size_t start = ++at;
+            while (at < len && kind[at] != ':')
+                at++;
+            if (at - start == 6 && strncasecmp(kind + start, "device", 6) == 0)
+                return true;
+        }
+    }
+    return false;
 }

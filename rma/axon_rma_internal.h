@@ -5,6 +5,7 @@
 #define AXON_RMA_INTERNAL_H
 
 #include "rma/rma.h"
+#include "memkind/axon_memkind.h"
 #include "ucx_glue/ucx_glue.h"
 
 #include <stdatomic.h>
@@ -39,12 +40,21 @@ struct axon_rma_peer_info {
     uint64_t probe_value;
     int32_t pid;
     int32_t host;           /* its machine: ranks of one machine share memory */
+    int32_t kind;           /* enum axon_memkind of its memory */
+    int32_t failed;         /* it could not make its memory: every member fails the creation */
+    /* Device memory: a struct axon_memkind_ipc_desc with no parts, its IPC handle for node peers (the
+     * descriptor's kind HOST: none). */
+    unsigned char ipc[sizeof(struct axon_memkind_ipc_desc)];
 };
 
 /* One target as this rank sees it. */
 struct axon_rma_target {
     enum axon_rma_path path;
     char *mapped;              /* DIRECT: its memory here */
+    enum axon_memkind kind;    /* DIRECT: what `mapped` is (device memory: its own, or a node peer's
+                                * opened through IPC), reached by the kind's copies on `device` */
+    int device;
+    struct axon_memkind_ipc_desc *ipc; /* a node peer's device memory opened here (closed at the end) */
     struct axon_rma_ctrl *ctrl; /* its control block here (NULL: another machine) */
     uint64_t base;             /* its memory in its own process (CMA) */
     int64_t size, disp_unit;
@@ -104,6 +114,10 @@ struct axon_rma_win {
     struct axon_pt2pt_comm *ops, *reply, *coll;
     char *base;                 /* this rank's memory */
     int64_t local_size, disp_unit;
+    enum axon_memkind kind;     /* of that memory, and its device (host: -1) */
+    int device;
+    bool device_owned;          /* the engine allocated it on the device (MPI_Win_allocate, "cuda:device") */
+    struct axon_memkind_ipc_desc *ipc; /* device memory: its export to node peers (NULL: none) */
     struct axon_rma_target *targets;
     struct axon_rma_ctrl *my_ctrl;
 
@@ -237,8 +251,11 @@ struct axon_rma_apply {
     struct axon_coll_op *op_obj;
     MPI_Datatype basic;
     int64_t basic_size;
+    enum axon_memkind mem_kind; /* what the memory is (HOST: loads and stores), and the device whose */
+    int mem_device;             /* copies reach it */
 };
-/* On memory reached at `mem` (pieces are offsets from it) in this process. */
+/* On memory reached at `mem` (pieces are offsets from it) in this process; device memory by the kind's
+ * copies, the CPU never touching it: accumulates combine on the host between a copy out and one back. */
 int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);
 /* On a node peer's memory through single copies (pieces are offsets from `remote`). */
 int axon_rma_apply_cma(pid_t pid, uint64_t remote, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);

@@ -161,8 +161,64 @@ static int64_t axon_rma_apply_bytes(const struct axon_rma_apply *a)
     return bytes;
 }
 
+/* Device memory: puts and gets are one copy per piece; the rest gathers the target's bytes into host
+ * memory, combines there and copies back, all under the mutex, as on host memory. */
+static int axon_rma_apply_device(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a)
+{
+    enum axon_memkind k = a->mem_kind;
+    int dev = a->mem_device, rc = MPI_SUCCESS;
+    if (a->kind == AXON_RMA_MSG_PUT || a->kind == AXON_RMA_MSG_GET) {
+        int64_t pos = 0;
+        for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++) {
+            char *t = mem + a->segs[i].off;
+            size_t len = (size_t)a->segs[i].len;
+            rc = a->kind == AXON_RMA_MSG_PUT ? axon_memkind_copy(k, t, a->data + pos, len, dev)
+                                             : axon_memkind_copy(k, a->out + pos, t, len, dev);
+        }
+        return rc;
+    }
+    int64_t bytes = a->kind == AXON_RMA_MSG_CAS ? a->basic_size : axon_rma_apply_bytes(a);
+    if (bytes <= 0)
+        return MPI_SUCCESS;
+    char *old = a->out ? a->out : malloc((size_t)bytes);
+    char *sum = a->kind == AXON_RMA_MSG_CAS || a->op == MPI_NO_OP ? NULL : malloc((size_t)bytes);
+    if (!old || (!sum && a->kind != AXON_RMA_MSG_CAS && a->op != MPI_NO_OP)) {
+        if (!a->out)
+            free(old);
+        free(sum);
+        return MPI_ERR_NO_MEM;
+    }
+    if (ctrl)
+        axon_rma_acc_lock(ctrl);
+    if (a->kind == AXON_RMA_MSG_CAS) {
+        char *t = mem + a->segs[0].off;
+        if ((rc = axon_memkind_copy(k, old, t, (size_t)bytes, dev)) == MPI_SUCCESS &&
+            memcmp(old, a->data + bytes, (size_t)bytes) == 0)
+            rc = axon_memkind_copy(k, t, a->data, (size_t)bytes, dev);
+    } else {
+        int64_t pos = 0;
+        for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
+            rc = axon_memkind_copy(k, old + pos, mem + a->segs[i].off, (size_t)a->segs[i].len, dev);
+        if (rc == MPI_SUCCESS && sum) {
+            memcpy(sum, old, (size_t)bytes);
+            rc = axon_rma_combine(a->op, a->op_obj, a->basic, a->basic_size, a->data, sum, bytes / a->basic_size);
+            pos = 0;
+            for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
+                rc = axon_memkind_copy(k, mem + a->segs[i].off, sum + pos, (size_t)a->segs[i].len, dev);
+        }
+    }
+    if (ctrl)
+        axon_rma_acc_unlock(ctrl);
+    if (!a->out)
+        free(old);
+    free(sum);
+    return rc;
+}
+
 int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a)
 {
+    if (a->mem_kind != AXON_MEMKIND_HOST)
+        return axon_rma_apply_device(mem, ctrl, a);
     int rc = MPI_SUCCESS;
     if (a->kind == AXON_RMA_MSG_PUT || a->kind == AXON_RMA_MSG_GET) {
         int64_t pos = 0;

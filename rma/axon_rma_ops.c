@@ -193,6 +193,8 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     };
     if (a.basic_size <= 0)
         a.basic_size = 1;
+    a.mem_kind = t->kind;
+    a.mem_device = t->device;
     if (t->path == AXON_RMA_PATH_DIRECT)
         rc = axon_rma_apply_local(t->mapped, t->ctrl, &a);
     else

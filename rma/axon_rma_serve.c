@@ -178,7 +178,19 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
         .basic_size = m.basic_size > 0 ? m.basic_size : 1,
     };
     char *mem = w->flavor == AXON_RMA_DYNAMIC ? (char *)(uintptr_t)m.where : w->base + m.where;
-    int rc = axon_rma_apply_local(mem, w->my_ctrl, &a);
+    a.mem_kind = w->kind;
+    a.mem_device = w->device;
+    struct axon_memkind_info info;
+    /* Attached memory may be any kind, piece by piece of the program's choosing: asked each time. */
+    int rc = MPI_SUCCESS;
+    if (w->flavor == AXON_RMA_DYNAMIC && m.nseg > 0 && axon_memkind_watching()) {
+        if ((rc = axon_memkind_of(mem + segs[0].off, &info)) == MPI_SUCCESS) {
+            a.mem_kind = info.kind;
+            a.mem_device = info.device;
+        }
+    }
+    if (rc == MPI_SUCCESS)
+        rc = axon_rma_apply_local(mem, w->my_ctrl, &a);
     if (rc != MPI_SUCCESS)
         axon_runtime_log_error("one-sided: applying rank %d's operation failed (error %d)", in->source, rc);
     if (answers)

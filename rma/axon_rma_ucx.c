@@ -30,7 +30,8 @@ int axon_rma_ucx_setup(struct axon_rma_win *w, const char **why)
         return MPI_SUCCESS;
     int n = w->size;
     /* A member whose memory UCX will not register is reached by messages: no error, the same result. */
-    if (w->local_size > 0 && w->base)
+    /* Device memory stays with messages: this UCX may not reach it (and a fake driver's would fault). */
+    if (w->local_size > 0 && w->base && w->kind == AXON_MEMKIND_HOST)
         (void)axon_ucx_rma_mem_map(w->base, (size_t)w->local_size, &w->ucx_mem);
     struct axon_rma_ucx_info mine = {(uint64_t)(uintptr_t)w->base, w->ucx_mem.rkey_len};
     struct axon_rma_ucx_info *info = malloc(sizeof(*info) * (size_t)n);

@@ -120,6 +120,95 @@ static int axon_rma_segment(struct axon_rma_win *w, const int *local, int nlocal
     return rc;
 }
 
+/* This rank's memory when it is a device's: allocated here (MPI_Win_allocate asked for "cuda:device"),
+ * or the program's (MPI_Win_create on GPU memory), with an IPC export for node peers where the kind
+ * has one. Non-zero when the allocation failed (the members fail together, after the exchange). */
+static int axon_rma_memory_own(struct axon_rma_win *w, const struct axon_rma_win_spec *spec)
+{
+    w->kind = AXON_MEMKIND_HOST;
+    w->device = -1;
+    struct axon_memkind_info minfo;
+    if (spec->flavor == AXON_RMA_ALLOCATE && spec->device_memory && spec->size > 0) {
+        enum axon_memkind k;
+        int dev;
+        if (!axon_memkind_default_device(&k, &dev) || !(w->base = axon_memkind_mem_alloc(k, (size_t)spec->size, dev)))
+            return 1;
+        w->kind = k;
+        w->device = dev;
+        w->device_owned = true;
+    } else if (spec->flavor == AXON_RMA_CREATE && spec->size > 0 && spec->base && axon_memkind_watching() &&
+               axon_memkind_of(spec->base, &minfo) == MPI_SUCCESS && !axon_memkind_is_host(&minfo)) {
+        w->kind = minfo.kind;
+        w->device = minfo.device;
+    }
+    if (w->kind == AXON_MEMKIND_HOST || !axon_memkind_ipc_available(w->kind))
+        return 0;
+    /* Node peers open it in place; without an export (memory IPC cannot describe) they send messages. */
+    void *mem = w->device_owned ? w->base : spec->base;
+    void *room = calloc(1, AXON_MEMKIND_IPC_DESC_MAX);
+    if (room && axon_memkind_of(mem, &minfo) == MPI_SUCCESS &&
+        axon_memkind_ipc_export(mem, (size_t)spec->size, &minfo, false, true, room) == MPI_SUCCESS &&
+        ((struct axon_memkind_ipc_desc *)room)->nparts == 0) {
+        w->ipc = room;
+        w->ipc->bytes = (uint64_t)spec->size;
+    } else {
+        free(room);
+    }
+    return 0;
+}
+
+/* A node peer's device memory: opened here through IPC (reached by device copies, as this rank's own
+ * device memory is), else by messages. */
+static void axon_rma_device_peer(struct axon_rma_win *w, int p, const struct axon_rma_peer_info *peer)
+{
+    struct axon_rma_target *t = &w->targets[p];
+    struct axon_memkind_ipc_desc d;
+    memcpy(&d, peer->ipc, sizeof(d));
+    enum axon_memkind k;
+    int dev = w->device;
+    bool have_device = w->kind != AXON_MEMKIND_HOST || axon_memkind_default_device(&k, &dev);
+    void *local = NULL;
+    t->path = AXON_RMA_PATH_AM;
+    if (d.kind != AXON_MEMKIND_HOST && d.nparts == 0 && have_device && (t->ipc = malloc(sizeof(d)))) {
+        *t->ipc = d;
+        if (axon_memkind_ipc_map_peer(axon_rma_world_rank(w->coll, p), t->ipc, dev, &local) == MPI_SUCCESS) {
+            t->path = AXON_RMA_PATH_DIRECT;
+            t->mapped = local;
+            t->kind = (enum axon_memkind)d.kind;
+            t->device = dev;
+        } else {
+            free(t->ipc);
+            t->ipc = NULL;
+        }
+    }
+    w->any_am |= t->path == AXON_RMA_PATH_AM;
+    axon_runtime_log_debug(1, "window rank %d's memory is on a GPU: reached %s", p,
+                           t->path == AXON_RMA_PATH_DIRECT ? "through IPC"
+                           : d.kind == AXON_MEMKIND_HOST   ? "by messages (it exported no IPC handle)"
+                                                           : "by messages (its IPC handle did not open here)");
+}
+
+/* What axon_rma_memory_own and axon_rma_device_peer took. */
+static void axon_rma_memory_release(struct axon_rma_win *w)
+{
+    for (int p = 0; w->targets && p < w->size; p++)
+        if (w->targets[p].ipc) {
+            axon_memkind_ipc_unmap_peer(axon_rma_world_rank(w->coll, p), w->targets[p].ipc);
+            free(w->targets[p].ipc);
+            w->targets[p].ipc = NULL;
+        }
+    if (w->ipc) {
+        axon_memkind_ipc_release(w->ipc);
+        free(w->ipc);
+        w->ipc = NULL;
+    }
+    if (w->device_owned) {
+        axon_memkind_mem_free(w->kind, w->base, w->device);
+        w->device_owned = false;
+        w->base = NULL;
+    }
+}
+
 int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_win **out, void **base_out,
                         const char **why)
 {
@@ -152,6 +241,7 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
      * requests, which our waits must serve. */
     axon_rma_serve_register(w);
 
+    int failed = axon_rma_memory_own(w, spec);
     struct axon_rma_peer_info mine = {
         .size = w->local_size,
         .disp_unit = w->disp_unit,
@@ -161,12 +251,23 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
         .pid = (int32_t)getpid(),
         .host = axon_runtime_job.host_of_rank ? axon_runtime_job.host_of_rank[axon_rma_world_rank(w->coll, w->rank)]
                                               : 0,
+        .kind = (int32_t)w->kind,
+        .failed = failed,
     };
+    if (w->ipc)
+        memcpy(mine.ipc, w->ipc, sizeof(mine.ipc));
     rc = axon_rma_allgather(w, &mine, info, sizeof(mine));
     if (rc != MPI_SUCCESS) {
         *why = "the window's members could not exchange what they have";
         goto err_registered;
     }
+    for (int p = 0; p < n; p++)
+        if (info[p].failed) {
+            *why = p == w->rank ? "cannot allocate the window's memory on the GPU"
+                                : "a member could not allocate its part of the window's memory";
+            rc = MPI_ERR_NO_MEM;
+            goto err_registered;
+        }
 
     /* The node's members of the window, in rank order. A shared window needs them all on this node. */
     bool shared = spec->flavor == AXON_RMA_SHARED;
@@ -196,7 +297,7 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
     }
     int64_t total = ctrl_bytes;
     for (int i = 0; i < nlocal && allocated; i++) {
-        int64_t sz = info[local[i]].size;
+        int64_t sz = info[local[i]].kind == AXON_MEMKIND_HOST ? info[local[i]].size : 0;
         bool own_pages = !shared || spec->noncontig;
         if (own_pages)
             total = axon_rma_round_page(total);
@@ -210,7 +311,8 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
         goto err_registered;
     }
     w->my_ctrl = (struct axon_rma_ctrl *)w->seg + me_local;
-    w->base = allocated ? (char *)w->seg + offset[me_local] : spec->base;
+    if (!w->device_owned)
+        w->base = allocated ? (char *)w->seg + offset[me_local] : spec->base;
     if (spec->flavor == AXON_RMA_DYNAMIC)
         w->base = NULL;
 
@@ -232,6 +334,10 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
         if (p == w->rank) {
             t->path = AXON_RMA_PATH_DIRECT;
             t->mapped = w->base;
+            t->kind = w->kind;
+            t->device = w->device;
+        } else if (info[p].kind != AXON_MEMKIND_HOST) {
+            axon_rma_device_peer(w, p, &info[p]);
         } else if (allocated) {
             t->path = AXON_RMA_PATH_DIRECT;
             t->mapped = (char *)w->seg + offset[li];
@@ -260,6 +366,7 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
 err_registered:
     axon_rma_serve_unregister(w);
 err:
+    axon_rma_memory_release(w);
     if (w->seg)
         munmap(w->seg, w->seg_bytes);
     free(info);
@@ -318,6 +425,7 @@ void axon_rma_win_teardown(struct axon_rma_win *w, bool wait)
         free(lw);
     }
     axon_rma_ucx_teardown(w);
+    axon_rma_memory_release(w);
     if (w->seg)
         munmap(w->seg, w->seg_bytes);
     free(w->targets);
@@ -390,7 +498,8 @@ int axon_rma_win_shared_query(struct axon_rma_win *w, int rank, int64_t *size, i
     (void)why;
     /* MPI 4.1 lets any window be asked: memory this process cannot load from, and an empty part, is
      * size 0 at NULL. */
-    bool reachable = t->path == AXON_RMA_PATH_DIRECT && w->flavor != AXON_RMA_DYNAMIC && t->size > 0;
+    bool reachable = t->path == AXON_RMA_PATH_DIRECT && t->kind == AXON_MEMKIND_HOST &&
+                     w->flavor != AXON_RMA_DYNAMIC && t->size > 0;
     *size = reachable ? t->size : 0;
     *disp_unit = t->disp_unit;
     *base = reachable ? t->mapped : NULL;

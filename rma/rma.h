@@ -42,6 +42,7 @@ struct axon_rma_win_spec {
     int64_t size;             /* bytes (CREATE, ALLOCATE, SHARED); 0 for DYNAMIC */
     int64_t disp_unit;
     bool noncontig;           /* SHARED: alloc_shared_noncontig (each rank's part page-aligned) */
+    bool device_memory;       /* ALLOCATE: the memory is the rank's GPU's (a device kind is on) */
     bool accumulate_ordered;  /* accumulate_ordering is not "none"; the engine applies every origin's
                                * accumulates in order either way */
     /* The window's hidden communicator: its engine contexts, all over the same members. ops carries

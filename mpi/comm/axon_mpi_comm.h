@@ -295,6 +295,9 @@ int axon_mpi_memkinds_restrict(const char *asserted, char *out, size_t size);
 int axon_mpi_memkinds_world(char *out, size_t size);
 /* Whether info asserts (mpi_assert_memory_alloc_kinds) that only host kinds (system, mpi) are used. */
 bool axon_mpi_memkinds_host_only(MPI_Info info);
+/* Whether a list of kinds names "cuda" with the restrictor "device" while CUDA support is on: the memory
+ * MPI_Win_allocate makes is then the GPU's. */
+bool axon_mpi_memkinds_asks_device(const char *list);
 /* Gives c the hints of copy (an info object c now owns, or MPI_INFO_NULL for none) in place of its own,
  * and applies those that change how the library works on c (today: the assertion above, which marks
  * every view of c host-only). Every change of c->info goes through it (axon_mpi_comm_create.c). */

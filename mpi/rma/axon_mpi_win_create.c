@@ -157,8 +157,14 @@ static int axon_mpi_win_make(const char *func, struct axon_comm *c, enum axon_rm
     if (axon_mpi_win_info_value(info, AXON_MPI_MEMKINDS_ASSERT_KEY, kinds, (int)sizeof(kinds)))
         axon_comm_info_adopt(hc, axon_comm_info_copy(info));
 
+    /* MPI_Win_allocate's memory is the GPU's when its info asks for "cuda:device". */
+    bool device_memory = flavor == AXON_RMA_ALLOCATE &&
+                         axon_mpi_win_info_value(info, AXON_MPI_MEMKINDS_KEY, kinds, (int)sizeof(kinds)) &&
+                         axon_mpi_memkinds_asks_device(kinds);
+
     struct axon_rma_win_spec spec = {
         .flavor = flavor,
+        .device_memory = device_memory,
         .base = base,
         .size = size,
         .disp_unit = disp_unit,
