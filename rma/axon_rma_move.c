@@ -1,8 +1,9 @@
 /* Moving and combining bytes for one-sided operations: a target layout as pieces of the target's
  * memory, packing and unpacking an origin layout, the accumulate combination, the control block's
- * lock word and accumulate mutex, and applying a request to memory reached here (loads and stores) or
- * in a node peer (single copies). The origin's direct paths and the target serving a message apply
- * requests through the same function, so the two see the same semantics and take the same mutex. */
+ * lock word and accumulate mutex, and applying a request to memory reached here (loads and stores; for
+ * GPU memory the kind's copies and reduction kernels) or in a node peer (single copies). The origin's
+ * direct paths and the target serving a message apply requests through the same function, so the two
+ * see the same semantics and take the same mutex. */
 #include "rma/axon_rma_internal.h"
 
 #include "ucx_glue/ucx_glue.h"
@@ -161,8 +162,40 @@ static int64_t axon_rma_apply_bytes(const struct axon_rma_apply *a)
     return bytes;
 }
 
-/* Device memory: puts and gets are one copy per piece; the rest gathers the target's bytes into host
- * memory, combines there and copies back, all under the mutex, as on host memory. */
+/* An accumulate into one piece of device memory by the kind's reduction kernel, the origin's data
+ * copied into device scratch first; MPI_ERR_UNSUPPORTED_OPERATION when there is no kernel for the
+ * operation and type (a user's type of pairs, long double, no kernels in this build): the caller
+ * combines on the host. */
+static int axon_rma_apply_kernel(char *t, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a, int64_t bytes)
+{
+    enum axon_memkind k = a->mem_kind;
+    int dev = a->mem_device;
+    struct axon_coll_op *o = a->op_obj ? a->op_obj : axon_coll_op_get(a->op);
+    struct axon_dtype_layout layout = axon_dtype_layout_basic(a->basic, a->basic_size);
+    int kernel = o ? axon_coll_op_gpu_kernel(k, o, a->basic, &layout) : -1;
+    if (kernel < 0)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    void *in = axon_memkind_scratch_get(k, (size_t)bytes, dev);
+    if (!in)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    int rc = axon_memkind_copy(k, in, a->data, (size_t)bytes, dev);
+    if (rc == MPI_SUCCESS) {
+        if (ctrl)
+            axon_rma_acc_lock(ctrl);
+        if (a->out)
+            rc = axon_memkind_copy(k, a->out, t, (size_t)bytes, dev);
+        if (rc == MPI_SUCCESS)
+            rc = axon_coll_op_apply_gpu(k, kernel, in, t, bytes / a->basic_size, a->basic, &layout, dev);
+        if (ctrl)
+            axon_rma_acc_unlock(ctrl);
+    }
+    axon_memkind_scratch_put(k, in, (size_t)bytes, dev);
+    return rc;
+}
+
+/* Device memory: puts and gets are one copy per piece; an accumulate into one piece runs the kind's
+ * reduction kernel there; the rest gathers the target's bytes into host memory, combines there and
+ * copies back. Accumulates hold the mutex, as on host memory. */
 static int axon_rma_apply_device(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a)
 {
     enum axon_memkind k = a->mem_kind;
@@ -180,6 +213,10 @@ static int axon_rma_apply_device(char *mem, struct axon_rma_ctrl *ctrl, const st
     int64_t bytes = a->kind == AXON_RMA_MSG_CAS ? a->basic_size : axon_rma_apply_bytes(a);
     if (bytes <= 0)
         return MPI_SUCCESS;
+    if (a->kind != AXON_RMA_MSG_CAS && a->nseg == 1 && a->op != MPI_NO_OP && a->op != MPI_REPLACE &&
+        (rc = axon_rma_apply_kernel(mem + a->segs[0].off, ctrl, a, bytes)) != MPI_ERR_UNSUPPORTED_OPERATION)
+        return rc;
+    rc = MPI_SUCCESS;
     char *old = a->out ? a->out : malloc((size_t)bytes);
     char *sum = a->kind == AXON_RMA_MSG_CAS || a->op == MPI_NO_OP ? NULL : malloc((size_t)bytes);
     if (!old || (!sum && a->kind != AXON_RMA_MSG_CAS && a->op != MPI_NO_OP)) {
