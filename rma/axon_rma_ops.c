@@ -154,9 +154,14 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     char *data = NULL, *out = NULL, *data_copy = NULL;
     int rc = MPI_SUCCESS;
 
-    /* A host origin that lies in one piece goes as it is; anything else is packed first. */
+    /* A host origin that lies in one piece goes as it is; anything else is packed first. Into a GPU
+     * window a put's or get's buffer in one piece of any memory is copied straight by the device (GPU
+     * to GPU through IPC: one device copy). */
+    bool device_copies = t->path == AXON_RMA_PATH_DIRECT && t->kind != AXON_MEMKIND_HOST &&
+                         (op->kind == AXON_RMA_PUT || op->kind == AXON_RMA_GET);
     if (data_bytes > 0) {
-        if (op->kind != AXON_RMA_CAS && axon_rma_host_contig(op->origin, op->origin_dt)) {
+        if (op->kind != AXON_RMA_CAS && ((device_copies && op->origin_dt->contig) ||
+                                         axon_rma_host_contig(op->origin, op->origin_dt))) {
             data = (char *)op->origin + op->origin_dt->true_lb;
         } else {
             data = data_copy = malloc((size_t)data_bytes);
@@ -171,7 +176,7 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     bool result_direct = false;
     if (answers) {
         const struct axon_dtype_layout *rdt = op->kind == AXON_RMA_CAS ? op->origin_dt : op->result_dt;
-        result_direct = axon_rma_host_contig(op->result, rdt);
+        result_direct = (device_copies && rdt->contig) || axon_rma_host_contig(op->result, rdt);
         if (result_direct) {
             out = (char *)op->result + rdt->true_lb;
         } else if (!(out = malloc((size_t)(out_bytes > 0 ? out_bytes : 1)))) {
