@@ -63,7 +63,8 @@ struct axon_rma_target {
     int lock;                  /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held by lock or lock_all) */
     bool lock_nocheck;         /* taken with MPI_MODE_NOCHECK: nothing was acquired */
     bool started;              /* in the access group of MPI_Win_start */
-    uint32_t am_unflushed;     /* operations sent to it since its last flush */
+    uint32_t am_unflushed;     /* operations sent to it since its last flush (both counts are updated
+                                * atomically: threads of the rank may issue and flush at once) */
     /* UCX puts and gets (remote targets of windows that registered their memory: axon_rma_ucx.c). */
     ucp_rkey_h rkey;           /* NULL: everything by messages */
     uint64_t remote_base;      /* its memory, as an address in its own process */
@@ -132,7 +133,8 @@ struct axon_rma_win {
     int *start_group;           /* MPI_Win_start's targets */
     int nstart;
     struct axon_rma_pending *pending;
-    uint32_t next_tag;          /* the answers' tags, on the reply context */
+    uint32_t next_tag;          /* the answers' tags on the reply context, counted (atomically) from
+                                 * AXON_RMA_TAG_REPLY_MIN */
     /* Target side. */
     int *post_group;            /* MPI_Win_post's origins still to complete */
     int npost, npost_done;

@@ -223,9 +223,9 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
 
 static uint32_t axon_rma_tag_next(struct axon_rma_win *w)
 {
-    uint32_t tag = w->next_tag++;
-    if (w->next_tag > (uint32_t)0x3fffffff)
-        w->next_tag = AXON_RMA_TAG_REPLY_MIN;
+    /* Threads of one rank may issue at once (MPI_THREAD_MULTIPLE): each takes its own. */
+    uint32_t n = __atomic_fetch_add(&w->next_tag, 1, __ATOMIC_RELAXED);
+    uint32_t tag = AXON_RMA_TAG_REPLY_MIN + n % ((uint32_t)0x3fffffff - AXON_RMA_TAG_REPLY_MIN);
     return tag;
 }
 
@@ -289,7 +289,9 @@ int axon_rma_send_request(struct axon_rma_win *w, int target, struct axon_rma_ms
         rc = axon_rma_pending_add(w, rreq, user, NULL, target);
     if (rc != MPI_SUCCESS)
         *why = "out of memory";
-    w->targets[target].am_unflushed++;
+    /* Operations only: a flush or unlock is itself what completes them. */
+    if (m->kind <= AXON_RMA_MSG_CAS)
+        __atomic_add_fetch(&w->targets[target].am_unflushed, 1, __ATOMIC_RELAXED);
     return rc;
 }
 

@@ -62,12 +62,11 @@ static int axon_rma_flush_send(struct axon_rma_win *w, int lo, int hi, const cha
 {
     for (int p = lo; p < hi; p++) {
         struct axon_rma_target *t = &w->targets[p];
-        if (t->path != AXON_RMA_PATH_AM || t->am_unflushed == 0)
+        if (t->path != AXON_RMA_PATH_AM || __atomic_exchange_n(&t->am_unflushed, 0, __ATOMIC_RELAXED) == 0)
             continue;
         int rc = axon_rma_control(w, p, AXON_RMA_MSG_FLUSH, 0, why);
         if (rc != MPI_SUCCESS)
             return rc;
-        t->am_unflushed = 0;
     }
     return MPI_SUCCESS;
 }
@@ -372,11 +371,14 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     } else {
         /* The target lets the lock go when the unlock arrives: UCX's puts and gets must be done first. */
         rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
-        int mrc = t->lock_nocheck ? axon_rma_flush_send(w, rank, rank + 1, why)
-                                  : axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
+        int mrc;
+        if (t->lock_nocheck) {
+            mrc = axon_rma_flush_send(w, rank, rank + 1, why);
+        } else {
+            __atomic_store_n(&t->am_unflushed, 0, __ATOMIC_RELAXED); /* the unlock completes them */
+            mrc = axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
+        }
         rc = rc != MPI_SUCCESS ? rc : mrc;
-        if (!t->lock_nocheck)
-            t->am_unflushed = 0;
     }
     t->lock = 0;
     t->lock_nocheck = false;

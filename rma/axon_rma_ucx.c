@@ -119,7 +119,7 @@ int axon_rma_ucx_issue(struct axon_rma_win *w, const struct axon_rma_op *op, con
         }
         pos += segs[i].len;
     }
-    t->ucx_unflushed++;
+    __atomic_add_fetch(&t->ucx_unflushed, 1, __ATOMIC_RELAXED);
     return MPI_SUCCESS;
 }
 
@@ -141,7 +141,7 @@ int axon_rma_ucx_flush(struct axon_rma_win *w, int lo, int hi, const char **why)
 {
     int n = 0;
     for (int p = lo; p < hi; p++)
-        n += w->targets[p].ucx_unflushed > 0;
+        n += __atomic_load_n(&w->targets[p].ucx_unflushed, __ATOMIC_RELAXED) > 0;
     if (n == 0)
         return MPI_SUCCESS;
     ucs_status_ptr_t one, *req = n == 1 ? &one : calloc((size_t)n, sizeof(*req));
@@ -153,13 +153,12 @@ int axon_rma_ucx_flush(struct axon_rma_win *w, int lo, int hi, const char **why)
     int rc = MPI_SUCCESS, k = 0;
     for (int p = lo; p < hi; p++) {
         struct axon_rma_target *t = &w->targets[p];
-        if (t->ucx_unflushed == 0)
+        if (k == n || __atomic_exchange_n(&t->ucx_unflushed, 0, __ATOMIC_RELAXED) == 0)
             continue;
         req[k] = NULL;
         int frc = axon_ucx_rma_flush_start(axon_rma_world_rank(w->coll, p), &req[k]);
         if (frc != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = frc;
-        t->ucx_unflushed = 0;
         k++;
     }
     struct axon_rma_ucx_flushes f = {req, k};

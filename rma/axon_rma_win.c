@@ -226,7 +226,6 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
     w->local_size = spec->flavor == AXON_RMA_DYNAMIC ? 0 : spec->size;
     w->disp_unit = spec->flavor == AXON_RMA_DYNAMIC ? 1 : spec->disp_unit;
     w->incoming_tail = &w->incoming;
-    w->next_tag = AXON_RMA_TAG_REPLY_MIN;
     w->probe_word = 0x41786f6e524d4100ull ^ (uint64_t)(uintptr_t)w;
     int n = w->size, rc;
     struct axon_rma_peer_info *info = calloc((size_t)n, sizeof(*info));
