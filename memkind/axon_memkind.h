@@ -140,6 +140,12 @@ static inline int axon_memkind_of(const void *ptr, struct axon_memkind_info *inf
     return axon_cuda_memtype_of(ptr, info);
 }
 
+/* A copy of len bytes of host memory that another process reads next, with non-temporal stores and a
+ * store fence (axon_memkind_stream.c); for copies beyond AXON_MEMKIND_STREAM_MIN, below which the
+ * destination's lines are worth keeping in the cache. */
+#define AXON_MEMKIND_STREAM_MIN ((size_t)1 << 20)
+void axon_memkind_host_stream_copy(void *dst, const void *src, size_t len);
+
 /* ---- a buffer's operations (info from axon_memkind_of) ------------------------------------------ */
 
 static inline int axon_memkind_copy_to_host(void *host_dst, const void *src, size_t len,

@@ -262,10 +262,12 @@ int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axo
         for (int64_t i = 0; i < a->nseg; i++) {
             char *t = mem + a->segs[i].off;
             size_t len = (size_t)a->segs[i].len;
-            if (a->kind == AXON_RMA_MSG_PUT)
-                memcpy(t, a->data + pos, len);
+            char *to = a->kind == AXON_RMA_MSG_PUT ? t : a->out + pos;
+            const char *from = a->kind == AXON_RMA_MSG_PUT ? a->data + pos : t;
+            if (len >= AXON_MEMKIND_STREAM_MIN)
+                axon_memkind_host_stream_copy(to, from, len);
             else
-                memcpy(a->out + pos, t, len);
+                memcpy(to, from, len);
             pos += (int64_t)len;
         }
         return MPI_SUCCESS;
