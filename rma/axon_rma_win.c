@@ -375,13 +375,21 @@ err:
     return rc;
 }
 
-int axon_rma_win_free(struct axon_rma_win *w, const char **why)
+int axon_rma_win_can_free(const struct axon_rma_win *w, const char **why)
 {
     if (w->nlocks > 0 || w->nstart > 0 || w->post_group) {
         *why = w->nlocks > 0 ? "a lock is still held (MPI_Win_unlock or MPI_Win_unlock_all first)"
                              : "an access or exposure epoch is still open (MPI_Win_complete or MPI_Win_wait first)";
         return MPI_ERR_RMA_SYNC;
     }
+    return MPI_SUCCESS;
+}
+
+int axon_rma_win_free(struct axon_rma_win *w, const char **why)
+{
+    int crc = axon_rma_win_can_free(w, why);
+    if (crc != MPI_SUCCESS)
+        return crc;
     /* Our own operations are complete (every epoch closed); the barrier waits until everyone's are, so
      * nobody reaches this memory after it goes. */
     int rc = axon_rma_barrier(w);

@@ -59,6 +59,8 @@ int axon_rma_win_create(const struct axon_rma_win_spec *spec, struct axon_rma_wi
 /* Frees a window (collective): waits until every member is done with it. MPI_ERR_RMA_SYNC (and nothing
  * freed) while this rank still holds an epoch open. */
 int axon_rma_win_free(struct axon_rma_win *w, const char **why);
+/* Its local part, which changes nothing: MPI_ERR_RMA_SYNC while an epoch is open here. */
+int axon_rma_win_can_free(const struct axon_rma_win *w, const char **why);
 
 /* Dynamic windows: memory made reachable and taken back (local calls). MPI_ERR_RMA_ATTACH when the
  * region overlaps one attached already, or too many are; MPI_ERR_RMA_RANGE for detaching what is not

@@ -311,11 +311,15 @@ int PMPI_Win_free(MPI_Win *win)
     if (!win)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "win is a NULL pointer");
     AXON_MPI_WIN_CHECK(func, *win, w);
-    /* Delete callbacks first, while the window is whole (they may query it); a failing one keeps it. */
-    int rc = axon_attr_delete_all(&w->attrs, w->handle);
+    /* A window still in an epoch is refused before anything goes (its attributes included). */
+    const char *why = NULL;
+    int rc = axon_rma_win_can_free(w->engine, &why);
+    if (rc != MPI_SUCCESS)
+        return AXON_MPI_WIN_ENGINE_ERROR(w, func, rc, why);
+    /* Delete callbacks next, while the window is whole (they may query it); a failing one keeps it. */
+    rc = axon_attr_delete_all(&w->attrs, w->handle);
     if (rc != MPI_SUCCESS)
         return axon_mpi_win_error(w, func, rc, "an attribute delete callback returned %d", rc);
-    const char *why = NULL;
     rc = axon_rma_win_free(w->engine, &why);
     if (rc != MPI_SUCCESS)
         return AXON_MPI_WIN_ENGINE_ERROR(w, func, rc, why);

@@ -170,6 +170,21 @@ int main(int argc, char **argv)
         check_group(win, comm, names[i]);
         check_names(win, names[i]);
         set_keyvals(win, key, key_null, names[i]);
+        /* Refused inside an epoch (MPI_ERR_RMA_SYNC), it keeps the window whole: its attributes too. */
+        if (strict) {
+            MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+            MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win);
+            MPI_Win held = win;
+            int rc = MPI_Win_free(&held), cls = -1;
+            MPI_Error_class(rc, &cls);
+            void *v = NULL;
+            int flag = 0;
+            MPI_Win_get_attr(win, key, &v, &flag);
+            CHECK(cls == MPI_ERR_RMA_SYNC && held == win && deletes == 2 && flag && (intptr_t)v == 103,
+                  "%s: MPI_Win_free inside a lock epoch: class %d, %d deletes, attribute %s", names[i], cls, deletes,
+                  flag ? "kept" : "gone");
+            MPI_Win_unlock(rank, win);
+        }
         MPI_Win_free(&win);
         CHECK(deletes == 3 && last_deleted == 103, "%s: MPI_Win_free called delete %d times (expected 3 in all), last with %ld",
               names[i], deletes, (long)last_deleted);
