@@ -345,6 +345,10 @@ static int axon_rma_cma_move(pid_t pid, bool write, char *local, uint64_t remote
         ssize_t got = move(pid, &liov, 1, riov, (unsigned long)n, 0);
         if (got < 0 && errno == EINTR)
             continue;
+        /* Memory the CPU cannot reach (a GPU's, attached to a dynamic window) fails at once: nothing
+         * moved, the caller sends a message instead. */
+        if (got < 0 && errno == EFAULT && i == 0 && skip == 0)
+            return MPI_ERR_UNSUPPORTED_OPERATION;
         if (got <= 0)
             return MPI_ERR_OTHER;
         local += got;

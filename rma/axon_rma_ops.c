@@ -200,6 +200,13 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
         a.basic_size = 1;
     a.mem_kind = t->kind;
     a.mem_device = t->device;
+    /* This rank's own attached memory may be any kind: asked each time, as the target's serving does. */
+    struct axon_memkind_info info;
+    if (t->path == AXON_RMA_PATH_DIRECT && w->flavor == AXON_RMA_DYNAMIC && nseg > 0 && axon_memkind_watching() &&
+        axon_memkind_of(t->mapped + segs[0].off, &info) == MPI_SUCCESS) {
+        a.mem_kind = info.kind;
+        a.mem_device = info.device;
+    }
     if (t->path == AXON_RMA_PATH_DIRECT)
         rc = axon_rma_apply_local(t->mapped, t->ctrl, &a);
     else
@@ -217,7 +224,6 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
         free(out);
     }
     free(data_copy);
-    (void)w;
     return rc;
 }
 
@@ -339,11 +345,17 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
     int rc;
     if (t->path != AXON_RMA_PATH_AM) {
         rc = axon_rma_op_near(w, t, op, segs, nseg, why);
-        if (segs != &one)
-            free(segs);
-        if (rc == MPI_SUCCESS && req)
-            rc = axon_request_alloc_complete(AXON_REQUEST_SEND, req);
-        return rc;
+        /* A node peer's memory that single copies cannot reach (GPU memory attached to a dynamic
+         * window) takes a message instead; the window polls progress from now on. */
+        bool by_message = rc == MPI_ERR_UNSUPPORTED_OPERATION && t->path == AXON_RMA_PATH_CMA;
+        if (!by_message) {
+            if (segs != &one)
+                free(segs);
+            if (rc == MPI_SUCCESS && req)
+                rc = axon_request_alloc_complete(AXON_REQUEST_SEND, req);
+            return rc;
+        }
+        w->any_am = true;
     }
 
     if (axon_rma_ucx_takes(w, op, req != NULL)) {

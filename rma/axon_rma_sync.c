@@ -62,7 +62,7 @@ static int axon_rma_flush_send(struct axon_rma_win *w, int lo, int hi, const cha
 {
     for (int p = lo; p < hi; p++) {
         struct axon_rma_target *t = &w->targets[p];
-        if (t->path != AXON_RMA_PATH_AM || __atomic_exchange_n(&t->am_unflushed, 0, __ATOMIC_RELAXED) == 0)
+        if (__atomic_exchange_n(&t->am_unflushed, 0, __ATOMIC_RELAXED) == 0)
             continue;
         int rc = axon_rma_control(w, p, AXON_RMA_MSG_FLUSH, 0, why);
         if (rc != MPI_SUCCESS)
@@ -359,7 +359,7 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     int rc = MPI_SUCCESS;
     if (t->ctrl) {
         /* A node peer reached by messages (no single copy) applies them before its lock goes. */
-        if (t->path == AXON_RMA_PATH_AM) {
+        if (t->path == AXON_RMA_PATH_AM || __atomic_load_n(&t->am_unflushed, __ATOMIC_RELAXED) > 0) {
             rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
             int frc = axon_rma_flush_send(w, rank, rank + 1, why);
             rc = rc != MPI_SUCCESS ? rc : frc;
