@@ -63,12 +63,11 @@ struct axon_rma_target {
     int lock;                  /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held by lock or lock_all) */
     bool lock_nocheck;         /* taken with MPI_MODE_NOCHECK: nothing was acquired */
     bool started;              /* in the access group of MPI_Win_start */
-    uint32_t am_unflushed;     /* operations sent to it since its last flush (both counts are updated
-                                * atomically: threads of the rank may issue and flush at once) */
     /* UCX puts and gets (remote targets of windows that registered their memory: axon_rma_ucx.c). */
     ucp_rkey_h rkey;           /* NULL: everything by messages */
     uint64_t remote_base;      /* its memory, as an address in its own process */
-    uint32_t ucx_unflushed;    /* puts and gets issued since its last flush */
+    uint32_t ucx_unflushed;    /* puts and gets issued since its last flush (updated atomically: threads
+                                * of the rank may issue and flush at once) */
 };
 
 /* An operation of the remote path still waited for at the origin: the answer's receive (get,
@@ -171,7 +170,6 @@ enum axon_rma_msg_kind {
     AXON_RMA_MSG_ACC,
     AXON_RMA_MSG_GET_ACC,
     AXON_RMA_MSG_CAS,
-    AXON_RMA_MSG_FLUSH,   /* answered once everything before it is applied */
     AXON_RMA_MSG_LOCK,    /* answered once granted */
     AXON_RMA_MSG_UNLOCK,  /* answered once everything before it is applied and the lock released */
 };

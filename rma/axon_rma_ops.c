@@ -295,9 +295,6 @@ int axon_rma_send_request(struct axon_rma_win *w, int target, struct axon_rma_ms
         rc = axon_rma_pending_add(w, rreq, user, NULL, target);
     if (rc != MPI_SUCCESS)
         *why = "out of memory";
-    /* Operations only: a flush or unlock is itself what completes them. */
-    if (m->kind <= AXON_RMA_MSG_CAS)
-        __atomic_add_fetch(&w->targets[target].am_unflushed, 1, __ATOMIC_RELAXED);
     return rc;
 }
 
@@ -386,9 +383,13 @@ int axon_rma_op_start(struct axon_rma_win *w, const struct axon_rma_op *op, stru
         .nseg = nseg,
         .data_bytes = axon_rma_data_bytes(op),
     };
+    /* Every operation is answered once applied (a put or an accumulate with an empty acknowledgement),
+     * so a flush only waits for the answers: one round trip, where a flush message of its own would cost
+     * one more. */
+    static const struct axon_dtype_layout ack = {.contig = true, .basic = MPI_BYTE, .basic_count = 1};
     void *answer = NULL;
     int64_t answer_count = 0;
-    const struct axon_dtype_layout *answer_dt = NULL;
+    const struct axon_dtype_layout *answer_dt = &ack;
     if (answers) {
         answer = op->result;
         answer_count = op->kind == AXON_RMA_CAS ? 1 : op->result_count;

@@ -46,19 +46,21 @@ static int64_t axon_rma_status_bytes(const MPI_Status *s)
     return (int64_t)(uint32_t)s->count_lo | ((int64_t)((uint32_t)s->count_hi_and_cancelled >> 1) << 32);
 }
 
-/* An answer to an origin: bytes at data (owned: freed once sent), on its reply tag. */
-static void axon_rma_answer(struct axon_rma_win *w, int origin, int tag, void *data, int64_t bytes)
+/* An answer to an origin on its reply tag: bytes at data, owned (freed once sent) or not (the window's
+ * own memory, which the send reads in place). */
+static void axon_rma_answer_bytes(struct axon_rma_win *w, int origin, int tag, void *data, int64_t bytes, bool owned)
 {
     const struct axon_dtype_layout byte = axon_dtype_layout_basic(MPI_BYTE, 1);
     struct axon_request *req = NULL;
+    void *buf = owned ? data : NULL;
     int rc = axon_pt2pt_isend(data, bytes, &byte, origin, tag, w->reply, AXON_SEND_STANDARD, &req);
     if (rc != MPI_SUCCESS) {
         axon_runtime_log_error("one-sided: cannot answer rank %d of a window: error %d", origin, rc);
-        free(data);
+        free(buf);
         return;
     }
     if (!data || axon_pt2pt_request_done(req)) {
-        free(data);
+        free(buf);
         axon_request_free(req);
         return;
     }
@@ -67,11 +69,21 @@ static void axon_rma_answer(struct axon_rma_win *w, int origin, int tag, void *d
     if (!p) {
         axon_request_wait(req);
         axon_request_free(req);
-        free(data);
+        free(buf);
         return;
     }
-    *p = (struct axon_rma_pending){.next = w->pending, .req = req, .buf = data, .target = -1};
+    *p = (struct axon_rma_pending){.next = w->pending, .req = req, .buf = buf, .target = -1};
     w->pending = p;
+}
+
+static void axon_rma_answer(struct axon_rma_win *w, int origin, int tag, void *data, int64_t bytes)
+{
+    axon_rma_answer_bytes(w, origin, tag, data, bytes, true);
+}
+
+static void axon_rma_answer_from(struct axon_rma_win *w, int origin, int tag, const void *mem, int64_t bytes)
+{
+    axon_rma_answer_bytes(w, origin, tag, (void *)mem, bytes, false);
 }
 
 /* Whether [where + off, + len) of every piece lies in an attached region (dynamic windows), or in the
@@ -132,9 +144,6 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
     struct axon_rma_msg m;
     memcpy(&m, in->msg, sizeof(m));
     switch (m.kind) {
-    case AXON_RMA_MSG_FLUSH:
-        axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
-        return;
     case AXON_RMA_MSG_LOCK:
         axon_rma_serve_lock(w, in->source, m.lock_type, m.reply_tag);
         return;
@@ -148,20 +157,40 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
     int64_t head = (int64_t)sizeof(m), seg_bytes = m.nseg * (int64_t)sizeof(struct axon_rma_seg);
     if (m.nseg < 0 || m.data_bytes < 0 || head + seg_bytes + m.data_bytes != in->bytes) {
         axon_runtime_log_error("one-sided: a malformed request from rank %d", in->source);
+        axon_rma_answer(w, in->source, m.reply_tag, NULL, 0); /* its origin waits for an answer */
         return;
     }
     const struct axon_rma_seg *segs = (const void *)(in->msg + head);
     if (!axon_rma_segs_valid(w, m.where, segs, m.nseg)) {
         axon_runtime_log_error("one-sided: rank %d reached outside this rank's window (or its attached memory); "
                                "the operation is dropped", in->source);
-        if (m.kind != AXON_RMA_MSG_PUT && m.kind != AXON_RMA_MSG_ACC)
-            axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
+        axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
         return;
     }
     int64_t out_bytes = 0;
     for (int64_t i = 0; i < m.nseg; i++)
         out_bytes += segs[i].len;
     bool answers = m.kind == AXON_RMA_MSG_GET || m.kind == AXON_RMA_MSG_GET_ACC || m.kind == AXON_RMA_MSG_CAS;
+    char *mem = w->flavor == AXON_RMA_DYNAMIC ? (char *)(uintptr_t)m.where : w->base + m.where;
+    enum axon_memkind mem_kind = w->kind;
+    int mem_device = w->device;
+    struct axon_memkind_info info;
+    /* Attached memory may be any kind, piece by piece of the program's choosing: asked each time. */
+    if (w->flavor == AXON_RMA_DYNAMIC && m.nseg > 0 && axon_memkind_watching()) {
+        if (axon_memkind_of(mem + segs[0].off, &info) != MPI_SUCCESS) {
+            axon_runtime_log_error("one-sided: rank %d's operation reached memory of no known kind", in->source);
+            axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
+            return;
+        }
+        mem_kind = info.kind;
+        mem_device = info.device;
+    }
+    /* A get of one piece of host memory is answered from the window itself: no copy (the program may not
+     * change those bytes while the get is in flight: that would be a conflicting access). */
+    if (m.kind == AXON_RMA_MSG_GET && m.nseg == 1 && mem_kind == AXON_MEMKIND_HOST) {
+        axon_rma_answer_from(w, in->source, m.reply_tag, mem + segs[0].off, segs[0].len);
+        return;
+    }
     char *out = NULL;
     if (answers && out_bytes > 0 && !(out = malloc((size_t)out_bytes))) {
         axon_runtime_log_error("one-sided: out of memory answering rank %d", in->source);
@@ -177,24 +206,12 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
         .basic = (MPI_Datatype)m.basic,
         .basic_size = m.basic_size > 0 ? m.basic_size : 1,
     };
-    char *mem = w->flavor == AXON_RMA_DYNAMIC ? (char *)(uintptr_t)m.where : w->base + m.where;
-    a.mem_kind = w->kind;
-    a.mem_device = w->device;
-    struct axon_memkind_info info;
-    /* Attached memory may be any kind, piece by piece of the program's choosing: asked each time. */
-    int rc = MPI_SUCCESS;
-    if (w->flavor == AXON_RMA_DYNAMIC && m.nseg > 0 && axon_memkind_watching()) {
-        if ((rc = axon_memkind_of(mem + segs[0].off, &info)) == MPI_SUCCESS) {
-            a.mem_kind = info.kind;
-            a.mem_device = info.device;
-        }
-    }
-    if (rc == MPI_SUCCESS)
-        rc = axon_rma_apply_local(mem, w->my_ctrl, &a);
+    a.mem_kind = mem_kind;
+    a.mem_device = mem_device;
+    int rc = axon_rma_apply_local(mem, w->my_ctrl, &a);
     if (rc != MPI_SUCCESS)
         axon_runtime_log_error("one-sided: applying rank %d's operation failed (error %d)", in->source, rc);
-    if (answers)
-        axon_rma_answer(w, in->source, m.reply_tag, out, out_bytes);
+    axon_rma_answer(w, in->source, m.reply_tag, out, answers ? out_bytes : 0);
 }
 
 bool axon_rma_serve_window(struct axon_rma_win *w)

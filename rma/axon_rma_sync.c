@@ -1,9 +1,9 @@
 /* Synchronization: fences, post/start/complete/wait, locks and flushes, MPI_Win_sync.
  *
- * Completing operations: direct and single-copy ones are complete when issued; a remote target's are
- * complete once it answered a flush (or an unlock) sent after them, since it applies one origin's
- * requests in order. So a flush sends one acknowledged message to each remote target that got
- * operations since its last flush, and waits for every pending answer towards it.
+ * Completing operations: direct and single-copy ones are complete when issued; UCX's once a flush of
+ * the endpoint ended; a remote target answers every message once it applied it (a put's or an
+ * accumulate's answer is an empty acknowledgement). So a flush flushes UCX's endpoints and waits for
+ * every pending answer towards the target: one round trip after the last operation.
  *
  * Locks: a target whose control block is mapped here is locked by CPU atomics on its lock word, waiting
  * (and serving) while it is held; a remote target is asked, and answers once it granted the lock on its
@@ -57,32 +57,13 @@ static int axon_rma_control(struct axon_rma_win *w, int target, enum axon_rma_ms
     return axon_rma_send_request(w, target, &m, NULL, NULL, NULL, 0, &axon_rma_no_data, NULL, why);
 }
 
-/* Sends a flush to every remote target in [lo, hi) that got operations since its last one. */
-static int axon_rma_flush_send(struct axon_rma_win *w, int lo, int hi, const char **why)
-{
-    for (int p = lo; p < hi; p++) {
-        struct axon_rma_target *t = &w->targets[p];
-        if (__atomic_exchange_n(&t->am_unflushed, 0, __ATOMIC_RELAXED) == 0)
-            continue;
-        int rc = axon_rma_control(w, p, AXON_RMA_MSG_FLUSH, 0, why);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
-}
-
 /* Completes every operation towards [lo, hi) (all: AXON_RMA_ALL as target). Near operations are stores
  * this thread made: a release fence orders them before whatever the program does next to tell anyone
  * (a message, a flag, an unlock), which is all completion at the target needs; a target that loads
  * them without such a notice synchronizes with MPI_Win_sync, a full fence. */
 static int axon_rma_complete_range(struct axon_rma_win *w, int lo, int hi, int target, const char **why)
 {
-    int rc = MPI_SUCCESS;
-    if (w->any_am) {
-        rc = axon_rma_ucx_flush(w, lo, hi, why);
-        int frc = axon_rma_flush_send(w, lo, hi, why);
-        rc = rc != MPI_SUCCESS ? rc : frc;
-    }
+    int rc = w->any_am ? axon_rma_ucx_flush(w, lo, hi, why) : MPI_SUCCESS;
     axon_rma_wait_quiet(w, target);
     atomic_thread_fence(memory_order_release);
     return rc;
@@ -249,8 +230,7 @@ int axon_rma_complete(struct axon_rma_win *w, const char **why)
     }
     int rc = MPI_SUCCESS;
     for (int i = 0; i < w->nstart && rc == MPI_SUCCESS; i++)
-        if ((rc = axon_rma_ucx_flush(w, w->start_group[i], w->start_group[i] + 1, why)) == MPI_SUCCESS)
-            rc = axon_rma_flush_send(w, w->start_group[i], w->start_group[i] + 1, why);
+        rc = axon_rma_ucx_flush(w, w->start_group[i], w->start_group[i] + 1, why);
     axon_rma_wait_quiet(w, AXON_RMA_ALL);
     atomic_thread_fence(memory_order_seq_cst);
     if (rc == MPI_SUCCESS && (rc = axon_rma_notice_send(w, w->start_group, w->nstart, AXON_RMA_TAG_COMPLETE)) !=
@@ -358,11 +338,9 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     struct axon_rma_target *t = &w->targets[rank];
     int rc = MPI_SUCCESS;
     if (t->ctrl) {
-        /* A node peer reached by messages (no single copy) applies them before its lock goes. */
-        if (t->path == AXON_RMA_PATH_AM || __atomic_load_n(&t->am_unflushed, __ATOMIC_RELAXED) > 0) {
+        /* A node peer reached by messages (no single copy) has applied them once it acknowledged them. */
+        if (w->any_am) {
             rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
-            int frc = axon_rma_flush_send(w, rank, rank + 1, why);
-            rc = rc != MPI_SUCCESS ? rc : frc;
             axon_rma_wait_quiet(w, rank);
         }
         atomic_thread_fence(memory_order_seq_cst);
@@ -371,14 +349,10 @@ static int axon_rma_lock_give(struct axon_rma_win *w, int rank, const char **why
     } else {
         /* The target lets the lock go when the unlock arrives: UCX's puts and gets must be done first. */
         rc = axon_rma_ucx_flush(w, rank, rank + 1, why);
-        int mrc;
-        if (t->lock_nocheck) {
-            mrc = axon_rma_flush_send(w, rank, rank + 1, why);
-        } else {
-            __atomic_store_n(&t->am_unflushed, 0, __ATOMIC_RELAXED); /* the unlock completes them */
-            mrc = axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
+        if (!t->lock_nocheck) {
+            int mrc = axon_rma_control(w, rank, AXON_RMA_MSG_UNLOCK, t->lock, why);
+            rc = rc != MPI_SUCCESS ? rc : mrc;
         }
-        rc = rc != MPI_SUCCESS ? rc : mrc;
     }
     t->lock = 0;
     t->lock_nocheck = false;

@@ -43,8 +43,9 @@ static const struct axon_config_entry axon_config_entries[] = {
     {"AXON_RMA_UCX", AXON_CONFIG_ENUM, "auto", AXON_CONFIG_FIELD(rma_ucx), "auto|on|off",
      "one-sided puts and gets to ranks of other machines (and to node peers with AXON_RMA_SHM=0) move as UCX "
      "puts and gets into memory registered when the window is made: RDMA where the fabric has it, without "
-     "the target's help; accumulates and locks stay messages; auto: on when the job spans machines; off: "
-     "everything by messages the target's progress serves"},
+     "the target's help; accumulates and locks stay messages; auto: on when the job spans machines with an "
+     "RDMA device (over TCP UCX emulates them with messages, slower than the engine's own); off: everything "
+     "by messages the target's progress serves"},
     {"AXON_BSEND_WAIT_MS", AXON_CONFIG_INT, "2000", AXON_CONFIG_FIELD(bsend_wait_ms), NULL,
      "milliseconds a buffered send waits for room that earlier buffered messages hold, then MPI_ERR_BUFFER"},
     {"AXON_MODEX", AXON_CONFIG_ENUM, "collect", AXON_CONFIG_FIELD(modex), "collect|direct",

@@ -43,7 +43,7 @@ enum axon_peer_watch {
 
 /* AXON_RMA_UCX: whether one-sided operations to ranks of other machines are UCX puts and gets. */
 enum axon_rma_ucx {
-    AXON_RMA_UCX_AUTO, /* when the job spans machines */
+    AXON_RMA_UCX_AUTO, /* when the job spans machines that have an RDMA device */
     AXON_RMA_UCX_ON,   /* always (with AXON_RMA_SHM=0, node peers too: tests) */
     AXON_RMA_UCX_OFF,  /* never: messages the target serves */
 };

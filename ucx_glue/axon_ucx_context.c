@@ -67,10 +67,13 @@ int axon_ucx_init(bool thread_multiple, char *err, size_t errlen)
                                    ucs_status_string(st));
     }
     /* Active messages: rendezvous moves payloads zero-copy without more (UCX adds its RMA lanes for that
-     * by itself). RMA only where one-sided operations may cross machines: its interfaces are polled on
-     * every progress call, and within a machine the one-sided engine moves data by shared memory. */
+     * by itself). RMA only where one-sided operations cross machines over RDMA: its interfaces are
+     * polled on every progress call; within a machine the one-sided engine moves data by shared memory;
+     * and over TCP UCX emulates puts and gets with messages and a flush round trip, where the engine's
+     * own acknowledged messages take one round trip less. */
     axon_ucx.rma = axon_config.rma_ucx == AXON_RMA_UCX_ON ||
-                   (axon_config.rma_ucx == AXON_RMA_UCX_AUTO && !axon_ucx_one_machine());
+                   (axon_config.rma_ucx == AXON_RMA_UCX_AUTO && !axon_ucx_one_machine() &&
+                    axon_ucx_fabric_has_rdma("/sys/class/infiniband"));
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,

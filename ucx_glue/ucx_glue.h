@@ -152,9 +152,9 @@ void axon_ucx_async_end(void);
 
 /* ---- one-sided transfers (axon_ucx_rma.c) ---------------------------------------------------------- */
 
-/* Whether puts and gets through UCX are on: AXON_RMA_UCX=on, or auto (the default) and the job spans
- * machines. The context then has UCX's RMA features, which otherwise stay off: each adds interfaces that
- * every progress call polls. */
+/* Whether puts and gets through UCX are on: AXON_RMA_UCX=on, or auto (the default), the job spans
+ * machines and this one has an RDMA device. The context then has UCX's RMA features, which otherwise
+ * stay off: each adds interfaces that every progress call polls. */
 bool axon_ucx_rma_enabled(void);
 /* Memory registered for remote access, and its remote key packed for the peers. */
 struct axon_ucx_rma_mem {
