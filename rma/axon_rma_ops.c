@@ -1,12 +1,15 @@
 /* One-sided operations at the origin: the checks only the engine can make (an epoch towards the target,
  * the target's window bounds), then the target's path. Direct and single-copy targets are done when the
  * call returns (the origin applies the operation itself, under the target's accumulate mutex for
- * accumulates). Remote targets get one message: the header, the target's pieces and the packed origin
- * data; an answer (get, fetch) is received straight into the result buffer, by a receive posted before
- * the request leaves, so the point-to-point engine unpacks it into any layout and memory kind.
+ * accumulates). Remote targets get puts and gets as UCX puts and gets where the window registered its
+ * memory (axon_rma_ucx.c), everything else as one message: the header, the target's pieces and the
+ * packed origin data; every message is answered (a get's or fetch's data, else an empty
+ * acknowledgement), received straight into the result buffer by a receive posted before the request
+ * leaves, so the point-to-point engine unpacks it into any layout and memory kind.
  *
  * Origin and result buffers in GPU memory are reached through host copies of their span on the direct
- * paths (the answer's receive moves them itself on the remote path). */
+ * paths (the answer's receive moves them itself on the remote path); into a GPU window, a buffer in one
+ * piece is copied by the device directly. */
 #include "rma/axon_rma_internal.h"
 
 #include "ucx_glue/ucx_glue.h"

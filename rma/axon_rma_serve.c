@@ -1,8 +1,9 @@
 /* The remote path's two ends, moved by a progress hook while any window lives:
  * - the target takes requests from its window's ops context (a matched probe for the size, then a
  *   receive), applies them in the order it took them (so an origin's operations apply in the order it
- *   issued them, and a flush or unlock is answered only after what came before it), grants waiting
- *   locks when they come free, and answers on the reply context;
+ *   issued them, and an unlock is answered only after what came before it), answers each once applied
+ *   (data, or an empty acknowledgement) on the reply context, and grants waiting locks when they come
+ *   free;
  * - the origin's pending answers (gets, fetches, acknowledgements): a result staged through host memory
  *   is copied to its place, the program's request completed, the entry dropped.
  * A target that computes without calling MPI serves nothing meanwhile: remote origins then wait for it

@@ -7,7 +7,9 @@
  * MPI_Win_allocate_shared lays the members' parts one after the other (contiguous, as the standard's
  * default asks), or each on its own pages with alloc_shared_noncontig; MPI_Win_allocate gives each part
  * its own pages. Memory of MPI_Win_create and dynamic windows stays the program's: node peers reach it
- * by single copies where the kernel lets them (tried once per window), else by messages. */
+ * by single copies where the kernel lets them (tried once per window), else by messages. A member's GPU
+ * memory (MPI_Win_create on it, or MPI_Win_allocate asking for "cuda:device") is not in the segment: it
+ * exports an IPC handle that node peers open, else they send messages. */
 #include "rma/axon_rma_internal.h"
 
 #include "runtime/runtime.h"
