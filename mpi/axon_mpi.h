@@ -80,8 +80,18 @@ enum axon_errhandler_kind {
     AXON_ERRHANDLER_USER,
 };
 
+/* What a user's handler was made for (MPI_Comm_create_errhandler, _Win_, _File_, _Session_): it may be
+ * set on objects of that kind only (MPI_ERR_ARG elsewhere, as MPICH answers). */
+enum axon_errhandler_object {
+    AXON_ERRHANDLER_FOR_COMM,
+    AXON_ERRHANDLER_FOR_WIN,
+    AXON_ERRHANDLER_FOR_FILE,
+    AXON_ERRHANDLER_FOR_SESSION,
+};
+
 struct axon_errhandler {
     enum axon_errhandler_kind kind;
+    enum axon_errhandler_object object; /* AXON_ERRHANDLER_USER */
     MPI_Comm_errhandler_function *fn;   /* AXON_ERRHANDLER_USER */
     int refcount;                       /* user handles: freed when it reaches 0 */
 };
@@ -92,7 +102,11 @@ void axon_mpi_errhandler_retain(MPI_Errhandler handle);
 void axon_mpi_errhandler_release(MPI_Errhandler handle);
 /* A new user handler calling fn: MPI_SUCCESS, MPI_ERR_NO_MEM, or MPI_ERR_INTERN when the table is full.
  * Needs no MPI_Init (MPI_Session_create_errhandler comes before MPI_Session_init). */
-int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler);
+int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, enum axon_errhandler_object object,
+                               MPI_Errhandler *errhandler);
+/* Whether a live handler may be set on an object of that kind: a predefined one anywhere, a user's where
+ * it was made for. */
+bool axon_mpi_errhandler_fits(MPI_Errhandler handle, enum axon_errhandler_object object);
 
 /* ---- communicators (axon_mpi_comm_table.c) ------------------------------------------------------- */
 

@@ -67,12 +67,20 @@ void axon_mpi_errhandler_release(MPI_Errhandler handle)
     pthread_mutex_unlock(&axon_errhandler_lock);
 }
 
-int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+bool axon_mpi_errhandler_fits(MPI_Errhandler handle, enum axon_errhandler_object object)
+{
+    const struct axon_errhandler *eh = axon_mpi_errhandler_get(handle);
+    return eh && (eh->kind != AXON_ERRHANDLER_USER || eh->object == object);
+}
+
+int axon_mpi_errhandler_create(MPI_Comm_errhandler_function *fn, enum axon_errhandler_object object,
+                               MPI_Errhandler *errhandler)
 {
     struct axon_errhandler *eh = calloc(1, sizeof(*eh));
     if (!eh)
         return MPI_ERR_NO_MEM;
     eh->kind = AXON_ERRHANDLER_USER;
+    eh->object = object;
     eh->fn = fn;
     eh->refcount = 1;
     pthread_mutex_lock(&axon_errhandler_lock);
@@ -100,7 +108,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "the handler function is NULL");
     if (!errhandler)
         return axon_mpi_error(NULL, func, MPI_ERR_ARG, "errhandler is a NULL pointer");
-    int rc = axon_mpi_errhandler_create(fn, errhandler);
+    int rc = axon_mpi_errhandler_create(fn, AXON_ERRHANDLER_FOR_COMM, errhandler);
     if (rc == MPI_ERR_INTERN)
         return axon_mpi_error(NULL, func, rc, "more than %d error handlers exist at once", AXON_ERRHANDLER_MAX);
     if (rc != MPI_SUCCESS)
@@ -133,6 +141,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     AXON_MPI_COMM_CHECK(func, comm, c);
     if (!axon_mpi_errhandler_get(errhandler))
         return axon_mpi_error(c, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
+    if (!axon_mpi_errhandler_fits(errhandler, AXON_ERRHANDLER_FOR_COMM))
+        return axon_mpi_error(c, func, MPI_ERR_ARG, "error handler %s was made for another kind of object",
                               AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = c->errhandler;

@@ -205,6 +205,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, M
     /* The same C shape as a communicator's handler (MPI_Win and MPI_Comm are both int): one kind of
      * object serves both, and it gets the window's handle when an error on the window calls it. */
     int rc = axon_mpi_errhandler_create((MPI_Comm_errhandler_function *)(void (*)(void))win_errhandler_fn,
+                                        AXON_ERRHANDLER_FOR_WIN,
                                         errhandler);
     if (rc == MPI_ERR_INTERN)
         return axon_mpi_error(NULL, func, rc, "too many error handlers exist at once");
@@ -222,6 +223,9 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     AXON_MPI_WIN_CHECK(func, win, w);
     if (!axon_mpi_errhandler_get(errhandler))
         return axon_mpi_win_error(w, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                                  AXON_MPI_HANDLE_NAME(errhandler));
+    if (!axon_mpi_errhandler_fits(errhandler, AXON_ERRHANDLER_FOR_WIN))
+        return axon_mpi_win_error(w, func, MPI_ERR_ARG, "error handler %s was made for another kind of object",
                                   AXON_MPI_HANDLE_NAME(errhandler));
     /* The window holds its own reference: the program may free its handle at once. */
     axon_mpi_errhandler_retain(errhandler);

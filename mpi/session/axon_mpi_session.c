@@ -337,6 +337,9 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     if (!axon_mpi_errhandler_get(errhandler))
         return axon_session_error(s, session, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
                                   AXON_MPI_HANDLE_NAME(errhandler));
+    if (!axon_mpi_errhandler_fits(errhandler, AXON_ERRHANDLER_FOR_SESSION))
+        return axon_session_error(s, session, func, MPI_ERR_ARG, "error handler %s was made for another kind of object",
+                                  AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     MPI_Errhandler old = s->errhandler;
     s->errhandler = errhandler;
@@ -379,7 +382,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
         return axon_mpi_error_with(MPI_ERRORS_ARE_FATAL, MPI_SESSION_NULL, NULL, func, MPI_ERR_ARG, "%s is NULL",
                                    session_errhandler_fn ? "errhandler" : "the handler function");
     int rc = axon_mpi_errhandler_create((MPI_Comm_errhandler_function *)(void (*)(void))session_errhandler_fn,
-                                        errhandler);
+                                        AXON_ERRHANDLER_FOR_SESSION, errhandler);
     if (rc != MPI_SUCCESS)
         return axon_mpi_error_with(MPI_ERRORS_ARE_FATAL, MPI_SESSION_NULL, NULL, func, rc,
                                    "cannot make the error handler (out of memory, or too many)");

@@ -25,9 +25,16 @@ static int axon_mpi_file_unsupported(const char *func)
 AXON_MPI_WEAK(File_create_errhandler)
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler)
 {
-    AXON_MPI_REQUIRE_ACTIVE("MPI_File_create_errhandler");
-    return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))file_errhandler_fn,
-                                       errhandler);
+    static const char func[] = "MPI_File_create_errhandler";
+    AXON_MPI_REQUIRE_ACTIVE(func);
+    if (!file_errhandler_fn || !errhandler)
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "%s is NULL",
+                              file_errhandler_fn ? "errhandler" : "the handler function");
+    int rc = axon_mpi_errhandler_create((MPI_Comm_errhandler_function *)(void (*)(void))file_errhandler_fn,
+                                        AXON_ERRHANDLER_FOR_FILE, errhandler);
+    if (rc != MPI_SUCCESS)
+        return axon_mpi_error(NULL, func, rc, "cannot make the error handler (out of memory, or too many)");
+    return MPI_SUCCESS;
 }
 
 AXON_MPI_WEAK(File_set_errhandler)
@@ -39,6 +46,9 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
         return axon_mpi_file_unsupported(func);
     if (!axon_mpi_errhandler_get(errhandler))
         return axon_mpi_error(NULL, func, MPI_ERR_ERRHANDLER, "invalid error handler %s",
+                              AXON_MPI_HANDLE_NAME(errhandler));
+    if (!axon_mpi_errhandler_fits(errhandler, AXON_ERRHANDLER_FOR_FILE))
+        return axon_mpi_error(NULL, func, MPI_ERR_ARG, "error handler %s was made for another kind of object",
                               AXON_MPI_HANDLE_NAME(errhandler));
     axon_mpi_errhandler_retain(errhandler);
     axon_mpi_errhandler_release(atomic_exchange(&axon_file_errhandler, errhandler));

@@ -8,9 +8,10 @@
  * MPI_Win_create with disp_unit 0 (the standard asks for a positive integer: MPI_ERR_DISP, MPICH's class
  * too), and a negative target_disp (MPI_ERR_DISP, both peers' class). After them the window still works: a
  * ring of puts in a fence epoch arrives intact. Where the peers differ, AXON_TEST_STRICT=1 (the .test sets
- * it; Axon does both) asks for the standard's answer: the range check at the origin, which the standard
- * does not require and MPICH 4.0.2 does not make (Open MPI 4.1 does), and MPI_ERR_LOCKTYPE, where MPICH
- * answers MPI_ERR_ARG. Prints "rank R: ok". */
+ * it; Axon does all three) asks for the range check at the origin, which the standard does not require
+ * and MPICH 4.0.2 does not make (Open MPI 4.1 does); for the standard's MPI_ERR_LOCKTYPE, where MPICH
+ * answers MPI_ERR_ARG; and for MPI_ERR_ARG when a window is given a communicator's error handler or a
+ * communicator a window's (MPICH's class; Open MPI 4.1 takes them). Prints "rank R: ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,16 @@ enum { N = 16 };
 static int rank, size, strict;
 
 /* Checks that rc is an error of class want; names both on a mismatch. */
+static void comm_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+}
+
+static void win_handler(MPI_Win *win, int *code, ...)
+{
+    (void)win, (void)code;
+}
+
 static void expect_class(int rc, int want, const char *what)
 {
     int cls = MPI_SUCCESS, len;
@@ -112,6 +123,23 @@ int main(int argc, char **argv)
         MPI_Error_class(rc, &cls);
     expect_class(rc, !strict && cls == MPI_ERR_ARG ? MPI_ERR_ARG : MPI_ERR_LOCKTYPE, "MPI_Win_lock of lock type 12345");
     expect_class(MPI_Win_unlock(right, win), MPI_ERR_RMA_SYNC, "MPI_Win_unlock after a failed lock");
+
+    /* A handler made for another kind of object (MPICH: MPI_ERR_ARG; Open MPI 4.1 takes it). */
+    if (strict) {
+        MPI_Errhandler comm_eh, win_eh;
+        MPI_Comm_create_errhandler(comm_handler, &comm_eh);
+        MPI_Win_create_errhandler(win_handler, &win_eh);
+        expect_class(MPI_Win_set_errhandler(win, comm_eh), MPI_ERR_ARG,
+                     "MPI_Win_set_errhandler of a communicator's handler");
+        expect_class(MPI_Comm_set_errhandler(MPI_COMM_SELF, win_eh), MPI_ERR_ARG,
+                     "MPI_Comm_set_errhandler of a window's handler");
+        MPI_Errhandler now;
+        MPI_Win_get_errhandler(win, &now);
+        CHECK(now == MPI_ERRORS_RETURN, "a refused handler replaced the window's");
+        MPI_Errhandler_free(&now);
+        MPI_Errhandler_free(&comm_eh);
+        MPI_Errhandler_free(&win_eh);
+    }
 
     /* No window at all. */
     expect_class(MPI_Win_fence(0, MPI_WIN_NULL), MPI_ERR_WIN, "MPI_Win_fence on MPI_WIN_NULL");
