@@ -21,8 +21,8 @@ extern "C" {
 
 /* ---- identity --------------------------------------------------------------------------------- */
 
-/* The standard whose interface the library has: every function of MPI 4.1 is exported (one-sided
- * communication, MPI-IO and dynamic processes answer MPI_ERR_UNSUPPORTED_OPERATION), and clients gate
+/* The standard whose interface the library has: every function of MPI 4.1 is exported (MPI-IO and
+ * dynamic processes answer MPI_ERR_UNSUPPORTED_OPERATION), and clients gate
  * MPI-4 code (sessions, partitioned and persistent collective calls, large counts) on this value. */
 #define MPI_VERSION 4
 #define MPI_SUBVERSION 1
