@@ -20,17 +20,33 @@ enum axon_rma_path {
     AXON_RMA_PATH_AM,     /* messages that the target serves */
 };
 
-/* A rank's control block, one cache line each in its node's segment. The lock word holds the exclusive
+/* A large single copy an origin shares with the rank (axon_rma_split.c): who posted it, the job word
+ * (generation, chunk count, next chunk), the chunks done, and what is copied. */
+struct axon_rma_help {
+    _Atomic uint32_t owner;      /* the posting origin's pid; 0: free */
+    _Atomic uint32_t done;
+    _Atomic uint64_t job;
+    _Atomic uint32_t failed;     /* a helper's copy failed: the origin copies it all again */
+    int32_t origin_pid;
+    uint64_t origin_addr, target_addr, bytes;
+    bool put;
+    char pad[15];
+};
+
+/* A rank's control block, two cache lines each in its node's segment. The lock word holds the exclusive
  * bit and the count of shared holders; the accumulate mutex serializes every accumulate into the rank's
- * memory (a spin lock: it is held only while bytes are combined, never across a wait). */
+ * memory (a spin lock: it is held only while bytes are combined, never across a wait); the help block,
+ * on its own line, is polled by the rank's progress. */
 #define AXON_RMA_LOCK_EXCL (UINT64_C(1) << 63)
 struct axon_rma_ctrl {
     _Atomic uint64_t lock;
     _Atomic uint32_t acc_mutex;
     uint32_t pad0;
     char pad[48];
+    struct axon_rma_help help;
 };
-_Static_assert(sizeof(struct axon_rma_ctrl) == 64, "one cache line per rank");
+_Static_assert(sizeof(struct axon_rma_help) == 64, "the help block fills its cache line");
+_Static_assert(sizeof(struct axon_rma_ctrl) == 128, "two cache lines per rank");
 
 /* What every member tells the others when a window is made. */
 struct axon_rma_peer_info {
@@ -282,6 +298,15 @@ int axon_rma_ucx_issue(struct axon_rma_win *w, const struct axon_rma_op *op, con
 int axon_rma_ucx_flush(struct axon_rma_win *w, int lo, int hi, const char **why);
 /* Whether a buffer's layout is one piece of host memory (axon_rma_ops.c). */
 bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt);
+
+/* axon_rma_split.c: a put or get of one piece of a node peer's own memory, from AXON_RMA_SPLIT_MIN bytes,
+ * copied by the origin and (when it is in MPI) the target at once; the target's side, from its progress
+ * (whether it copied anything). */
+#define AXON_RMA_SPLIT_MIN ((int64_t)512 << 10)
+bool axon_rma_split_worth(int64_t bytes);
+int axon_rma_split_copy(struct axon_rma_ctrl *ctrl, pid_t pid, bool put, char *local, uint64_t remote,
+                        uint64_t bytes);
+bool axon_rma_split_help(struct axon_rma_ctrl *ctrl);
 
 /* Whether the engine uses node shared memory and single copies (AXON_RMA_SHM). */
 bool axon_rma_shm_enabled(void);

@@ -212,6 +212,10 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
     }
     if (t->path == AXON_RMA_PATH_DIRECT)
         rc = axon_rma_apply_local(t->mapped, t->ctrl, &a);
+    else if (w->flavor == AXON_RMA_CREATE && nseg == 1 && (op->kind == AXON_RMA_PUT || op->kind == AXON_RMA_GET) &&
+             axon_rma_split_worth(segs[0].len))
+        rc = axon_rma_split_copy(t->ctrl, t->pid, op->kind == AXON_RMA_PUT, op->kind == AXON_RMA_PUT ? data : out,
+                                 t->base + (uint64_t)segs[0].off, (uint64_t)segs[0].len);
     else
         rc = axon_rma_apply_cma(t->pid, t->base, t->ctrl, &a);
     if (rc != MPI_SUCCESS)

@@ -296,8 +296,12 @@ static int axon_rma_progress(void)
     }
     axon_rma_serving = true;
     bool moved = false;
-    for (struct axon_rma_win *w = axon_rma_windows; w; w = w->next)
+    for (struct axon_rma_win *w = axon_rma_windows; w; w = w->next) {
         moved |= axon_rma_serve_window(w);
+        /* A node peer's large copy into or out of this rank's memory, shared while we are here. */
+        if (w->flavor == AXON_RMA_CREATE)
+            moved |= axon_rma_split_help(w->my_ctrl);
+    }
     axon_rma_serving = false;
     axon_ucx_unlock();
     return moved ? 1 : 0;
