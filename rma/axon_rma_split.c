@@ -17,7 +17,6 @@
 #include "runtime/runtime.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -66,6 +65,17 @@ static uint64_t axon_rma_split_len(uint64_t total, int64_t chunk)
     return total - at < AXON_RMA_SPLIT_CHUNK ? total - at : AXON_RMA_SPLIT_CHUNK;
 }
 
+struct axon_rma_split_wait {
+    struct axon_rma_help *h;
+    uint32_t n;
+};
+
+static bool axon_rma_split_all_done(void *arg)
+{
+    const struct axon_rma_split_wait *sw = arg;
+    return atomic_load_explicit(&sw->h->done, memory_order_acquire) >= sw->n;
+}
+
 bool axon_rma_split_worth(int64_t bytes)
 {
     return bytes >= AXON_RMA_SPLIT_MIN;
@@ -100,10 +110,11 @@ int axon_rma_split_copy(struct axon_rma_ctrl *ctrl, pid_t pid, bool put, char *l
         ok &= axon_rma_split_move(pid, put, local + at, remote + at, (size_t)axon_rma_split_len(bytes, c));
         atomic_fetch_add_explicit(&h->done, 1, memory_order_release);
     }
-    /* Every chunk is claimed: wait for those the target copies (a chunk's copy, never longer). */
-    for (unsigned spins = 0; atomic_load_explicit(&h->done, memory_order_acquire) < n; spins++)
-        if (spins > 256)
-            sched_yield();
+    /* Every chunk is claimed: wait for those the target copies (a chunk's copy), progressing meanwhile,
+     * so that a target lost in the middle of one ends the job with its name instead of a hang. */
+    struct axon_rma_split_wait sw = {h, (uint32_t)n};
+    if (!axon_rma_split_all_done(&sw))
+        axon_ucx_wait(axon_rma_split_all_done, &sw);
     bool helper_failed = atomic_load_explicit(&h->failed, memory_order_acquire) != 0;
     atomic_store_explicit(&h->owner, 0, memory_order_release);
     if (ok && helper_failed)
