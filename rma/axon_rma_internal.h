@@ -29,8 +29,9 @@ struct axon_rma_help {
     _Atomic uint32_t failed;     /* a helper's copy failed: the origin copies it all again */
     int32_t origin_pid;
     uint64_t origin_addr, target_addr, bytes;
+    uint32_t chunk;              /* bytes of a chunk (the last may be shorter) */
     bool put;
-    char pad[15];
+    char pad[11];
 };
 
 /* A rank's control block, two cache lines each in its node's segment. The lock word holds the exclusive
@@ -302,7 +303,7 @@ bool axon_rma_host_contig(const void *buf, const struct axon_dtype_layout *dt);
 /* axon_rma_split.c: a put or get of one piece of a node peer's own memory, from AXON_RMA_SPLIT_MIN bytes,
  * copied by the origin and (when it is in MPI) the target at once; the target's side, from its progress
  * (whether it copied anything). */
-#define AXON_RMA_SPLIT_MIN ((int64_t)512 << 10)
+#define AXON_RMA_SPLIT_MIN ((int64_t)64 << 10)
 bool axon_rma_split_worth(int64_t bytes);
 int axon_rma_split_copy(struct axon_rma_ctrl *ctrl, pid_t pid, bool put, char *local, uint64_t remote,
                         uint64_t bytes);

@@ -21,7 +21,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define AXON_RMA_SPLIT_CHUNK ((uint64_t)128 << 10)
+/* A chunk: an eighth of the copy, so that both sides have several to claim, within bounds that keep the
+ * system calls few and the tail short. */
+static uint64_t axon_rma_split_chunk(uint64_t bytes)
+{
+    uint64_t c = (bytes / 8 + 4095) & ~(uint64_t)4095;
+    return c < ((uint64_t)16 << 10) ? (uint64_t)16 << 10 : c > ((uint64_t)256 << 10) ? (uint64_t)256 << 10 : c;
+}
 
 /* The job word: generation (24 bits), chunk count (20), next chunk (20). */
 #define AXON_RMA_JOB(gen, n, next) (((uint64_t)(gen) << 40) | ((uint64_t)(n) << 20) | (uint64_t)(next))
@@ -59,10 +65,10 @@ static int64_t axon_rma_split_claim(struct axon_rma_help *h, uint32_t gen)
     }
 }
 
-static uint64_t axon_rma_split_len(uint64_t total, int64_t chunk)
+static uint64_t axon_rma_split_len(uint64_t total, uint64_t size, int64_t chunk)
 {
-    uint64_t at = (uint64_t)chunk * AXON_RMA_SPLIT_CHUNK;
-    return total - at < AXON_RMA_SPLIT_CHUNK ? total - at : AXON_RMA_SPLIT_CHUNK;
+    uint64_t at = (uint64_t)chunk * size;
+    return total - at < size ? total - at : size;
 }
 
 struct axon_rma_split_wait {
@@ -86,7 +92,7 @@ int axon_rma_split_copy(struct axon_rma_ctrl *ctrl, pid_t pid, bool put, char *l
 {
     struct axon_rma_help *h = &ctrl->help;
     uint32_t none = 0, me = (uint32_t)getpid();
-    uint64_t n = (bytes + AXON_RMA_SPLIT_CHUNK - 1) / AXON_RMA_SPLIT_CHUNK;
+    uint64_t size = axon_rma_split_chunk(bytes), n = (bytes + size - 1) / size;
     bool shared = n <= 0xfffff &&
                   atomic_compare_exchange_strong_explicit(&h->owner, &none, me, memory_order_acquire,
                                                           memory_order_relaxed);
@@ -101,13 +107,14 @@ int axon_rma_split_copy(struct axon_rma_ctrl *ctrl, pid_t pid, bool put, char *l
     h->origin_addr = (uint64_t)(uintptr_t)local;
     h->target_addr = remote;
     h->bytes = bytes;
+    h->chunk = (uint32_t)size;
     atomic_store_explicit(&h->done, 0, memory_order_relaxed);
     atomic_store_explicit(&h->failed, 0, memory_order_relaxed);
     atomic_store_explicit(&h->job, AXON_RMA_JOB(gen, n, 0), memory_order_release);
     bool ok = true;
     for (int64_t c; (c = axon_rma_split_claim(h, gen)) >= 0;) {
-        uint64_t at = (uint64_t)c * AXON_RMA_SPLIT_CHUNK;
-        ok &= axon_rma_split_move(pid, put, local + at, remote + at, (size_t)axon_rma_split_len(bytes, c));
+        uint64_t at = (uint64_t)c * size;
+        ok &= axon_rma_split_move(pid, put, local + at, remote + at, (size_t)axon_rma_split_len(bytes, size, c));
         atomic_fetch_add_explicit(&h->done, 1, memory_order_release);
     }
     /* Every chunk is claimed: wait for those the target copies (a chunk's copy), progressing meanwhile,
@@ -139,10 +146,11 @@ bool axon_rma_split_help(struct axon_rma_ctrl *ctrl)
     for (int64_t c; (c = axon_rma_split_claim(h, gen)) >= 0; chunks++) {
         /* Stable while the claimed chunk is not done. */
         pid_t pid = h->origin_pid;
-        uint64_t at = (uint64_t)c * AXON_RMA_SPLIT_CHUNK;
+        uint64_t size = h->chunk, at = (uint64_t)c * size;
         char *mine = (char *)(uintptr_t)(h->target_addr + at);
         /* A put: the target reads the origin's bytes into its memory; a get: writes its bytes there. */
-        if (!axon_rma_split_move(pid, !h->put, mine, h->origin_addr + at, (size_t)axon_rma_split_len(h->bytes, c))) {
+        if (!axon_rma_split_move(pid, !h->put, mine, h->origin_addr + at,
+                                 (size_t)axon_rma_split_len(h->bytes, size, c))) {
             atomic_store_explicit(&h->failed, 1, memory_order_relaxed);
             axon_rma_split_refused = true;
         }
