@@ -271,11 +271,19 @@ struct axon_rma_apply {
     enum axon_memkind mem_kind; /* what the memory is (HOST: loads and stores), and the device whose */
     int mem_device;             /* copies reach it */
 };
+/* What memory attached to a dynamic window is at addr, where the program chose it piece by piece: asked
+ * at each operation (nothing changes while no device kind is watched). */
+int axon_rma_attached_kind(const void *addr, enum axon_memkind *kind, int *device);
 /* On memory reached at `mem` (pieces are offsets from it) in this process; device memory by the kind's
  * copies, the CPU never touching it: accumulates combine on the host between a copy out and one back. */
 int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);
 /* On a node peer's memory through single copies (pieces are offsets from `remote`). */
 int axon_rma_apply_cma(pid_t pid, uint64_t remote, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a);
+/* process_vm_writev (write) or _readv between local (packed) and pid's pieces at remote, in batches the
+ * kernel takes (IOV_MAX), resuming after a partial transfer. MPI_ERR_UNSUPPORTED_OPERATION when the first
+ * call fails with EFAULT (memory the CPU cannot reach, nothing moved), MPI_ERR_OTHER on other failures. */
+int axon_rma_cma_move(pid_t pid, bool write, char *local, uint64_t remote, const struct axon_rma_seg *segs,
+                      int64_t nseg);
 
 /* axon_rma_ops.c: sends a request to a remote target (m's kind, pieces and data: the packed data of op,
  * when op is given), with the answer received into (answer, answer_count, answer_dt) when answer_dt is

@@ -252,6 +252,19 @@ static int axon_rma_apply_device(char *mem, struct axon_rma_ctrl *ctrl, const st
     return rc;
 }
 
+int axon_rma_attached_kind(const void *addr, enum axon_memkind *kind, int *device)
+{
+    struct axon_memkind_info info;
+    if (!axon_memkind_watching())
+        return MPI_SUCCESS;
+    int rc = axon_memkind_of(addr, &info);
+    if (rc == MPI_SUCCESS) {
+        *kind = info.kind;
+        *device = info.device;
+    }
+    return rc;
+}
+
 int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axon_rma_apply *a)
 {
     if (a->mem_kind != AXON_MEMKIND_HOST)
@@ -323,10 +336,8 @@ int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axo
     return rc;
 }
 
-/* process_vm_readv/_writev over the pieces, in batches the kernel takes (IOV_MAX), resuming after a
- * partial transfer. */
-static int axon_rma_cma_move(pid_t pid, bool write, char *local, uint64_t remote, const struct axon_rma_seg *segs,
-                             int64_t nseg)
+int axon_rma_cma_move(pid_t pid, bool write, char *local, uint64_t remote, const struct axon_rma_seg *segs,
+                      int64_t nseg)
 {
     ssize_t (*move)(pid_t, const struct iovec *, unsigned long, const struct iovec *, unsigned long,
                     unsigned long) = write ? process_vm_writev : process_vm_readv;

@@ -203,13 +203,8 @@ static int axon_rma_op_near(struct axon_rma_win *w, struct axon_rma_target *t, c
         a.basic_size = 1;
     a.mem_kind = t->kind;
     a.mem_device = t->device;
-    /* This rank's own attached memory may be any kind: asked each time, as the target's serving does. */
-    struct axon_memkind_info info;
-    if (t->path == AXON_RMA_PATH_DIRECT && w->flavor == AXON_RMA_DYNAMIC && nseg > 0 && axon_memkind_watching() &&
-        axon_memkind_of(t->mapped + segs[0].off, &info) == MPI_SUCCESS) {
-        a.mem_kind = info.kind;
-        a.mem_device = info.device;
-    }
+    if (t->path == AXON_RMA_PATH_DIRECT && w->flavor == AXON_RMA_DYNAMIC && nseg > 0)
+        (void)axon_rma_attached_kind(t->mapped + segs[0].off, &a.mem_kind, &a.mem_device);
     if (t->path == AXON_RMA_PATH_DIRECT)
         rc = axon_rma_apply_local(t->mapped, t->ctrl, &a);
     else if (w->flavor == AXON_RMA_CREATE && nseg == 1 && (op->kind == AXON_RMA_PUT || op->kind == AXON_RMA_GET) &&

@@ -175,16 +175,11 @@ static void axon_rma_serve_one(struct axon_rma_win *w, struct axon_rma_incoming 
     char *mem = w->flavor == AXON_RMA_DYNAMIC ? (char *)(uintptr_t)m.where : w->base + m.where;
     enum axon_memkind mem_kind = w->kind;
     int mem_device = w->device;
-    struct axon_memkind_info info;
-    /* Attached memory may be any kind, piece by piece of the program's choosing: asked each time. */
-    if (w->flavor == AXON_RMA_DYNAMIC && m.nseg > 0 && axon_memkind_watching()) {
-        if (axon_memkind_of(mem + segs[0].off, &info) != MPI_SUCCESS) {
-            axon_runtime_log_error("one-sided: rank %d's operation reached memory of no known kind", in->source);
-            axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
-            return;
-        }
-        mem_kind = info.kind;
-        mem_device = info.device;
+    if (w->flavor == AXON_RMA_DYNAMIC && m.nseg > 0 &&
+        axon_rma_attached_kind(mem + segs[0].off, &mem_kind, &mem_device) != MPI_SUCCESS) {
+        axon_runtime_log_error("one-sided: rank %d's operation reached memory of no known kind", in->source);
+        axon_rma_answer(w, in->source, m.reply_tag, NULL, 0);
+        return;
     }
     /* A get of one piece of host memory is answered from the window itself: no copy (the program may not
      * change those bytes while the get is in flight: that would be a conflicting access). */

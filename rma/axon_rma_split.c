@@ -16,9 +16,7 @@
 
 #include "runtime/runtime.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 /* A chunk: an eighth of the copy, so that both sides have several to claim, within bounds that keep the
@@ -35,22 +33,12 @@ static uint64_t axon_rma_split_chunk(uint64_t bytes)
 #define AXON_RMA_JOB_N(j) ((uint32_t)(((j) >> 20) & 0xfffff))
 #define AXON_RMA_JOB_NEXT(j) ((uint32_t)((j)&0xfffff))
 
-/* One chunk: between the origin's buffer (in the origin's process) and the target's memory, moved by the
- * process that is not `pid`'s owner of the other side. to_remote: write into pid's memory. */
+/* One chunk (or everything): between the origin's buffer (in the origin's process) and the target's
+ * memory, moved by this process; to_remote: write into pid's memory. */
 static bool axon_rma_split_move(pid_t pid, bool to_remote, void *local, uint64_t remote, size_t len)
 {
-    while (len > 0) {
-        struct iovec l = {local, len}, r = {(void *)(uintptr_t)remote, len};
-        ssize_t got = to_remote ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        local = (char *)local + got;
-        remote += (uint64_t)got;
-        len -= (size_t)got;
-    }
-    return true;
+    const struct axon_rma_seg seg = {.off = 0, .len = (int64_t)len};
+    return len == 0 || axon_rma_cma_move(pid, to_remote, local, remote, &seg, 1) == MPI_SUCCESS;
 }
 
 /* Claims the next chunk of job generation gen: its index, or -1 when none is left (or the job is gone). */
