@@ -162,6 +162,41 @@ static int64_t axon_rma_apply_bytes(const struct axon_rma_apply *a)
     return bytes;
 }
 
+/* An accumulate the target's memory cannot take in place (pieces an element may span, such as a pair
+ * type's value and index; device memory): its bytes gathered into host memory (the old values, into
+ * out when the operation answers), combined there, and scattered back, by the memory kind's copies
+ * (memcpy for the host). The caller holds the accumulate mutex. */
+static int axon_rma_apply_gathered(char *mem, const struct axon_rma_apply *a, int64_t bytes)
+{
+    enum axon_memkind k = a->mem_kind;
+    int dev = a->mem_device, rc = MPI_SUCCESS;
+    char *old = a->out ? a->out : malloc((size_t)bytes);
+    char *sum = a->op == MPI_NO_OP ? NULL : a->out ? malloc((size_t)bytes) : old;
+    if (!old || (a->op != MPI_NO_OP && !sum)) {
+        if (!a->out)
+            free(old);
+        else
+            free(sum);
+        return MPI_ERR_NO_MEM;
+    }
+    int64_t pos = 0;
+    for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
+        rc = axon_memkind_copy(k, old + pos, mem + a->segs[i].off, (size_t)a->segs[i].len, dev);
+    if (rc == MPI_SUCCESS && sum) {
+        if (sum != old)
+            memcpy(sum, old, (size_t)bytes);
+        rc = axon_rma_combine(a->op, a->op_obj, a->basic, a->basic_size, a->data, sum, bytes / a->basic_size);
+        pos = 0;
+        for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
+            rc = axon_memkind_copy(k, mem + a->segs[i].off, sum + pos, (size_t)a->segs[i].len, dev);
+    }
+    if (sum != old)
+        free(sum);
+    if (!a->out)
+        free(old);
+    return rc;
+}
+
 /* An accumulate into one piece of device memory by the kind's reduction kernel, the origin's data
  * copied into device scratch first; MPI_ERR_UNSUPPORTED_OPERATION when there is no kernel for the
  * operation and type (a user's type of pairs, long double, no kernels in this build): the caller
@@ -217,38 +252,18 @@ static int axon_rma_apply_device(char *mem, struct axon_rma_ctrl *ctrl, const st
         (rc = axon_rma_apply_kernel(mem + a->segs[0].off, ctrl, a, bytes)) != MPI_ERR_UNSUPPORTED_OPERATION)
         return rc;
     rc = MPI_SUCCESS;
-    char *old = a->out ? a->out : malloc((size_t)bytes);
-    char *sum = a->kind == AXON_RMA_MSG_CAS || a->op == MPI_NO_OP ? NULL : malloc((size_t)bytes);
-    if (!old || (!sum && a->kind != AXON_RMA_MSG_CAS && a->op != MPI_NO_OP)) {
-        if (!a->out)
-            free(old);
-        free(sum);
-        return MPI_ERR_NO_MEM;
-    }
     if (ctrl)
         axon_rma_acc_lock(ctrl);
     if (a->kind == AXON_RMA_MSG_CAS) {
         char *t = mem + a->segs[0].off;
-        if ((rc = axon_memkind_copy(k, old, t, (size_t)bytes, dev)) == MPI_SUCCESS &&
-            memcmp(old, a->data + bytes, (size_t)bytes) == 0)
+        if ((rc = axon_memkind_copy(k, a->out, t, (size_t)bytes, dev)) == MPI_SUCCESS &&
+            memcmp(a->out, a->data + bytes, (size_t)bytes) == 0)
             rc = axon_memkind_copy(k, t, a->data, (size_t)bytes, dev);
     } else {
-        int64_t pos = 0;
-        for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
-            rc = axon_memkind_copy(k, old + pos, mem + a->segs[i].off, (size_t)a->segs[i].len, dev);
-        if (rc == MPI_SUCCESS && sum) {
-            memcpy(sum, old, (size_t)bytes);
-            rc = axon_rma_combine(a->op, a->op_obj, a->basic, a->basic_size, a->data, sum, bytes / a->basic_size);
-            pos = 0;
-            for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
-                rc = axon_memkind_copy(k, mem + a->segs[i].off, sum + pos, (size_t)a->segs[i].len, dev);
-        }
+        rc = axon_rma_apply_gathered(mem, a, bytes);
     }
     if (ctrl)
         axon_rma_acc_unlock(ctrl);
-    if (!a->out)
-        free(old);
-    free(sum);
     return rc;
 }
 
@@ -301,35 +316,7 @@ int axon_rma_apply_local(char *mem, struct axon_rma_ctrl *ctrl, const struct axo
         rc = axon_rma_combine(a->op, a->op_obj, a->basic, a->basic_size, a->data, t,
                               a->segs[0].len / a->basic_size);
     } else if (a->nseg > 1) {
-        /* Pieces: an element may span several (a pair type's value and index), so the target's bytes
-         * are gathered, combined packed, and scattered back. */
-        int64_t bytes = axon_rma_apply_bytes(a);
-        char *old = a->out ? a->out : malloc((size_t)bytes);
-        if (!old) {
-            rc = MPI_ERR_NO_MEM;
-        } else {
-            int64_t pos = 0;
-            for (int64_t i = 0; i < a->nseg; pos += a->segs[i].len, i++)
-                memcpy(old + pos, mem + a->segs[i].off, (size_t)a->segs[i].len);
-            if (a->op != MPI_NO_OP) {
-                char *sum = old;
-                if (a->out && !(sum = malloc((size_t)bytes)))
-                    rc = MPI_ERR_NO_MEM;
-                if (rc == MPI_SUCCESS) {
-                    if (sum != old)
-                        memcpy(sum, old, (size_t)bytes);
-                    rc = axon_rma_combine(a->op, a->op_obj, a->basic, a->basic_size, a->data, sum,
-                                          bytes / a->basic_size);
-                    pos = 0;
-                    for (int64_t i = 0; rc == MPI_SUCCESS && i < a->nseg; pos += a->segs[i].len, i++)
-                        memcpy(mem + a->segs[i].off, sum + pos, (size_t)a->segs[i].len);
-                    if (sum != old)
-                        free(sum);
-                }
-            }
-            if (!a->out)
-                free(old);
-        }
+        rc = axon_rma_apply_gathered(mem, a, axon_rma_apply_bytes(a));
     }
     if (ctrl)
         axon_rma_acc_unlock(ctrl);
